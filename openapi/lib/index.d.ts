@@ -1,0 +1,36 @@
+import type Ajv from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+
+export type OpenApiDocument = Record<string, any> & { paths: Record<string, any>; components: Record<string, any> };
+export interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  operation: Record<string, any>;
+  parameters: Array<Record<string, any>>;
+}
+export const specPath: string;
+export const specYamlPath: string;
+export const SPEC_ID: string;
+export const HTTP_METHODS: string[];
+export function loadSpec(): OpenApiDocument;
+export function createAjv(spec?: OpenApiDocument, options?: Record<string, unknown>): Ajv;
+export function validatorFor(ajv: Ajv, ref: string): ValidateFunction;
+export function deref<T = any>(spec: OpenApiDocument, node: any): T;
+export function listOperations(spec?: OpenApiDocument): Operation[];
+export function matchOperation(
+  spec: OpenApiDocument,
+  method: string,
+  requestPath: string,
+): (Operation & { pathParams: Record<string, string> }) | undefined;
+export function declaredResponse(
+  spec: OpenApiDocument,
+  operation: Record<string, any>,
+  status: number,
+): { key: string; response: Record<string, any> } | undefined;
+export function checkResponse(
+  ajv: Ajv,
+  spec: OpenApiDocument,
+  operation: Record<string, any>,
+  response: { status: number; contentType?: string | null; body: unknown },
+): string[];

@@ -1,0 +1,21 @@
+// Bundles openapi.yaml into one self-contained document (dist/openapi.json and dist/openapi.yaml)
+// so that no consumer resolves $refs across files by hand. Output is deterministic.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = resolve(process.argv[2] ?? join(root, 'dist'));
+const redocly = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+
+mkdirSync(outDir, { recursive: true });
+for (const ext of ['json', 'yaml']) {
+  execFileSync(process.execPath, [redocly, 'bundle', join(root, 'openapi.yaml'), '--output', join(outDir, `openapi.${ext}`)], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
+}
+console.log(`bundled openapi.yaml -> ${outDir}/openapi.{json,yaml}`);
