@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+import { Command, CommanderError, Option } from 'commander';
+import { registerConvert } from './commands/convert.js';
+import { registerDownload } from './commands/download.js';
+import { registerGenerate } from './commands/generate.js';
+import { registerLanguages } from './commands/languages.js';
+import { registerList } from './commands/list.js';
+import { registerSettings } from './commands/settings.js';
+import { registerStatus } from './commands/status.js';
+import { registerWait } from './commands/wait.js';
+import { errorContext } from './context.js';
+import { describeError, sanitize } from './errors.js';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+
+const ENVIRONMENT_HELP = `
+Environment:
+  VIDEO_API_KEY        API key (required for every command but "languages"; never printed)
+  VIDEO_API_BASE_URL   base URL including /v1 (e.g. http://127.0.0.1:4010/v1 for the sandbox)
+  VIDEO_API_PLAN       free | personal | business: upload limits to check against (default personal)`;
+
+function buildProgram(): Command {
+  const program = new Command('videogen')
+    .description('Generate, convert, wait for and download videos with the video generation service.')
+    .version('1.0.0')
+    .addOption(new Option('--json', 'print results as JSON on stdout (progress stays on stderr)'))
+    .addOption(new Option('-q, --quiet', 'no progress output'))
+    .addOption(new Option('--base-url <url>', 'API base URL including /v1 (default: $VIDEO_API_BASE_URL)'))
+    .addOption(new Option('--plan <plan>', 'your plan, for the upload limits (default: $VIDEO_API_PLAN or personal)').choices(['free', 'personal', 'business']))
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureOutput({ outputError: (text, write) => write(oneLineUsageError(text)) })
+    // Commander would exit(1) on a usage error; cli.ts maps it to the documented invalid-input code.
+    .exitOverride()
+    .addHelpText('after', `${ENVIRONMENT_HELP}\n${EXIT_CODES_HELP}`);
+
+  registerSettings(program);
+  registerList(program);
+  registerStatus(program);
+  registerWait(program);
+  registerDownload(program);
+  registerGenerate(program);
+  registerConvert(program);
+  registerLanguages(program);
+
+  for (const cmd of program.commands) {
+    cmd
+      .exitOverride()
+      .configureOutput({ outputError: (text, write) => write(oneLineUsageError(text, cmd.name())) })
+      .addHelpText('after', EXIT_CODES_HELP);
+  }
+  return program;
+}
+
+const secret = process.env.VIDEO_API_KEY;
+
+/** Commander's "error: …" in the CLI's own one-line format, with where to read more. */
+function oneLineUsageError(text: string, command?: string): string {
+  const message = text.trim().replace(/^error:\s*/, '');
+  return `videogen: ${message} (see "videogen ${command ? `${command} ` : ''}--help")\n`;
+}
+
+/** Exit once stdout has been flushed (it is asynchronous for pipes on some platforms). */
+function exit(code: number): never {
+  process.stdout.write('', () => process.exit(code));
+  // Keep TypeScript's `never`: nothing after this point runs before the callback exits.
+  return undefined as never;
+}
+
+function fail(err: unknown): never {
+  const described = describeError(err, errorContext);
+  const message = sanitize(described.message, secret);
+  process.stderr.write(`videogen: ${message}\n`);
+  if (process.argv.includes('--json')) {
+    // Scripts that asked for JSON get the error as JSON too, on stdout where they read.
+    const body = { error: { code: described.code, status: described.status, exit_code: described.exitCode, message } };
+    process.stdout.write(`${JSON.stringify(body)}\n`);
+  }
+  return exit(described.exitCode);
+}
+
+async function main(): Promise<void> {
+  // Ctrl-C: give the cursor back (the bars hide it) and exit the conventional 130.
+  process.once('SIGINT', () => {
+    if (process.stderr.isTTY) process.stderr.write('\x1b[?25h\n');
+    process.exit(130);
+  });
+  const program = buildProgram();
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; commander already printed any usage error itself.
+      return exit(err.exitCode === 0 ? EXIT.OK : EXIT.INVALID_INPUT);
+    }
+    return fail(err);
+  }
+  // Explicit: a pending timer of the client must not keep a finished command alive.
+  return exit(EXIT.OK);
+}
+
+await main();

@@ -1,0 +1,93 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { errorContext, parseSeconds, type Context } from '../context.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { formatBytes, formatDuration } from '../progress.js';
+
+/** The spec's polling rule (x-polling on getVideo): every 10 s, give up after 600 s. */
+export const DEFAULT_INTERVAL_S = 10;
+export const DEFAULT_TIMEOUT_S = 600;
+
+export interface WaitFlags {
+  interval: number;
+  timeout: number;
+}
+
+export function addWaitOptions(cmd: Command): Command {
+  return cmd
+    .option('--interval <seconds>', 'seconds between status checks', parseSeconds('--interval'), DEFAULT_INTERVAL_S)
+    .option('--timeout <seconds>', 'give up waiting after this many seconds', parseSeconds('--timeout'), DEFAULT_TIMEOUT_S);
+}
+
+export interface VideoView {
+  video_id: string;
+  status: string;
+  download_url?: string;
+  copyright?: unknown[];
+}
+
+/** Poll until the video is completed, with a spinner; throws (exit 6/7) when it fails, expires or times out. */
+export async function waitFor(ctx: Context, videoId: string, flags: WaitFlags): Promise<VideoView> {
+  Object.assign(errorContext, { videoId, timeoutSeconds: flags.timeout });
+  const started = Date.now();
+  const spinner = ctx.progress.wait(videoId);
+  try {
+    const video = (await ctx.client.waitForVideo(videoId, {
+      intervalMs: flags.interval * 1000,
+      timeoutMs: flags.timeout * 1000,
+      onProgress: (v: VideoView, info?: { elapsedMs?: number }) =>
+        spinner.update(v.status, info?.elapsedMs ?? Date.now() - started),
+    })) as VideoView;
+    // The client throws on failed/expired; check anyway so that a terminal state never exits 0.
+    if (video.status !== 'completed') {
+      throw new CliError(
+        `Video ${videoId} ended ${video.status}: nothing to download; check the input and generate again.`,
+        EXIT.VIDEO_FAILED,
+        `VIDEO_${video.status.toUpperCase()}`,
+      );
+    }
+    spinner.done(`Video ${videoId} completed in ${formatDuration(Date.now() - started)}`, true);
+    return video;
+  } catch (err) {
+    spinner.done(`Video ${videoId}: not completed after ${formatDuration(Date.now() - started)}`, false);
+    throw err;
+  }
+}
+
+/** OUT may be a directory: the file is then named after the video. */
+export async function resolveOut(out: string, videoId: string): Promise<string> {
+  const info = await stat(out).catch(() => undefined);
+  return info?.isDirectory() ? join(out, `${videoId}.mp4`) : out;
+}
+
+export async function downloadTo(ctx: Context, videoId: string, out: string): Promise<{ path: string; bytes: number }> {
+  errorContext.videoId = videoId;
+  const path = await resolveOut(out, videoId);
+  const bar = ctx.progress.transfer('Downloading', path);
+  try {
+    const result = (await ctx.client.download(videoId, path, {
+      onProgress: ({ loaded, total }: { loaded: number; total?: number }) => bar.update(loaded, total),
+    })) as { path?: string; bytes?: number };
+    bar.done();
+    const saved = { path: result?.path ?? path, bytes: result?.bytes ?? (await stat(path)).size };
+    return saved;
+  } catch (err) {
+    bar.fail();
+    throw err;
+  }
+}
+
+/** Key/value lines for a person. */
+export function describeVideo(video: Partial<VideoView> & { path?: string; bytes?: number; source_video_id?: string }): string {
+  const rows: [string, string][] = [];
+  if (video.source_video_id) rows.push(['source_video_id', video.source_video_id]);
+  if (video.video_id) rows.push(['video_id', video.video_id]);
+  if (video.status) rows.push(['status', video.status]);
+  if (video.download_url) rows.push(['download_url', video.download_url]);
+  if (video.copyright?.length) rows.push(['copyright', video.copyright.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join('; ')]);
+  if (video.path) rows.push(['file', `${video.path} (${formatBytes(video.bytes ?? 0)})`]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}

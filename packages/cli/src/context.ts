@@ -1,0 +1,79 @@
+import { createClient } from '@videogen/client';
+import { CliError, usageError, type ErrorContext } from './errors.js';
+import { EXIT } from './exit-codes.js';
+import { createOutput, type Output } from './output.js';
+import { chooseMode, createProgress, type Progress } from './progress.js';
+
+export type Client = ReturnType<typeof createClient>;
+export type Plan = 'free' | 'personal' | 'business';
+const PLANS: Plan[] = ['free', 'personal', 'business'];
+
+/** Options every command accepts (declared on the program, shown in each command's --help). */
+export interface GlobalOptions {
+  json?: boolean;
+  quiet?: boolean;
+  baseUrl?: string;
+  plan?: string;
+}
+
+export interface Context {
+  client: Client;
+  out: Output;
+  progress: Progress;
+  plan?: Plan;
+  baseUrl?: string;
+}
+
+/**
+ * What the running command knows, for the error line printed by cli.ts. Module state on purpose:
+ * the error is caught outside the command, after its own scope is gone.
+ */
+export const errorContext: ErrorContext = {};
+
+export function parsePlan(value: string | undefined): Plan | undefined {
+  if (value === undefined || value === '') return undefined;
+  const plan = value.toLowerCase() as Plan;
+  if (!PLANS.includes(plan)) throw usageError(`Unknown plan "${value}" (from --plan or VIDEO_API_PLAN): use one of ${PLANS.join(', ')}.`);
+  return plan;
+}
+
+export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Context {
+  const out = createOutput(Boolean(opts.json));
+  const progress = createProgress(chooseMode(opts, env));
+  const plan = parsePlan(opts.plan ?? env.VIDEO_API_PLAN);
+  const baseUrl = opts.baseUrl ?? (env.VIDEO_API_BASE_URL || undefined);
+  if (baseUrl !== undefined) {
+    try {
+      new URL(baseUrl);
+    } catch {
+      throw usageError(`The base URL "${baseUrl}" is not a URL: pass e.g. --base-url http://127.0.0.1:4010/v1 (or set VIDEO_API_BASE_URL).`);
+    }
+  }
+  Object.assign(errorContext, { plan, baseUrl: baseUrl ?? 'the service' });
+  const apiKey = env.VIDEO_API_KEY;
+  if (!apiKey) {
+    throw new CliError(
+      'VIDEO_API_KEY is not set: export VIDEO_API_KEY=<your API key> (create one in the service\'s key management menu).',
+      EXIT.AUTH,
+      'NO_API_KEY',
+    );
+  }
+  let client: Client;
+  try {
+    client = createClient({ apiKey, baseUrl, plan });
+  } catch (err) {
+    // The client refuses plain HTTP except on loopback: that is a fix in the command line.
+    if (err instanceof TypeError) throw usageError(`${err.message} (--base-url or VIDEO_API_BASE_URL).`);
+    throw err;
+  }
+  return { client, out, progress, plan, baseUrl };
+}
+
+/** Seconds from the command line → milliseconds; decimals allowed (useful against a fast sandbox). */
+export function parseSeconds(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw usageError(`${name} must be a positive number of seconds, not "${value}".`);
+    return n;
+  };
+}

@@ -1,0 +1,216 @@
+import { EXIT, type ExitCode } from './exit-codes.js';
+
+/** An error the CLI raises itself: its message already says what to fix. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+    readonly code: string = 'CLI_ERROR',
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export const usageError = (message: string) => new CliError(message, EXIT.INVALID_INPUT, 'INVALID_INPUT');
+
+/** CLI flag of each generation form field, so that messages name what the user typed. */
+export const FIELD_FLAGS: Record<string, string> = {
+  text: '--text',
+  pdf_file: '--pdf',
+  pptx_file: '--pptx',
+  audio_file: '--audio',
+  video_file: '--video',
+  image_files: '--image',
+};
+
+/** What the command knows when a call fails, to turn a field name back into the user's file. */
+export interface ErrorContext {
+  videoId?: string;
+  /** form field → the files the user gave for it, with their sizes */
+  files?: Record<string, { path: string; size: number }[]>;
+  plan?: string;
+  baseUrl?: string;
+  timeoutSeconds?: number;
+}
+
+export interface DescribedError {
+  message: string;
+  exitCode: ExitCode;
+  code: string;
+  status?: number;
+}
+
+const MB = 1_000_000;
+export const formatMB = (bytes: number) => `${Number((bytes / MB).toFixed(bytes % MB === 0 ? 0 : 1))} MB`;
+
+// Duck-typed rather than instanceof only: the client's classes are the contract, but a second copy
+// of the client in node_modules would break instanceof.
+interface ApiErrorLike {
+  name: string;
+  message: string;
+  status?: number;
+  error_code?: string;
+  error?: string;
+  kind?: string;
+  field?: string;
+  limit?: unknown;
+  video?: { status?: string };
+}
+
+function isApiError(err: unknown): err is ApiErrorLike {
+  return (
+    err instanceof Error &&
+    ('error_code' in err || 'kind' in err || /Error$/.test(err.name)) &&
+    err.name !== 'Error' &&
+    err.name !== 'TypeError'
+  );
+}
+
+function fileHint(field: string | undefined, ctx: ErrorContext): string {
+  if (!field) return '';
+  const flag = FIELD_FLAGS[field] ?? field;
+  const files = ctx.files?.[field];
+  return files?.length ? `${flag} ${files.map((f) => f.path).join(', ')}` : flag;
+}
+
+/** Name the user's flag and file in a server message that only names the form field. */
+function withFlags(text: string, ctx: ErrorContext): string {
+  for (const field of Object.keys(FIELD_FLAGS)) {
+    if (ctx.files?.[field]?.length && new RegExp(`\\b${field}\\b`).test(text)) {
+      return `${fileHint(field, ctx)}: ${text}`;
+    }
+  }
+  return text;
+}
+
+const upgradeHint = (ctx: ErrorContext) =>
+  ctx.plan === 'business' ? '' : ' (if your account is on the Business plan, pass --plan business)';
+
+function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError {
+  const code = err.error_code ?? err.kind ?? err.name;
+  const status = err.status;
+  const detail = (err.error ?? err.message ?? '').trim();
+  const tag = status ? `${status} ${code}` : code;
+  const video = ctx.videoId ? `video ${ctx.videoId}` : 'the video';
+  const kind = (err.kind ?? '').toLowerCase();
+  const is = (name: string, k: string) => err.name === name || kind === k;
+
+  // The credit/plan code is checked first: the service answers it with 403 as well as 429.
+  if (code === 'INSUFFICIENT_CREDIT') {
+    const fix =
+      status === 403
+        ? 'conversion is not available on the Free plan: use a key of a Standard/Premium or higher plan'
+        : 'the credit balance is insufficient: top up the account, or use another account\'s key';
+    return { message: `${detail} (${tag}): ${fix}.`, exitCode: EXIT.LIMIT, code, status };
+  }
+  if (is('AuthenticationError', 'auth') || status === 401 || (status === 403 && code !== 'INSUFFICIENT_CREDIT')) {
+    return {
+      message: `Authentication failed (${tag}): set VIDEO_API_KEY to a valid API key for ${ctx.baseUrl ?? 'the service'}.`,
+      exitCode: EXIT.AUTH,
+      code,
+      status,
+    };
+  }
+  if (is('NotFoundError', 'not_found') || status === 404) {
+    return {
+      message: `${ctx.videoId ? `Video ${ctx.videoId}` : 'The resource'} was not found (${tag}): check the id with "videogen list"; a video of another account is not visible.`,
+      exitCode: EXIT.NOT_FOUND,
+      code,
+      status,
+    };
+  }
+  if (code === 'SIMULTANEOUS_GENERATE_LIMIT' || is('ConcurrencyLimitError', 'concurrency')) {
+    return {
+      message: `At most 2 videos can be generated or converted at once per account (${tag}): wait for one to finish ("videogen wait ID") and retry.`,
+      exitCode: EXIT.LIMIT,
+      code,
+      status,
+    };
+  }
+  if (is('RateLimitError', 'rate_limit') || status === 429) {
+    return { message: `Rate limit exceeded (${tag}): ${detail || 'wait a few seconds'} and retry.`, exitCode: EXIT.LIMIT, code, status };
+  }
+  if (is('VideoFailedError', 'video_failed')) {
+    return {
+      message: `The ${video.replace(/^the /, '')} failed: nothing to download; check the input (setting, text, files) and generate again.`,
+      exitCode: EXIT.VIDEO_FAILED,
+      code: 'VIDEO_FAILED',
+    };
+  }
+  if (is('VideoExpiredError', 'video_expired')) {
+    return {
+      message: `The ${video.replace(/^the /, '')} has expired: it can no longer be downloaded; generate it again.`,
+      exitCode: EXIT.VIDEO_FAILED,
+      code: 'VIDEO_EXPIRED',
+    };
+  }
+  if (is('TimeoutError', 'timeout')) {
+    const secs = ctx.timeoutSeconds;
+    return {
+      message: `Timed out${secs ? ` after ${secs} s` : ''} waiting for ${video}: it is still running; wait longer with "videogen wait ${ctx.videoId ?? 'ID'} --timeout SECONDS".`,
+      exitCode: EXIT.TIMEOUT,
+      code: 'TIMEOUT',
+    };
+  }
+  if (err.video?.status === 'running') {
+    const id = ctx.videoId ?? 'ID';
+    return {
+      message: `Video ${id} is still running, so there is nothing to download yet: pass --wait, or run "videogen wait ${id}" first.`,
+      exitCode: EXIT.INVALID_INPUT,
+      code: 'VIDEO_RUNNING',
+    };
+  }
+  if (is('ValidationError', 'validation') || status === 400) {
+    return { message: describeValidation(err, ctx, tag, detail), exitCode: EXIT.INVALID_INPUT, code, status };
+  }
+  if (is('NetworkError', 'network')) {
+    return {
+      message: `Cannot reach ${ctx.baseUrl ?? 'the service'} (${detail}): check VIDEO_API_BASE_URL or --base-url and your network.`,
+      exitCode: EXIT.ERROR,
+      code: 'NETWORK_ERROR',
+    };
+  }
+  if (is('ServerError', 'server') || (status !== undefined && status >= 500)) {
+    return { message: `The service failed (${tag}): ${detail || 'server error'}; try again later.`, exitCode: EXIT.ERROR, code, status };
+  }
+  return { message: `${detail || err.name} (${tag})`, exitCode: EXIT.ERROR, code, status };
+}
+
+function describeValidation(err: ApiErrorLike, ctx: ErrorContext, tag: string, detail: string): string {
+  const field = err.field;
+  const files = field ? ctx.files?.[field] : undefined;
+  const flag = field ? (FIELD_FLAGS[field] ?? field) : '';
+  if (field && files?.length && typeof err.limit === 'number') {
+    // The client's local check carries the limit in bytes (or the image count): name the user's
+    // file, its size, and what the plan allows.
+    const tooLarge = files.filter((f) => f.size > (err.limit as number));
+    if (tooLarge.length) {
+      const which = tooLarge.map((f) => `${f.path} is ${formatMB(f.size)}`).join(', ');
+      return `${flag} ${which}: the ${ctx.plan ?? 'personal'} plan allows at most ${formatMB(err.limit)} per file for ${flag}${upgradeHint(ctx)}.`;
+    }
+    if (files.length > err.limit) return `${files.length} ${flag} files given: at most ${err.limit} are allowed.`;
+  }
+  if (field && files?.length) return `${fileHint(field, ctx)}: ${detail}${/FILE_UPLOAD_ERROR/.test(tag) ? upgradeHint(ctx) : ''}`;
+  const text = withFlags(detail, ctx);
+  return `${text}${/FILE_UPLOAD_ERROR/.test(tag) && text !== detail ? upgradeHint(ctx) : ''} (${tag})`;
+}
+
+/** Any thrown value → one line that says what to fix, and the exit code. */
+export function describeError(err: unknown, ctx: ErrorContext = {}): DescribedError {
+  if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode, code: err.code };
+  if (isApiError(err)) return describeApiError(err, ctx);
+  if (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+    return { message: `${err.message}: check the path.`, exitCode: EXIT.INVALID_INPUT, code: 'ENOENT' };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { message, exitCode: EXIT.ERROR, code: 'ERROR' };
+}
+
+/** One line, with the API key (if any slipped into a message) replaced. */
+export function sanitize(text: string, secret?: string): string {
+  let out = text.replace(/\s*\n\s*/g, ' ').trim();
+  if (secret) out = out.split(secret).join('[redacted]');
+  // Belt and braces: never echo a bearer token, whatever its source.
+  return out.replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
+}

@@ -1,0 +1,158 @@
+import { closeSync, mkdtempSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXTURES, MAGIC, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorLine, run, type RunOptions } from './helpers.js';
+
+const FAST = ['--interval', '0.05', '--timeout', '20'];
+const MISSING = '00000000-0000-4000-8000-000000000000';
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let slow: Awaited<ReturnType<typeof startSandbox>>;
+let dir: string;
+const as = (key: string, base = sandbox.baseUrl): RunOptions => ({ key, baseUrl: base });
+const acme = () => as(SANDBOX_KEYS.acme);
+
+/** A sparse file: a large size without writing the bytes. */
+function sparse(name: string, bytes: number): string {
+  const path = join(dir, name);
+  const fd = openSync(path, 'w');
+  ftruncateSync(fd, bytes);
+  closeSync(fd);
+  return path;
+}
+
+beforeAll(async () => {
+  [sandbox, slow] = await Promise.all([
+    startSandbox({ port: 0, timeScale: 100, validateResponses: true }),
+    // Real time: a generation takes 30 s, so a short --timeout always expires first.
+    startSandbox({ port: 0, timeScale: 1 }),
+  ]);
+  dir = mkdtempSync(join(tmpdir(), 'videogen-cli-err-'));
+});
+afterAll(async () => {
+  await Promise.all([sandbox?.close(), slow?.close()]);
+});
+
+/** Each error is exactly one line on stderr, starting with "videogen: ". */
+function oneLine(stderr: string): string {
+  const lines = stderr.trim().split('\n').filter((l) => l.startsWith('videogen: '));
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+}
+
+describe('documented errors and exit codes', () => {
+  it('bad key → 3, and neither key is printed', async () => {
+    const key = 'sk-not-a-real-key-0123456789';
+    const r = await run(['list'], { key, baseUrl: sandbox.baseUrl });
+    expect(r.code).toBe(3);
+    expect(oneLine(r.stderr)).toMatch(/Authentication failed \(401 UNAUTHORIZED\): set VIDEO_API_KEY/);
+    const j = await run(['status', FIXTURES.acme.videos.convertible, '--json'], { key, baseUrl: sandbox.baseUrl });
+    expect(j.code).toBe(3);
+    expect(JSON.parse(j.stdout)).toMatchObject({ error: { exit_code: 3, status: 401, code: 'UNAUTHORIZED' } });
+  });
+
+  it('missing key → 3 with how to set it', async () => {
+    const r = await run(['settings'], { baseUrl: sandbox.baseUrl });
+    expect(r.code).toBe(3);
+    expect(oneLine(r.stderr)).toContain('VIDEO_API_KEY is not set');
+  });
+
+  it('file too large for the plan → 2, naming the file and the limit', async () => {
+    const big = sparse('narration.mp3', 50_000_001);
+    const r = await run(['generate', '--setting', FIXTURES.globex.settings.audio, '--audio', big], as(SANDBOX_KEYS.globex));
+    expect(r.code).toBe(2);
+    const line = oneLine(r.stderr);
+    expect(line).toContain(big);
+    expect(line).toMatch(/personal plan allows at most 50 MB/);
+    expect(line).toContain('--audio');
+  });
+
+  it('too large even for Business (--plan business) → 2, naming the 180 MB limit', async () => {
+    const big = sparse('huge.pdf', 180_000_001);
+    const r = await run(['--plan', 'business', 'generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', big], acme());
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/huge\.pdf is 180(\.0)? MB.*business plan allows at most 180 MB/);
+  });
+
+  it('a setting used with other fields → 2, saying which flags it expects', async () => {
+    const r = await run(['generate', '--setting', FIXTURES.acme.settings.pdf, '--text', 'hello'], acme());
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(/"Slides from a PDF"\) expects --pdf, but you gave --text/);
+  });
+
+  it('invalid input combinations and usage errors → 2, one line', async () => {
+    const a = join(dir, 'a.mp3');
+    writeFileSync(a, 'x');
+    const combo = await run(['generate', '--setting', FIXTURES.acme.settings.audio, '--audio', a, '--pdf', a], acme());
+    expect(combo.code).toBe(2);
+    expect(oneLine(combo.stderr)).toMatch(/cannot be combined/);
+    const noSetting = await run(['generate', '--text', 'x'], acme());
+    expect(noSetting.code).toBe(2);
+    expect(oneLine(noSetting.stderr)).toMatch(/--setting/);
+    const missing = await run(['generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', join(dir, 'nope.pdf')], acme());
+    expect(missing.code).toBe(2);
+    expect(oneLine(missing.stderr)).toMatch(/nope\.pdf: no such file/);
+    const interval = await run(['wait', MISSING, '--interval', 'soon'], acme());
+    expect(interval.code).toBe(2);
+    const unknown = await run(['frobnicate'], acme());
+    expect(unknown.code).toBe(2);
+  });
+
+  it('failed video ([sandbox:fail]) → 6', async () => {
+    const r = await run(['generate', '--setting', FIXTURES.acme.settings.text, '--text', `Fail ${MAGIC.fail}`, '--wait', ...FAST], acme());
+    expect(r.code).toBe(6);
+    expect(oneLine(r.stderr)).toMatch(/failed/);
+    const seeded = await run(['wait', FIXTURES.acme.videos.expired, ...FAST], acme());
+    expect(seeded.code).toBe(6);
+    expect(oneLine(seeded.stderr)).toMatch(/expired/);
+  });
+
+  it('timeout → 7', async () => {
+    const r = await run(
+      ['generate', '--setting', FIXTURES.acme.settings.text, '--text', 'Slow one', '--wait', '--interval', '0.2', '--timeout', '0.5'],
+      as(SANDBOX_KEYS.acme, slow.baseUrl),
+    );
+    expect(r.code).toBe(7);
+    expect(oneLine(r.stderr)).toMatch(/Timed out after 0.5 s waiting for video [0-9a-f-]+: .*--timeout/);
+  });
+
+  it('not found → 4 (unknown id, and another account\'s video)', async () => {
+    const r = await run(['status', MISSING], acme());
+    expect(r.code).toBe(4);
+    expect(oneLine(r.stderr)).toContain(`Video ${MISSING} was not found`);
+    const other = await run(['download', FIXTURES.globex.videos.convertible, join(dir, 'x.mp4')], acme());
+    expect(other.code).toBe(4);
+  });
+
+  it('out of credit → 5', async () => {
+    const r = await run(['generate', '--setting', FIXTURES.umbrella.settings.text, '--text', 'hi'], as(SANDBOX_KEYS.umbrella));
+    expect(r.code).toBe(5);
+    expect(oneLine(r.stderr)).toMatch(/credit/i);
+  });
+
+  it('a server error → 1', async () => {
+    const r = await run(['convert', FIXTURES.acme.videos.unknownError, '--language', 'en'], acme());
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr)).toMatch(/UNKNOWN_ERROR/);
+  });
+});
+
+describe('--help', () => {
+  const commands = ['settings', 'list', 'status', 'wait', 'download', 'generate', 'convert', 'languages'];
+  it.each(commands)('%s --help documents its options and the exit codes', async (cmd) => {
+    const r = await run([cmd, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Usage: videogen ${cmd}`);
+    expect(r.stdout).toContain('--json');
+    expect(r.stdout).toContain('7  timed out');
+  });
+
+  it('videogen --help lists every command, the environment and the exit codes', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    for (const cmd of commands) expect(r.stdout).toContain(cmd);
+    expect(r.stdout).toContain('VIDEO_API_KEY');
+    expect(r.stdout).toMatch(/Exit codes:\n\s+0\s+success/);
+  });
+});

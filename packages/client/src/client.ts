@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import createFetchClient from 'openapi-fetch';
+import type { components, paths } from './generated/openapi.js';
+import { PRODUCTION_BASE_URL } from './generated/spec.js';
+import { type Clock, realClock } from './clock.js';
+import { AuthenticationError, fromResponse, type VideoApiError } from './errors.js';
+import { createSender, DEFAULT_RETRY, type RetryOptions } from './retry.js';
+import { pacerFor } from './pacer.js';
+import { paginate, type ListOptions, type Page } from './pagination.js';
+import { waitForVideo, type WaitOptions } from './polling.js';
+import { multipart, prepare, type GenerateInput, type Plan, type UploadProgress } from './uploads.js';
+import { download, type DownloadOptions } from './download.js';
+import { checkConversion, type ConversionTarget } from './conversions.js';
+
+type Schemas = components['schemas'];
+export type Video = Schemas['Video'];
+export type VideoSetting = Schemas['VideoSetting'];
+
+export interface ClientOptions {
+  /** Default: process.env.VIDEO_API_KEY. Never logged, never part of an error or of inspect output. */
+  apiKey?: string;
+  /** Default: process.env.VIDEO_API_BASE_URL, else the spec's production server. HTTPS, or HTTP on loopback. */
+  baseUrl?: string;
+  /** Upload limits to check against (default 'personal', the smaller ones). */
+  plan?: Plan;
+  /** Called as fetch(request, init?): pass init on (it carries the timeout's signal). */
+  fetch?: (req: Request, init?: RequestInit) => Promise<Response>;
+  /** Shorthand for retry.maxRetries (default 3). */
+  maxRetries?: number;
+  /** Per attempt, until the response headers arrive (default 60 s; uploads: none unless given per call). */
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  /** One scheduler per account for the rate limits and the concurrency limit (default true). */
+  pacing?: boolean;
+  /** Clients with the same account share a scheduler (default: the same API key). */
+  account?: string;
+  /** Time source of every wait; inject one in tests. */
+  clock?: Clock;
+}
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+export interface GenerateOptions extends RequestOptions {
+  onUploadProgress?: (p: UploadProgress) => void;
+  /** The setting's request_fields are checked before sending; without it the setting is looked up. */
+  setting?: Pick<VideoSetting, 'request_fields'>;
+  /** Timeout of the upload request, until the response headers arrive (default none). */
+  uploadTimeoutMs?: number;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
+
+export function createClient(options: ClientOptions = {}) {
+  const { env } = process;
+  const key = options.apiKey ?? env.VIDEO_API_KEY;
+  if (!key) throw new AuthenticationError('No API key: pass apiKey or set VIDEO_API_KEY');
+  const baseUrl = (options.baseUrl ?? env.VIDEO_API_BASE_URL ?? PRODUCTION_BASE_URL).replace(/\/+$/, '');
+  const { protocol, hostname } = new URL(baseUrl);
+  if (protocol != 'https:' && !(protocol == 'http:' && LOOPBACK.test(hostname)))
+    throw new TypeError(`Refusing base URL ${protocol}//${hostname}: use https (http only on loopback)`);
+  const clock = options.clock ?? realClock;
+  const plan = options.plan ?? 'personal';
+  const hide = (s: string) => s.split(key).join('***');
+  const send = createSender({
+    fetch: options.fetch ?? ((r, i) => fetch(r, i)),
+    clock,
+    retry: { ...DEFAULT_RETRY, maxRetries: options.maxRetries ?? DEFAULT_RETRY.maxRetries, ...options.retry },
+    timeoutMs: options.timeoutMs ?? 60_000,
+    pacer: options.pacing === false ? undefined
+      : pacerFor(`${baseUrl} ${options.account ?? createHash('sha256').update(key).digest('hex')}`, clock),
+    check: (id) => videos.get(id),
+  });
+  const api = createFetchClient<paths>({ baseUrl, fetch: (r) => send(r), headers: { Authorization: `Bearer ${key}` } });
+
+  /** The data of a response, or its error thrown as a VideoApiError (with the key redacted). */
+  const unwrap = <T>({ data, error, response }: { data?: T; error?: unknown; response: Response }): T => {
+    if (response.ok) return data as T;
+    const e: VideoApiError = fromResponse(response.status, error);
+    e.message = hide(e.message);
+    Object.assign(e, { error: e.error && hide(e.error) });
+    throw e;
+  };
+  const path = (video_id: string) => ({ params: { path: { video_id } } });
+  const settings = new Map<string, VideoSetting>();
+
+  const videos = {
+    list: (o?: ListOptions) =>
+      paginate((page, signal) => api.GET('/videos/', { params: { query: { page } }, signal }).then(unwrap) as Promise<Page<Schemas['VideoListItem']>>, o),
+    get: (id: string, o: RequestOptions = {}) => api.GET('/videos/{video_id}/', { ...path(id), ...o }).then(unwrap),
+    async generate(input: GenerateInput, o: GenerateOptions = {}) {
+      const parts = await prepare(input, plan, o.setting);
+      if (!o.setting) await prepare(input, plan, await findSetting(input.video_setting_id, o.signal));
+      const form = multipart(parts, o.onUploadProgress);
+      // The upload's body is a stream: each retry builds a new one from the sources (never a clone).
+      const init = { method: 'POST', headers: { 'Content-Type': form.type }, duplex: 'half', redirect: 'error', signal: o.signal } as RequestInit;
+      try {
+        return unwrap(
+          await api.POST('/videos/generate/', {
+            ...init,
+            body: input as never,
+            bodySerializer: form.body,
+            fetch: (req: Request) => send(req, {
+              timeoutMs: o.uploadTimeoutMs ?? 0,
+              rebuild: form.oneShot ? undefined : () => new Request(req.url, { ...init, headers: req.headers, body: form.body(), signal: req.signal }),
+            }),
+          } as never),
+        ) as Schemas['VideoCreated'];
+      } catch (e) {
+        if (form.oneShot && (e as VideoApiError).retryable) (e as Error).message += ' (not retried: a stream input is sent once; pass a path, Blob or Buffer to allow retries)';
+        throw e;
+      }
+    },
+  };
+
+  const findSetting = async (id: string, signal?: AbortSignal) => {
+    if (!settings.has(id)) for await (const s of client.settings.list({ signal })) if (s.video_setting_id == id) break;
+    const s = settings.get(id);
+    if (!s) throw fromResponse(400, { error_code: 'INVALID_VIDEO_SETTING', error: `Unknown video setting ${id}` });
+    return s;
+  };
+
+  const client = {
+    /** The typed openapi-fetch client: paced and retried like the helpers, errors returned, not thrown. */
+    api,
+    baseUrl,
+    plan,
+    videos,
+    settings: {
+      list: (o?: ListOptions) =>
+        paginate(async (page, signal) => {
+          const p = unwrap(await api.GET('/video-settings/', { params: { query: { page } }, signal })) as Page<VideoSetting>;
+          for (const s of p.results) settings.set(s.video_setting_id, s);
+          return p;
+        }, o),
+    },
+    conversions: {
+      get: (id: string, o: RequestOptions = {}) => api.GET('/videos/{video_id}/conversions/', { ...path(id), ...o }).then(unwrap),
+    },
+    /** Converts a video after checking the target against its conversion options. */
+    async convert(id: string, target: ConversionTarget, o: RequestOptions = {}) {
+      checkConversion(target);
+      checkConversion(target, await client.conversions.get(id, o));
+      return unwrap(await api.POST('/videos/{video_id}/conversions/', { ...path(id), body: target, ...o }));
+    },
+    waitForVideo: (id: string, o?: WaitOptions) => waitForVideo(videos.get, clock, id, o),
+    async generateAndWait(input: GenerateInput, o: WaitOptions & GenerateOptions = {}) {
+      return client.waitForVideo((await videos.generate(input, o)).video_id, o);
+    },
+    async convertAndWait(id: string, target: ConversionTarget, o: WaitOptions = {}) {
+      return client.waitForVideo((await client.convert(id, target, o)).video_id, o);
+    },
+    download: (id: string, path: string, o?: DownloadOptions) => download(videos.get, send, id, path, o),
+  };
+  return client;
+}
+export type VideoClient = ReturnType<typeof createClient>;

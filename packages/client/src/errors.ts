@@ -1,0 +1,94 @@
+import type { components } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
+/** A documented error code, or any other string the service may send. */
+export type ErrorCode = Schemas['ErrorCode'] | (string & {});
+export type ErrorKind =
+  | 'api' | 'auth' | 'not_found' | 'rate_limit' | 'concurrency' | 'validation'
+  | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired';
+
+export interface ErrorInit {
+  status?: number;
+  error_code?: ErrorCode;
+  error?: string;
+  retryable?: boolean;
+  cause?: unknown;
+  /** ValidationError: the request field at fault, and the limit it broke. */
+  field?: string;
+  limit?: unknown;
+  /** VideoFailedError, VideoExpiredError, polling TimeoutError: the last status view. */
+  video?: Schemas['Video'];
+}
+
+/** Every failure of the client. `kind` says which subclass; `retryable` whether waiting could help. */
+export class VideoApiError extends Error {
+  declare readonly kind: ErrorKind;
+  declare readonly status?: number;
+  declare readonly error_code?: ErrorCode;
+  declare readonly error?: string;
+  declare readonly retryable: boolean;
+  declare readonly field?: string;
+  declare readonly limit?: unknown;
+  declare readonly video?: Schemas['Video'];
+  constructor(message: string, { cause, ...init }: ErrorInit = {}) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, { retryable: false }, init);
+  }
+}
+
+type Sub<K extends ErrorKind> = {
+  new (message: string, init?: ErrorInit): VideoApiError & { readonly kind: K };
+  prototype: VideoApiError & { readonly kind: K };
+};
+// Subclasses differ only in kind and name: one factory keeps the bundle small.
+const sub = <K extends ErrorKind>(name: string, kind: K, Base: typeof VideoApiError = VideoApiError): Sub<K> => {
+  const C = class extends Base {};
+  Object.defineProperty(C, 'name', { value: name });
+  Object.assign(C.prototype, { name, kind });
+  return C as unknown as Sub<K>;
+};
+Object.assign(VideoApiError.prototype, { name: 'VideoApiError', kind: 'api' });
+
+export const AuthenticationError = sub('AuthenticationError', 'auth');
+export const NotFoundError = sub('NotFoundError', 'not_found');
+export const RateLimitError = sub('RateLimitError', 'rate_limit');
+export const ConcurrencyLimitError = sub('ConcurrencyLimitError', 'concurrency');
+export const ValidationError = sub('ValidationError', 'validation');
+export const ServerError = sub('ServerError', 'server');
+export const TimeoutError = sub('TimeoutError', 'timeout');
+export const NetworkError = sub('NetworkError', 'network');
+export const VideoFailedError = sub('VideoFailedError', 'video_failed');
+export const VideoExpiredError = sub('VideoExpiredError', 'video_expired');
+export type AuthenticationError = InstanceType<typeof AuthenticationError>;
+export type NotFoundError = InstanceType<typeof NotFoundError>;
+export type RateLimitError = InstanceType<typeof RateLimitError>;
+export type ConcurrencyLimitError = InstanceType<typeof ConcurrencyLimitError>;
+export type ValidationError = InstanceType<typeof ValidationError>;
+export type ServerError = InstanceType<typeof ServerError>;
+export type TimeoutError = InstanceType<typeof TimeoutError>;
+export type NetworkError = InstanceType<typeof NetworkError>;
+export type VideoFailedError = InstanceType<typeof VideoFailedError>;
+export type VideoExpiredError = InstanceType<typeof VideoExpiredError>;
+
+export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;
+
+/** 429 INSUFFICIENT_CREDIT is not retried: waiting does not add credit. */
+export const isRetryable = (status: number, code?: unknown) =>
+  status >= 500 || (status == 429 && code != 'INSUFFICIENT_CREDIT');
+
+/** The error for an HTTP error response (`body` is the parsed error body, if any). */
+export function fromResponse(status: number, body: any): VideoApiError {
+  const code: string | undefined = body?.error_code;
+  const error: string = body?.error ?? (typeof body == 'string' ? body.slice(0, 200) : '');
+  const C =
+    code == 'INSUFFICIENT_CREDIT' || status == 429 ? RateLimitError
+    : status == 401 || status == 403 ? AuthenticationError
+    : status == 404 ? NotFoundError
+    : code == 'SIMULTANEOUS_GENERATE_LIMIT' ? ConcurrencyLimitError
+    : status >= 500 ? ServerError
+    : status == 400 || status == 422 ? ValidationError
+    : VideoApiError;
+  return new C(`${status}${code ? ' ' + code : ''}${error ? ': ' + error : ''}`, {
+    status, error_code: code, error, retryable: isRetryable(status, code),
+  });
+}

@@ -1,0 +1,70 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock } from '../src/clock.js';
+
+export interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+/** Answers one scripted step per request; the last step repeats. */
+export type Step = (req: http.IncomingMessage, res: http.ServerResponse, seen: Seen) => void;
+
+export const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Step =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+  };
+export const err = (status: number, error_code: string, headers?: Record<string, string>) =>
+  json(status, { error_code, error: `scripted ${status}` }, headers);
+/** Closes the connection without an answer. */
+export const drop: Step = (req) => req.socket.destroy();
+/** Never answers (until the server closes). */
+export const hang: Step = () => {};
+
+/** A small HTTP server on loopback that plays a script of faults, for the retry and pacing rules. */
+export async function faultServer(steps: Step[] | ((seen: Seen, i: number) => Step)) {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const s: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) };
+      seen.push(s);
+      const i = seen.length - 1;
+      const step = typeof steps == 'function' ? steps(s, i) : steps[Math.min(i, steps.length - 1)];
+      step(req, res, s);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    origin: `http://127.0.0.1:${port}`,
+    seen,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+/** A clock whose sleeps return at once and move its time forward; records every wait. */
+export function fakeClock(start = 1_000_000): Clock & { sleeps: number[]; t: number } {
+  const c = {
+    t: start,
+    sleeps: [] as number[],
+    now: () => c.t,
+    async sleep(ms: number, signal?: AbortSignal) {
+      signal?.throwIfAborted();
+      c.sleeps.push(ms);
+      c.t += ms;
+      await new Promise((r) => setImmediate(r));
+      signal?.throwIfAborted();
+    },
+  };
+  return c;
+}
+
+export const VIDEO_ID = '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10';
+export const video = (status: string, extra: object = {}) => ({
+  video_id: VIDEO_ID, status, download_url: status == 'completed' ? 'https://x.example/v.mp4' : '', copyright: [], ...extra,
+});

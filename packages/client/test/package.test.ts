@@ -1,0 +1,49 @@
+// The published shape: exports map, types, generated code in sync with the spec, one runtime dependency.
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+
+describe('package', () => {
+  it('passes publint', () => {
+    const out = run('npx', ['publint', '--strict']);
+    expect(out).not.toMatch(/error|warning/i);
+  });
+
+  it('passes @arethetypeswrong/cli (ESM only)', () => {
+    const out = run('npx', ['attw', '--pack', '.', '--profile', 'esm-only', '--format', 'ascii']);
+    // attw exits non-zero on a problem; the ESM resolutions must be green.
+    expect(out).toMatch(/node16 \(from ESM\): 🟢 \(ESM\)/);
+    expect(out).toMatch(/bundler: 🟢/);
+    expect(out).not.toMatch(/❌/);
+  }, 60_000);
+
+  it('has src/generated/ in sync with the spec', () => {
+    expect(run('node', ['scripts/generate.mjs', '--check'])).toMatch(/matches the spec/);
+  });
+
+  it('has openapi-fetch as its only runtime dependency, kept external', () => {
+    expect(Object.keys(pkg.dependencies)).toEqual(['openapi-fetch']);
+    const dist = readFileSync(`${root}dist/index.js`, 'utf8');
+    expect(dist).toMatch(/from 'openapi-fetch'/);
+    const imports = [...dist.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1]);
+    expect(imports.filter((i) => !i.startsWith('node:'))).toEqual(['openapi-fetch']);
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.engines.node).toBe('>=20.19');
+  });
+
+  it('marks generated files as generated', () => {
+    for (const f of ['openapi.ts', 'spec.ts']) expect(readFileSync(`${root}src/generated/${f}`, 'utf8')).toMatch(/^\/\/ GENERATED .* Do not edit/);
+  });
+
+  it('works from dist as a consumer imports it', async () => {
+    const m = await import('@videogen/client');
+    expect(typeof m.createClient).toBe('function');
+    expect(m.LANGUAGES).toHaveLength(34);
+    expect(m.ASPECT_RATIOS).toHaveLength(7);
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  platform: 'node',
+  target: 'node20',
+  dts: true,
+  clean: true,
+  treeshake: true,
+  removeNodeProtocol: false,
+  // openapi-fetch stays a runtime dependency, never inlined.
+  external: ['openapi-fetch'],
+});

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Runs the contract suite with vitest: against VIDEO_API_BASE_URL when set, else against the
+// sandbox started for the run, or (--prism) against the Prism mock started for the run.
+import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
+import { startVitest } from 'vitest/node';
+
+const args = process.argv.slice(2);
+if (args.includes('--help')) {
+  process.stdout.write(`usage: contract [--prism] [vitest filters…]
+
+  VIDEO_API_BASE_URL            target, including /v1 (unset: start the sandbox)
+  VIDEO_API_KEY                 API key (never printed)
+  VIDEO_API_OTHER_ACCOUNT_KEY   key of a second account (isolation checks)
+  CONTRACT_PROFILE              read-only | full
+  CONTRACT_*                    fixtures: see README.md
+`);
+  process.exit(0);
+}
+if (args.includes('--prism')) {
+  if (process.env.VIDEO_API_BASE_URL) {
+    process.stderr.write('--prism starts its own mock: unset VIDEO_API_BASE_URL\n');
+    process.exit(2);
+  }
+  process.env.CONTRACT_TARGET = 'prism';
+}
+const filters = args.filter((a) => a !== '--prism');
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+process.chdir(root);
+const vitest = await startVitest('test', filters, { config: 'vitest.contract.config.ts', run: true, watch: false });
+const failed = !vitest || vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0 || process.exitCode;
+await vitest?.close();
+process.exit(failed ? 1 : 0);

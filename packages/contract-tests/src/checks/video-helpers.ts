@@ -1,0 +1,48 @@
+// Shared steps of the stateful checks: polling a video, downloading it, ids.
+import { ensure, ensureStatus, type CheckContext } from './types.ts';
+import type { Api } from '../http.ts';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const TERMINAL = ['completed', 'failed', 'expired'];
+
+/** Poll GET /videos/{id}/ as the spec's x-polling says (10 s, 600 s timeout), in target time. */
+export async function pollUntilDone(ctx: CheckContext, id: string, api: Api = ctx.main): Promise<any> {
+  const polling = ctx.run.contract.operations.find((o) => o.operationId === 'getVideo')?.operation['x-polling'] ?? {};
+  const interval = polling.interval_seconds ?? 10;
+  const timeout = polling.timeout_seconds ?? 600;
+  const deadline = Date.now() + (timeout * 1000) / ctx.run.timeScale;
+  for (;;) {
+    const ex = await api.get(`/videos/${id}/`);
+    const body = ensureStatus(ex, 200, `polling video ${id}`);
+    if (TERMINAL.includes(body.status)) return { ex, body };
+    ensure(body.status === 'running', `status ${body.status} is not a documented state`, ex);
+    ensure(Date.now() < deadline, `video ${id} still running after the client-side timeout of ${timeout} s (target time)`, ex);
+    await ctx.run.sleep(interval);
+  }
+}
+
+/** Fetch a download URL (presigned: no key) and check that it is a video. */
+export async function ensureDownloads(url: string): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+  } catch (err) {
+    throw new Error(`download_url ${url} could not be fetched: ${(err as Error).message}`);
+  }
+  ensure(res.ok, `download_url ${url} answered ${res.status}`);
+  const type = res.headers.get('content-type') ?? '';
+  // Only the first bytes matter: an MP4 starts with a box whose type at offset 4 is `ftyp`.
+  const reader = res.body!.getReader();
+  let head = new Uint8Array(0);
+  while (head.length < 12) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const next = new Uint8Array(head.length + value.length);
+    next.set(head);
+    next.set(value, head.length);
+    head = next;
+  }
+  await reader.cancel().catch(() => undefined);
+  const ftyp = Buffer.from(head.subarray(4, 8)).toString('latin1') === 'ftyp';
+  ensure(ftyp || /^video\//i.test(type), `download_url ${url} is not a video (content-type "${type}", no MP4 ftyp box)`);
+}

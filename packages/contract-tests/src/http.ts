@@ -1,0 +1,189 @@
+// A fetch wrapper that paces every request, records every exchange, and checks each response
+// against the contract as it arrives (the conformance checks later report what it found).
+import { checkResponse, matchOperation } from '@videogen/openapi';
+import type { Pacer } from './pacer.ts';
+import { redact } from './redact.ts';
+import type { Contract } from './spec.ts';
+
+export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'envelope' | 'error_code';
+
+export interface Problem {
+  kind: ProblemKind;
+  message: string;
+}
+
+export interface Exchange {
+  seq: number;
+  /** The check that sent the request. */
+  check: string;
+  operationId?: string;
+  method: string;
+  /** Path relative to the base URL, with the query. */
+  path: string;
+  /** How the request authenticated (never the key itself). */
+  auth: string;
+  status: number;
+  contentType: string;
+  headers: Headers;
+  body: unknown;
+  text: string;
+  ms: number;
+  problems: Problem[];
+  /** Answered 429/503 and then waited out and re-sent (not a failure). */
+  retried: boolean;
+}
+
+export type Auth = 'key' | 'none' | { header: string; label: string };
+
+export interface RequestOptions {
+  query?: Record<string, string | number>;
+  json?: unknown;
+  /** A raw body with its content type (for bodies that are not JSON objects). */
+  raw?: { body: string; contentType: string };
+  form?: FormData;
+  auth?: Auth;
+  /** Wait out and re-send a 429 / 503 (default true); off in the checks that provoke them. */
+  retry?: boolean;
+  /** Wait for a free place in the rate-limit window (default true); off for deliberate bursts. */
+  pace?: boolean;
+  /** The check provokes a 5xx on purpose (e.g. the 7.2 UNKNOWN_ERROR row). */
+  expectServerError?: boolean;
+}
+
+export interface RunRecorder {
+  contract: Contract;
+  pacer: Pacer;
+  exchanges: Exchange[];
+  currentCheck: string;
+  timeScale: number;
+  retries: number;
+}
+
+const MAX_ATTEMPTS = 4;
+
+export class Api {
+  constructor(
+    private readonly rec: RunRecorder,
+    readonly baseUrl: string,
+    /** The account whose limits this key spends (pacing is per account). */
+    readonly account: string,
+    private readonly key: string | undefined,
+  ) {}
+
+  get hasKey(): boolean {
+    return Boolean(this.key);
+  }
+
+  get(path: string, opts: RequestOptions = {}) {
+    return this.request('GET', path, opts);
+  }
+
+  post(path: string, opts: RequestOptions = {}) {
+    return this.request('POST', path, opts);
+  }
+
+  async request(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange> {
+    const { contract, pacer } = this.rec;
+    const pathOnly = path.split('?')[0];
+    const op = matchOperation(contract.spec, method, pathOnly);
+    const cls: string = op?.operation['x-rate-limit']?.class ?? 'B';
+    const qs = opts.query ? '?' + new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString() : '';
+    const auth = opts.auth ?? 'key';
+    // Requests without a valid key belong to no account: they are paced on their own.
+    const account = auth === 'key' ? this.account : 'anonymous';
+    for (let attempt = 1; ; attempt++) {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (auth === 'key') {
+        if (!this.key) throw new Error('this check needs an API key (VIDEO_API_KEY)');
+        headers.authorization = `Bearer ${this.key}`;
+      } else if (auth !== 'none') headers.authorization = auth.header;
+      let body: string | FormData | undefined;
+      if (opts.json !== undefined) {
+        body = JSON.stringify(opts.json);
+        headers['content-type'] = 'application/json';
+      } else if (opts.raw) {
+        body = opts.raw.body;
+        headers['content-type'] = opts.raw.contentType;
+      } else if (opts.form) body = opts.form;
+      const slot = opts.pace === false ? undefined : await pacer.acquire(account, cls);
+      const started = performance.now();
+      let res: Response;
+      let text: string;
+      try {
+        res = await fetch(this.baseUrl + path + qs, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+        text = await res.text();
+      } catch (err) {
+        slot?.done();
+        throw new Error(redact(`${method} ${path}${qs} failed: ${(err as Error).message}${(err as any).cause ? ` (${(err as any).cause.message ?? (err as any).cause})` : ''}`));
+      }
+      if (slot) slot.done();
+      else pacer.record(account, cls);
+      pacer.observe(account, cls, res.headers);
+      const ex = this.record(method, path + qs, op?.operationId, auth, res, text, performance.now() - started, opts);
+      const waitable = res.status === 429 || res.status === 503;
+      if (!waitable || opts.retry === false || attempt >= MAX_ATTEMPTS) return ex;
+      // Waited out as the spec advises: Retry-After, else the window (429) or 30 s (503), scaled.
+      const retryAfter = Number(res.headers.get('retry-after'));
+      const fallback = res.status === 429 ? pacer.classOf(cls).windowMs : 30_000 / this.rec.timeScale;
+      const wait = Number.isFinite(retryAfter) && retryAfter >= 0 && res.headers.has('retry-after') ? retryAfter * 1000 : fallback;
+      ex.retried = true;
+      this.rec.retries++;
+      pacer.block(account, cls, wait + 5);
+    }
+  }
+
+  private record(method: string, path: string, operationId: string | undefined, auth: Auth, res: Response, text: string, ms: number, opts: RequestOptions): Exchange {
+    const contentType = res.headers.get('content-type') ?? '';
+    let body: unknown = text;
+    const problems: Problem[] = [];
+    if (/json/i.test(contentType) && text.length) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        problems.push({ kind: 'schema', message: `body is not valid JSON: ${text.slice(0, 80)}` });
+      }
+    }
+    const { contract } = this.rec;
+    if (res.status >= 500 && !opts.expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
+    const op = operationId ? contract.operations.find((o) => o.operationId === operationId) : undefined;
+    if (op) {
+      for (const p of checkResponse(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body })) {
+        const kind: ProblemKind = p.startsWith('status ') ? 'status' : p.startsWith('content type') ? 'content_type' : 'schema';
+        problems.push({ kind, message: p });
+      }
+    }
+    if (res.status >= 400) {
+      const envelope = /json/i.test(contentType) ? contract.validate('Error', body) : [`content type "${contentType}" is not JSON`];
+      for (const m of envelope) problems.push({ kind: 'envelope', message: `error body: ${m}` });
+      const codes = operationId ? contract.documentedErrorCodes(operationId, res.status) : undefined;
+      const code = (body as any)?.error_code;
+      if (codes && typeof code === 'string' && !codes.includes(code)) {
+        problems.push({ kind: 'error_code', message: `error_code ${code} is not one documented for ${res.status} (${codes.join(', ')})` });
+      }
+    }
+    const ex: Exchange = {
+      seq: this.rec.exchanges.length + 1,
+      check: this.rec.currentCheck,
+      operationId,
+      method,
+      path,
+      auth: auth === 'key' ? `key of ${this.account}` : auth === 'none' ? 'no key' : auth.label,
+      status: res.status,
+      contentType,
+      headers: res.headers,
+      body,
+      text: redact(text.slice(0, 2000)),
+      ms,
+      problems: problems.map((p) => ({ kind: p.kind, message: redact(p.message) })),
+      retried: false,
+    };
+    this.rec.exchanges.push(ex);
+    return ex;
+  }
+}
+
+/** One line that identifies an exchange in a failure message. */
+export function describe(ex: Exchange): string {
+  const body = ex.text.length > 300 ? ex.text.slice(0, 300) + '…' : ex.text;
+  return `${ex.method} ${ex.path} (${ex.auth}) → ${ex.status} ${ex.contentType} ${body}`;
+}

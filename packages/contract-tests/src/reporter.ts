@@ -1,0 +1,59 @@
+// The human summary: per operation, per check, passed / FAILED / skipped with the reason.
+import type { Reporter, TestModule, TestCase } from 'vitest/node';
+import { redact } from './redact.ts';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+interface Row {
+  operation: string;
+  check: string;
+  state: string;
+  note?: string;
+  ms: number;
+}
+
+export function formatSummary(rows: Row[], durationMs: number): string {
+  const byOp = new Map<string, Row[]>();
+  for (const r of rows) byOp.set(r.operation, [...(byOp.get(r.operation) ?? []), r]);
+  const lines: string[] = ['', 'Contract summary', '================'];
+  for (const [op, list] of byOp) {
+    const c = (s: string) => list.filter((r) => r.state === s).length;
+    lines.push('', `${op}  (${c('passed')} passed, ${c('failed')} failed, ${c('skipped')} skipped)`);
+    for (const r of list) {
+      const mark = r.state === 'passed' ? 'pass' : r.state === 'failed' ? 'FAIL' : 'skip';
+      const note = r.state === 'failed' ? `\n        ${(r.note ?? '').split('\n').slice(0, 4).join('\n        ')}` : r.note ? `  — ${r.note}` : '';
+      lines.push(`  ${mark}  ${r.check}${note}`);
+    }
+  }
+  const n = (s: string) => rows.filter((r) => r.state === s).length;
+  lines.push('', `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped of ${rows.length} checks in ${(durationMs / 1000).toFixed(1)} s`, '');
+  return redact(lines.join('\n'));
+}
+
+export default class ContractReporter implements Reporter {
+  private started = Date.now();
+
+  onTestRunStart(): void {
+    this.started = Date.now();
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const rows: Row[] = [];
+    for (const m of modules) {
+      for (const t of m.children.allTests()) rows.push(this.row(t));
+    }
+    const text = formatSummary(rows, Date.now() - this.started);
+    process.stdout.write(text);
+    const out = process.env.CONTRACT_SUMMARY_FILE ?? 'test-results/summary.txt';
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, text);
+    writeFileSync(out.replace(/\.txt$/, '') + '.json', JSON.stringify(rows, null, 2));
+  }
+
+  private row(t: TestCase): Row {
+    const r = t.result();
+    const parent = t.parent.type === 'suite' ? t.parent.name : '';
+    const note = r.state === 'skipped' ? r.note : r.state === 'failed' ? r.errors?.map((e) => e.message).join('\n') : undefined;
+    return { operation: parent, check: t.name, state: r.state, note: note ? redact(note) : undefined, ms: t.diagnostic()?.duration ?? 0 };
+  }
+}

@@ -1,0 +1,60 @@
+// The state of one contract run: the target, the pacer (one per process), every exchange.
+import { Api, type Exchange, type RunRecorder } from './http.ts';
+import { Pacer } from './pacer.ts';
+import { loadContract, type Contract } from './spec.ts';
+import { registerTargetSecrets, type TargetConfig } from './target.ts';
+import { resolveFixtures, type Fixtures } from './fixtures.ts';
+
+export class Run implements RunRecorder {
+  readonly contract: Contract;
+  readonly pacer: Pacer;
+  readonly exchanges: Exchange[] = [];
+  currentCheck = 'setup';
+  retries = 0;
+  readonly timeScale: number;
+  readonly main: Api;
+  readonly anon: Api;
+  readonly other?: Api;
+  readonly freePlan?: Api;
+  readonly noCredit?: Api;
+  /** Videos this run created, so that the concurrency check can wait for them to finish. */
+  readonly created: string[] = [];
+  /** Results that one check produces and later checks assert on (one generation serves several checks). */
+  readonly scratch = new Map<string, Promise<any>>();
+  private fixturesPromise?: Promise<Fixtures>;
+
+  constructor(readonly target: TargetConfig) {
+    registerTargetSecrets(target);
+    this.contract = loadContract();
+    this.timeScale = target.timeScale;
+    this.pacer = new Pacer({ classes: this.contract.classes });
+    this.pacer.setTimeScale(target.timeScale);
+    this.pacer.enabled = target.rateLimited !== false;
+    const api = (account: string, key: string | undefined) => new Api(this, target.baseUrl, account, key);
+    this.main = api('main', target.apiKey);
+    this.anon = api('anonymous', undefined);
+    if (target.otherAccountKey) this.other = api('other', target.otherAccountKey);
+    if (target.freePlanKey) this.freePlan = api('free-plan', target.freePlanKey);
+    if (target.noCreditKey) this.noCredit = api('no-credit', target.noCreditKey);
+  }
+
+  fixtures(): Promise<Fixtures> {
+    if (!this.fixturesPromise) {
+      const previous = this.currentCheck;
+      this.currentCheck = 'fixture discovery';
+      this.fixturesPromise = resolveFixtures(this).finally(() => (this.currentCheck = previous));
+    }
+    return this.fixturesPromise;
+  }
+
+  /** Run `make` once per run under `key`; later callers get the same promise. */
+  once<T>(key: string, make: () => Promise<T>): Promise<T> {
+    if (!this.scratch.has(key)) this.scratch.set(key, make());
+    return this.scratch.get(key)!;
+  }
+
+  /** Sleep in target time: `seconds` of the real service, divided by the time scale. */
+  sleep(seconds: number): Promise<void> {
+    return new Promise((r) => setTimeout(r, (seconds * 1000) / this.timeScale));
+  }
+}

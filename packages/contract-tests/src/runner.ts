@@ -1,0 +1,74 @@
+// Runs checks outside any test framework (the self-test uses this directly; the vitest suite wraps it).
+import { FIXTURE_ENV } from './target.ts';
+import type { Run } from './run.ts';
+import { SkipError, type Check, type CheckContext } from './checks/types.ts';
+import { redact } from './redact.ts';
+
+export type CheckState = 'passed' | 'failed' | 'skipped';
+
+export interface CheckResult {
+  operation: string;
+  name: string;
+  state: CheckState;
+  /** Skip reason, or failure message (redacted). */
+  message?: string;
+  ms: number;
+}
+
+export function checkId(c: { operation: string; name: string }): string {
+  return `${c.operation} › ${c.name}`;
+}
+
+function contextFor(run: Run): CheckContext {
+  const skip = (reason: string): never => {
+    throw new SkipError(reason);
+  };
+  return {
+    run,
+    main: run.main,
+    anon: run.anon,
+    skip,
+    requireFull(what) {
+      if (run.target.profile !== 'full') skip(`profile ${run.target.profile}: ${what} only in the full profile (CONTRACT_PROFILE=full)`);
+    },
+    requireStateful(why) {
+      if (!run.target.stateful) skip(`target ${run.target.kind} is a stateless mock: ${why}`);
+    },
+    async fixture(name) {
+      if (!run.main.hasKey) skip('no API key (VIDEO_API_KEY)');
+      const f = await run.fixtures();
+      const v = f[name];
+      if (!v) skip(`no fixture ${name}: set ${FIXTURE_ENV[name]}${f.notes[name] ? ` (${f.notes[name]})` : ''}`);
+      return v as string;
+    },
+    other() {
+      if (!run.other) skip('no second account: set VIDEO_API_OTHER_ACCOUNT_KEY');
+      return run.other!;
+    },
+  };
+}
+
+export async function runOne(run: Run, check: Check): Promise<CheckResult> {
+  const started = performance.now();
+  run.currentCheck = checkId(check);
+  const base = { operation: check.operation, name: check.name };
+  try {
+    if (!run.main.hasKey && check.name !== 'ignored_auth_missing' && check.name !== 'ignored_auth_malformed') {
+      throw new SkipError('no API key (VIDEO_API_KEY)');
+    }
+    await check.run(contextFor(run));
+    return { ...base, state: 'passed', ms: performance.now() - started };
+  } catch (err) {
+    const ms = performance.now() - started;
+    if (err instanceof SkipError) return { ...base, state: 'skipped', message: redact(err.reason), ms };
+    return { ...base, state: 'failed', message: redact((err as Error)?.message ?? String(err)), ms };
+  } finally {
+    run.currentCheck = 'between checks';
+  }
+}
+
+export async function runAll(run: Run, checks: Check[]): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
+  for (const c of checks) out.push(await runOne(run, c));
+  return out;
+}

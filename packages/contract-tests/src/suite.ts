@@ -1,0 +1,39 @@
+// Vitest wrapper: one describe per operation, one test per check, a skip with its reason.
+import { describe, inject, it } from 'vitest';
+import { Run } from './run.ts';
+import { runOne } from './runner.ts';
+import type { Check } from './checks/types.ts';
+
+const KEY = Symbol.for('videogen.contract.run');
+
+/** One run (one pacer) per worker process, shared by every suite file. */
+export function currentRun(): Run {
+  const g = globalThis as any;
+  if (!g[KEY]) g[KEY] = new Run(inject('contractTarget'));
+  return g[KEY];
+}
+
+export function defineChecks(checks: Check[]): void {
+  const byOperation = new Map<string, Check[]>();
+  for (const c of checks) byOperation.set(c.operation, [...(byOperation.get(c.operation) ?? []), c]);
+  for (const [operation, list] of byOperation) {
+    describe(operation, () => {
+      for (const c of list) {
+        it(c.name, async (t) => {
+          const r = await runOne(currentRun(), c);
+          if (r.state === 'skipped') {
+            // The reason also goes into the JUnit XML (as a property; <skipped/> carries no text).
+            await t.annotate(r.message ?? 'skipped', 'skip-reason');
+            t.skip(r.message);
+          }
+          if (r.state === 'failed') {
+            const err = new Error(r.message);
+            err.name = 'ContractViolation';
+            err.stack = `${err.name}: ${r.message}`;
+            throw err;
+          }
+        });
+      }
+    });
+  }
+}

@@ -1,0 +1,33 @@
+// The suite must catch every deliberate break, and must not cry wolf against the unbroken sandbox.
+import { describe, expect, it } from 'vitest';
+import { BREAKS } from './breaks.ts';
+import { failures, runAgainstProxy } from './harness.ts';
+
+describe('the unbroken sandbox (through a pass-through proxy)', () => {
+  it('passes every check, none skipped', async () => {
+    const { results, run, violations } = await runAgainstProxy(() => ({}));
+    expect(failures(results)).toEqual([]);
+    // The sandbox validated its own responses too: it saw nothing wrong with what it sent.
+    expect(violations).toEqual([]);
+    // No 429 or 503 except where a check provoked one.
+    expect(run.exchanges.filter((e) => e.retried).map((e) => `${e.check}: ${e.method} ${e.path} → ${e.status}`)).toEqual([]);
+    expect(results.filter((r) => r.state === 'skipped').map((r) => `${r.operation} › ${r.name}: ${r.message}`)).toEqual([]);
+    expect(results.length).toBeGreaterThan(90);
+  });
+});
+
+describe('each contract break is caught by the expected check', () => {
+  it('has at least 15 distinct breaks', () => {
+    expect(new Set(BREAKS.map((b) => b.name)).size).toBeGreaterThanOrEqual(15);
+  });
+  // Each break runs against its own sandbox and its own run (its own pacer): parallel-safe.
+  it.concurrent.each(BREAKS.map((b) => [b.name, b] as const))('%s', async (_name, b) => {
+    const { byId, results } = await runAgainstProxy(b.make, b.operations);
+    for (const id of b.expect) {
+      const r = byId.get(id);
+      expect(r, `check ${id} did not run`).toBeDefined();
+      expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'failed' });
+    }
+    expect(results.some((r) => r.state === 'failed')).toBe(true);
+  });
+});

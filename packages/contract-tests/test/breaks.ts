@@ -1,0 +1,219 @@
+// The deliberate contract breaks of the self-test, each with the check that must catch it.
+import { randomUUID } from 'node:crypto';
+import { editJson, pathOf, queryOf, type Break, type ProxiedResponse } from './breaking-proxy.ts';
+import type { TargetConfig } from '../src/target.ts';
+
+export interface BreakCase {
+  name: string;
+  /** Check ids (`operation › check`) that must fail. */
+  expect: string[];
+  /** Operations whose checks run against this break (a subset keeps 20 runs fast). */
+  operations: string[];
+  make(target: TargetConfig): Break;
+}
+
+const isJson = (res: ProxiedResponse) => /json/.test(res.headers['content-type'] ?? '');
+const VIDEO = /^\/v1\/videos\/([^/]+)\/$/;
+const OPTIONS = /^\/v1\/videos\/([^/]+)\/conversions\/$/;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const BREAKS: BreakCase[] = [
+  {
+    name: 'wrong status code (201 for a status read)',
+    expect: ['getVideo › status_code_conformance'],
+    operations: ['getVideo'],
+    make: () => ({ response: (res, req) => (req.method === 'GET' && VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, status: 201 } : undefined) }),
+  },
+  {
+    name: 'missing required field (copyright dropped)',
+    expect: ['getVideo › response_schema_conformance'],
+    operations: ['getVideo'],
+    make: () => ({ response: (res, req) => (VIDEO.test(pathOf(req)) && res.status === 200 ? editJson(res, (b) => void delete b.copyright) : undefined) }),
+  },
+  {
+    name: 'wrong type (total_count as a string)',
+    expect: ['listVideos › response_schema_conformance', 'listVideos › paging_first_page'],
+    operations: ['listVideos'],
+    make: () => ({ response: (res, req) => (pathOf(req) === '/v1/videos/' && res.status === 200 ? editJson(res, (b) => void (b.total_count = String(b.total_count))) : undefined) }),
+  },
+  {
+    name: 'value outside an enum (status "done")',
+    expect: ['getVideo › response_schema_conformance'],
+    operations: ['getVideo'],
+    make: () => ({ response: (res, req) => (VIDEO.test(pathOf(req)) && res.status === 200 ? editJson(res, (b) => void (b.status === 'completed' && (b.status = 'done'))) : undefined) }),
+  },
+  {
+    name: 'broken error envelope on 404 ({message})',
+    expect: ['getVideo › error_envelope', 'getVideo › not_found_unknown_id'],
+    operations: ['getVideo'],
+    make: () => ({ response: (res) => (res.status === 404 ? { ...res, text: JSON.stringify({ message: 'not found' }) } : undefined) }),
+  },
+  {
+    name: 'ignored auth (any request gets a valid key)',
+    expect: ['listVideoSettings › ignored_auth_missing', 'listVideoSettings › ignored_auth_malformed', 'listVideoSettings › ignored_auth_unknown_key'],
+    operations: ['listVideoSettings'],
+    make: (t) => ({
+      request: (req) => {
+        const valid = [t.apiKey, t.otherAccountKey, t.freePlanKey, t.noCreditKey].map((k) => `Bearer ${k}`);
+        if (!valid.includes(req.headers.authorization ?? '')) req.headers.authorization = `Bearer ${t.apiKey}`;
+      },
+    }),
+  },
+  {
+    name: "cross-account leak (another account's video served)",
+    expect: ['getVideo › not_found_other_account'],
+    operations: ['getVideo'],
+    make: (t) => ({
+      request: (req) => {
+        const m = VIDEO.exec(pathOf(req));
+        if (m && m[1] === t.fixtures.otherAccountVideoId) req.headers.authorization = `Bearer ${t.otherAccountKey}`;
+      },
+    }),
+  },
+  {
+    name: 'has_next wrong (always true)',
+    expect: ['listVideoSettings › paging_first_page'],
+    operations: ['listVideoSettings'],
+    make: () => ({ response: (res, req) => (pathOf(req) === '/v1/video-settings/' && res.status === 200 ? editJson(res, (b) => void (b.has_next = true)) : undefined) }),
+  },
+  {
+    name: 'items_per_page 20',
+    expect: ['listVideos › paging_first_page', 'listVideos › response_schema_conformance'],
+    operations: ['listVideos'],
+    make: () => ({ response: (res, req) => (pathOf(req) === '/v1/videos/' && res.status === 200 ? editJson(res, (b) => void (b.items_per_page = 20)) : undefined) }),
+  },
+  {
+    name: 'page past the end not empty (page 1 served for any page)',
+    expect: ['listVideoSettings › paging_past_the_end'],
+    operations: ['listVideoSettings'],
+    make: () => ({
+      request: (req) => {
+        if (pathOf(req) === '/v1/video-settings/' && Number(queryOf(req).get('page')) > 1) req.url = '/v1/video-settings/?page=1';
+      },
+    }),
+  },
+  {
+    name: 'wrong content type (text/plain on a list)',
+    expect: ['listVideoSettings › content_type_conformance'],
+    operations: ['listVideoSettings'],
+    make: () => ({ response: (res, req) => (pathOf(req) === '/v1/video-settings/' && res.status === 200 ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain' } } : undefined) }),
+  },
+  {
+    name: 'reused id (the first generation replayed)',
+    expect: ['generateVideo › generate_new_id_each_time'],
+    operations: ['generateVideo'],
+    make: () => {
+      let first: ProxiedResponse | undefined;
+      return {
+        request: (req) => (req.method === 'POST' && pathOf(req) === '/v1/videos/generate/' && first ? first : undefined),
+        response: (res, req) => {
+          if (req.method === 'POST' && pathOf(req) === '/v1/videos/generate/' && res.status === 200 && !first) first = res;
+        },
+      };
+    },
+  },
+  {
+    name: '500 on bad input (page=abc)',
+    expect: ['listVideos › negative_data_rejection_page', 'listVideos › not_a_server_error'],
+    operations: ['listVideos'],
+    make: () => ({
+      request: (req) => {
+        const page = queryOf(req).get('page');
+        if (pathOf(req) === '/v1/videos/' && page !== null && !/^[1-9]\d*$/.test(page)) {
+          return { status: 500, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ error_code: 'UNKNOWN_ERROR', error: 'boom' }) };
+        }
+      },
+    }),
+  },
+  {
+    name: 'download_url non-empty while running',
+    expect: ['getVideo › status_view_running'],
+    operations: ['getVideo'],
+    make: () => ({
+      response: (res, req) =>
+        VIDEO.test(pathOf(req)) && res.status === 200 ? editJson(res, (b) => void (b.status === 'running' && (b.download_url = 'https://cdn.example/early.mp4'))) : undefined,
+    }),
+  },
+  {
+    name: 'conversion changes the source (its language)',
+    expect: ['createConversion › source_unchanged'],
+    operations: ['createConversion'],
+    make: () => {
+      const changed = new Map<string, string>();
+      return {
+        response: (res, req) => {
+          const m = OPTIONS.exec(pathOf(req));
+          if (!m) return;
+          if (req.method === 'POST' && res.status === 200) {
+            const lang = JSON.parse(req.body.toString() || '{}').language;
+            if (lang) changed.set(m[1], lang);
+          }
+          if (req.method === 'GET' && res.status === 200 && changed.has(m[1])) return editJson(res, (b) => void (b.current_language = changed.get(m[1])));
+        },
+      };
+    },
+  },
+  {
+    name: 'non-convertible video converted anyway',
+    expect: ['createConversion › source_not_convertible'],
+    operations: ['createConversion'],
+    make: (t) => ({
+      request: (req) => {
+        const m = OPTIONS.exec(pathOf(req));
+        if (req.method === 'POST' && m && m[1] === t.fixtures.notConvertibleVideoId) {
+          return { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ video_id: randomUUID() }) };
+        }
+      },
+    }),
+  },
+  {
+    name: 'undocumented error_code (INVALID_LANGUAGE renamed)',
+    expect: ['createConversion › documented_error_code', 'createConversion › invalid_language'],
+    operations: ['createConversion'],
+    make: () => ({ response: (res) => (res.status === 400 && isJson(res) ? editJson(res, (b) => void (b.error_code === 'INVALID_LANGUAGE' && (b.error_code = 'BAD_LANGUAGE'))) : undefined) }),
+  },
+  {
+    name: 'no concurrency limit (503 turned into a new video)',
+    expect: ['generateVideo › concurrency_limit', 'createConversion › concurrency_limit_shared'],
+    operations: ['generateVideo', 'createConversion'],
+    make: () => ({
+      response: (res, req) =>
+        req.method === 'POST' && res.status === 503 ? { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ video_id: randomUUID() }) } : undefined,
+    }),
+  },
+  {
+    name: 'no rate limit (429 hidden by waiting upstream)',
+    expect: ['listVideoSettings › rate_limit_burst'],
+    operations: ['listVideoSettings'],
+    make: () => ({
+      response: async (res, req, upstream) => {
+        let r = res;
+        for (let i = 0; r.status === 429 && i < 20; i++) {
+          await sleep(Number(r.headers['retry-after'] ?? 0.05) * 1000 + 5);
+          r = await upstream(req);
+        }
+        return r;
+      },
+    }),
+  },
+  {
+    name: 'download_url that does not download',
+    expect: ['getVideo › download_url_downloads'],
+    operations: ['getVideo'],
+    make: () => ({
+      response: (res, req) =>
+        VIDEO.test(pathOf(req)) && res.status === 200 ? editJson(res, (b) => void (b.status === 'completed' && (b.download_url = 'http://127.0.0.1:9/missing.mp4'))) : undefined,
+    }),
+  },
+  {
+    name: 'more than 50 results on a page',
+    expect: ['listVideoSettings › response_schema_conformance', 'listVideoSettings › paging_first_page'],
+    operations: ['listVideoSettings'],
+    make: () => ({
+      response: (res, req) =>
+        pathOf(req) === '/v1/video-settings/' && res.status === 200
+          ? editJson(res, (b) => void (b.results.length && (b.results = Array.from({ length: 60 }, (_, i) => b.results[i % b.results.length]))))
+          : undefined,
+    }),
+  },
+];

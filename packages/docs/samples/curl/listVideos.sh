@@ -1,0 +1,2 @@
+curl -sS --fail-with-body "$VIDEO_API_BASE_URL/videos/?page=1" \
+  -H "Authorization: Bearer $VIDEO_API_KEY"

@@ -1,0 +1,116 @@
+// Builds the docs copy of the bundled OpenAPI document: guides become tags with `x-traitTag: true`
+// (Redoc renders them as sections), tags are grouped with `x-tagGroups`, and every operation gets
+// `x-codeSamples` from samples/<operationId>.ts and samples/curl/<operationId>.sh.
+// openapi/openapi.yaml is never touched: this works on a copy of openapi/dist/openapi.json.
+import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const guidesDir = join(packageDir, 'guides');
+export const samplesDir = join(packageDir, 'samples');
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+
+/** Path of the bundled document that `@videogen/openapi` builds. */
+export function bundledSpecPath() {
+  return createRequire(import.meta.url).resolve('@videogen/openapi/openapi.json');
+}
+
+export function loadBundledSpec() {
+  return JSON.parse(readFileSync(bundledSpecPath(), 'utf8'));
+}
+
+/** Every operation of the document, with its path and method. */
+export function operations(spec) {
+  const out = [];
+  for (const [path, item] of Object.entries(spec.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item?.[method];
+      if (op) out.push({ path, method, operationId: op.operationId, operation: op });
+    }
+  }
+  return out;
+}
+
+/**
+ * The guides, in file-name order (01-…, 02-…). `index.md` is the landing text (info.description);
+ * every other file starts with `# Title`, which becomes the tag's name and the section's heading.
+ */
+export function loadGuides(dir = guidesDir) {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'index.md').sort();
+  const guides = files.map((file) => {
+    const text = readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n');
+    const match = /^# (.+)\n+/.exec(text);
+    if (!match) throw new Error(`guides/${file} must start with a "# Title" line`);
+    return { file, title: match[1].trim(), body: text.slice(match[0].length).trimEnd() + '\n' };
+  });
+  const intro = readFileSync(join(dir, 'index.md'), 'utf8').replace(/\r\n/g, '\n').trimEnd() + '\n';
+  return { intro, guides };
+}
+
+/** The code samples of one operation; both files must exist. */
+export function loadSamples(operationId, dir = samplesDir) {
+  const read = (file) => {
+    try {
+      return readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n').trimEnd() + '\n';
+    } catch {
+      throw new Error(`operation ${operationId} has no sample ${join('samples', file)}: every operation needs a TypeScript and a curl sample`);
+    }
+  };
+  return [
+    { lang: 'typescript', label: 'TypeScript', source: read(`${operationId}.ts`) },
+    { lang: 'bash', label: 'curl', source: read(join('curl', `${operationId}.sh`)) },
+  ];
+}
+
+/** Sample files whose name matches no operation: a renamed operation must not leave them behind. */
+export function orphanSamples(spec, dir = samplesDir) {
+  const ids = new Set(operations(spec).map((o) => o.operationId));
+  // Samples that belong to a guide rather than an operation (they are run by the tests too).
+  const guideSamples = new Set(['quickstart', 'generateFromPdf']);
+  const names = [
+    ...readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)),
+    ...readdirSync(join(dir, 'curl')).filter((f) => f.endsWith('.sh')).map((f) => f.slice(0, -3)),
+  ];
+  return names.filter((n) => !ids.has(n) && !guideSamples.has(n));
+}
+
+/** A deep copy of `spec` with guides, tag groups and code samples injected. */
+export function buildDocsSpec(spec, { intro, guides } = loadGuides(), sampleLoader = loadSamples) {
+  const docs = structuredClone(spec);
+  const apiTags = (docs.tags ?? []).map((t) => t.name);
+
+  const taken = new Set(apiTags);
+  for (const guide of guides) {
+    if (taken.has(guide.title)) throw new Error(`guide title "${guide.title}" (${guide.file}) clashes with a tag`);
+    taken.add(guide.title);
+  }
+
+  // The landing text replaces the document's own description; the guides carry what it said
+  // (client flow, authentication, limits, errors) at greater length.
+  docs.info = { ...docs.info, description: intro };
+  docs.tags = [
+    ...guides.map((g) => ({ name: g.title, description: g.body, 'x-traitTag': true })),
+    ...(docs.tags ?? []),
+  ];
+  docs['x-tagGroups'] = [
+    { name: 'Guides', tags: guides.map((g) => g.title) },
+    { name: 'API reference', tags: apiTags },
+  ];
+
+  // Redoc hides an operation whose tag is in no group: fail the build instead.
+  const grouped = new Set(docs['x-tagGroups'].flatMap((g) => g.tags));
+  const ops = operations(docs);
+  if (ops.length === 0) throw new Error('the bundled document has no operations');
+  for (const { operationId, operation, method, path } of ops) {
+    if (!operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+    const tags = operation.tags ?? [];
+    if (tags.length === 0 || !tags.every((t) => grouped.has(t))) {
+      throw new Error(`operation ${operationId} has a tag in no x-tagGroups group: ${JSON.stringify(tags)}`);
+    }
+    operation['x-codeSamples'] = sampleLoader(operationId);
+  }
+  return docs;
+}

@@ -1,0 +1,246 @@
+// The built site in a real browser (headless Chromium), served over loopback under /docs like the
+// sandbox serves it: every guide and operation renders, samples are there, dark mode works, nothing
+// is fetched from outside the machine and nothing is logged as an error.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startSandbox, type RunningSandbox } from '@videogen/sandbox';
+import { loadBundledSpec, loadGuides, operations, packageDir } from '../scripts/docs-spec.mjs';
+import { startStaticServer } from '../scripts/static-server.mjs';
+import { isLocal, launchBrowser, type Browser } from './browser.ts';
+
+const distIndex = join(packageDir, 'dist', 'index.html');
+const artifacts = join(packageDir, 'test-results');
+const spec = loadBundledSpec();
+const { guides } = loadGuides();
+const ops = operations(spec).map((o) => ({
+  operationId: o.operationId as string,
+  summary: o.operation.summary as string,
+  // The first line of the TypeScript sample: seeing it proves x-codeSamples reached the page.
+  sampleLine: readFileSync(join(packageDir, 'samples', `${o.operationId}.ts`), 'utf8').split('\n')[0]!,
+}));
+
+let browser: Browser;
+let server: Awaited<ReturnType<typeof startStaticServer>>;
+let origin: string;
+
+interface Watch {
+  errors: string[];
+}
+
+/** A new page that records console errors and uncaught exceptions. */
+async function openPage(colorScheme: 'light' | 'dark'): Promise<{ page: Page; watch: Watch }> {
+  const page = await browser.context.newPage();
+  const watch: Watch = { errors: [] };
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') watch.errors.push(`console.error: ${msg.text()}`);
+  });
+  page.on('pageerror', (error) => watch.errors.push(`uncaught: ${error.message}`));
+  await page.emulateMedia({ colorScheme });
+  return { page, watch };
+}
+
+async function waitForRedoc(page: Page) {
+  await page.getByRole('heading', { level: 1, name: new RegExp(escape(spec.info.title)) }).waitFor();
+  // Hydrated once Redoc's interactive sidebar links exist.
+  await page.getByRole('link', { name: 'Quickstart', exact: true }).first().waitFor();
+}
+
+/** Scrolls to the end of the page step by step (sections render lazily), collecting what appeared. */
+async function scrollThrough(page: Page) {
+  const headings = new Set<string>();
+  const code = new Set<string>();
+  let stableAtBottom = 0;
+  for (let step = 0; step < 400 && stableAtBottom < 3; step++) {
+    const seen = await page.evaluate(() => {
+      const text = (els: NodeListOf<Element>) => [...els].map((e) => (e.textContent ?? '').trim());
+      const before = window.scrollY;
+      window.scrollBy(0, Math.round(window.innerHeight * 0.8));
+      return {
+        headings: text(document.querySelectorAll('h1, h2')),
+        code: text(document.querySelectorAll('pre, code')),
+        atBottom: window.scrollY === before,
+      };
+    });
+    seen.headings.forEach((h) => headings.add(h));
+    seen.code.forEach((c) => code.add(c));
+    stableAtBottom = seen.atBottom ? stableAtBottom + 1 : 0;
+    await page.waitForTimeout(60);
+  }
+  return { headings, code: [...code].join('\n') };
+}
+
+/** Relative luminance (0 black … 1 white) of the first opaque background under the page's centre. */
+async function backgroundLuminance(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    let el: Element | null = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 2);
+    for (; el; el = el.parentElement) {
+      const m = /rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)/.exec(getComputedStyle(el).backgroundColor);
+      if (m && (m[4] === undefined || Number(m[4]) > 0.5)) {
+        const [r, g, b] = [m[1], m[2], m[3]].map((v) => Number(v) / 255);
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      }
+    }
+    return 1; // nothing painted: the canvas is white
+  });
+}
+
+async function openOperation(page: Page, tag: string, summary: string) {
+  await page.getByRole('link', { name: tag, exact: true }).first().click();
+  await page.getByRole('link', { name: new RegExp(`^${escape(summary)}`) }).first().click();
+  await page.getByRole('heading', { level: 2, name: summary, exact: true }).waitFor();
+}
+
+function escape(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function outsideRequests() {
+  return browser.requests.filter((url) => !isLocal(url));
+}
+
+beforeAll(async () => {
+  if (!existsSync(distIndex)) throw new Error(`${distIndex} is missing: run "npm run build -w @videogen/docs" first`);
+  mkdirSync(artifacts, { recursive: true });
+  browser = await launchBrowser();
+  // Mounted at /docs, not /: the sandbox serves the page there, so nothing may assume the root.
+  server = await startStaticServer({ root: join(packageDir, 'dist'), prefix: '/docs' });
+  origin = `http://127.0.0.1:${server.port}`;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the built site in Chromium', () => {
+  test('renders every guide and all operations with their code samples, offline and without errors', async () => {
+    const { page, watch } = await openPage('light');
+    await page.goto(`${origin}/docs/`);
+    await waitForRedoc(page);
+    await page.screenshot({ path: join(artifacts, 'landing-light.png') });
+
+    const { headings, code } = await scrollThrough(page);
+    for (const guide of guides) expect(headings, `guide "${guide.title}"`).toContain(guide.title);
+    expect(ops).toHaveLength(6);
+    for (const op of ops) {
+      expect(headings, `operation ${op.operationId}`).toContain(op.summary);
+      expect(code, `TypeScript sample of ${op.operationId}`).toContain(op.sampleLine);
+    }
+    expect(watch.errors).toEqual([]);
+    expect(outsideRequests()).toEqual([]);
+    await page.close();
+  });
+
+  test('an operation shows its TypeScript and curl samples', async () => {
+    const { page, watch } = await openPage('light');
+    await page.goto(`${origin}/docs/`);
+    await waitForRedoc(page);
+    await openOperation(page, 'Videos', 'Generate a video');
+    await expect.poll(() => page.getByText('client.videos.generate(').first().isVisible()).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'operation-light.png') });
+
+    // Switch the sample language: the curl sample replaces the TypeScript one.
+    await page.getByRole('button', { name: 'TypeScript' }).first().click();
+    await page.getByRole('menuitem', { name: 'curl' }).or(page.getByRole('option', { name: 'curl' })).first().click();
+    await expect.poll(() => page.getByText('"$VIDEO_API_BASE_URL/videos/generate/"').first().isVisible()).toBe(true);
+    expect(watch.errors).toEqual([]);
+    expect(outsideRequests()).toEqual([]);
+    await page.close();
+  });
+
+  test('dark mode follows the system, and the toggle switches it and is remembered', async () => {
+    const { page, watch } = await openPage('dark');
+    await page.goto(`${origin}/docs/`);
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await waitForRedoc(page);
+    const mode = () => page.evaluate(() => document.documentElement.className);
+    expect(await mode()).toContain('dark');
+    expect(await backgroundLuminance(page)).toBeLessThan(0.25);
+    await expect.poll(() => page.locator('#vg-theme-toggle').getAttribute('aria-label')).toBe('Switch to light mode');
+    await page.screenshot({ path: join(artifacts, 'landing-dark.png') });
+
+    await openOperation(page, 'Conversions', 'Convert a video');
+    await expect.poll(() => page.getByText('client.convert(').first().isVisible()).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'operation-dark.png') });
+
+    // The reader's choice wins over the system's, and survives a reload.
+    await page.locator('#vg-theme-toggle').click();
+    expect(await mode()).toContain('light');
+    expect(await mode()).not.toContain('dark');
+    expect(await backgroundLuminance(page)).toBeGreaterThan(0.8);
+    expect(await page.evaluate(() => localStorage.getItem('redoc.colorMode'))).toBe('light');
+    await page.reload();
+    await waitForRedoc(page);
+    expect(await mode()).toContain('light');
+    expect(await backgroundLuminance(page)).toBeGreaterThan(0.8);
+
+    await page.locator('#vg-theme-toggle').click();
+    expect(await mode()).toContain('dark');
+    expect(watch.errors).toEqual([]);
+    expect(outsideRequests()).toEqual([]);
+    await page.close();
+  });
+
+  test('works at /docs without a trailing slash: guide links, deep links and the spec download', async () => {
+    const { page, watch } = await openPage('light');
+    await page.goto(`${origin}/docs`);
+    await waitForRedoc(page);
+
+    // Every in-page link of the guides points at a section that the menu has.
+    const menu = new Set(
+      await page.$$eval('a[href]', (as) => as.map((a) => a.getAttribute('href') ?? '').filter((h) => h.startsWith('/'))),
+    );
+    const guideSources = [loadGuides().intro, ...guides.map((g) => g.body)].join('\n');
+    const targets = [...guideSources.matchAll(/\]\(#(\/[^)]*)\)/g)].map((m) => m[1]!);
+    expect(targets.length).toBeGreaterThan(5);
+    for (const target of targets) expect(menu, `guide link #${target}`).toContain(target);
+
+    // Following one keeps the page at /docs and brings the section into view.
+    await page.locator('a[href="#/quickstart"]').first().click();
+    await expect.poll(() => page.url()).toBe(`${origin}/docs#/quickstart`);
+    await expect.poll(() => headingTop(page, 'Quickstart')).toBeLessThan(300);
+
+    // A deep link opens at its section.
+    await page.goto(`${origin}/docs#/limits`);
+    await waitForRedoc(page);
+    await expect.poll(() => headingTop(page, 'Limits')).toBeLessThan(300);
+
+    // "Download OpenAPI" hands over the bundled document itself (not the docs copy).
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#vg-download-spec').click()]);
+    const downloaded = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    expect(downloaded).toEqual(spec);
+
+    expect(watch.errors).toEqual([]);
+    expect(outsideRequests()).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the sandbox serves the site at /docs', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, timeScale: 100 });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  test('the page renders from the sandbox, offline', async () => {
+    const { page, watch } = await openPage('light');
+    await page.goto(`${sandbox.origin}/docs`);
+    await waitForRedoc(page);
+    await page.getByRole('link', { name: 'Video settings', exact: true }).first().click();
+    await page.getByRole('heading', { level: 2, name: 'Video settings', exact: true }).waitFor();
+    expect(watch.errors).toEqual([]);
+    expect(outsideRequests()).toEqual([]);
+    await page.close();
+  });
+});
+
+async function headingTop(page: Page, name: string): Promise<number> {
+  const box = await page.getByRole('heading', { level: 2, name, exact: true }).first().boundingBox();
+  return box ? Math.abs(box.y) : Number.POSITIVE_INFINITY;
+}

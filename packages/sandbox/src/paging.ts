@@ -1,0 +1,13 @@
+// The paged list envelope of interface 2.5 / 8.3: 50 items per page, pages start at 1.
+export const ITEMS_PER_PAGE = 50;
+
+export function pageOf<T>(items: T[], page: number) {
+  const start = (page - 1) * ITEMS_PER_PAGE;
+  return {
+    results: items.slice(start, start + ITEMS_PER_PAGE),
+    has_next: page * ITEMS_PER_PAGE < items.length,
+    total_count: items.length,
+    page,
+    items_per_page: ITEMS_PER_PAGE,
+  };
+}

@@ -1,0 +1,76 @@
+// POST /videos/generate/: the form is streamed (uploads.ts), then checked against the document's
+// schema, its x-valid-combinations and the chosen setting's request_fields.
+import type { Context } from '../context.js';
+import { ApiError, invalidRequest } from '../errors.js';
+import { seededSettings } from '../fixtures.js';
+import { readScenario } from '../magic.js';
+import type { OperationHandler } from '../spec-routes.js';
+import { readGenerateForm, type GenerateForm } from '../uploads.js';
+import { checkCapacity, startVideo } from '../videos.js';
+import type { ValidCombination } from '../spec.js';
+
+export function generateHandlers(ctx: Context): Record<string, OperationHandler> {
+  const { model } = ctx;
+  const inputNames = Object.keys(model.spec.components.schemas.GenerateVideoRequest.properties).filter((n) => n !== 'video_setting_id');
+  const describeCombination = (c: ValidCombination) => [...c.fields, ...(c.optional ?? []).map((o) => `[${o}]`)].join(' + ');
+
+  return {
+    generateVideo: async (request) => {
+      const account = request.account!;
+      const form = await readGenerateForm(request, account.plan, model);
+
+      // The document's schema: required video_setting_id (a UUID), non-empty text, at most 10 images.
+      const asObject: Record<string, unknown> = { ...form.fields };
+      for (const [name, files] of Object.entries(form.files)) {
+        const prop = model.spec.components.schemas.GenerateVideoRequest.properties[name];
+        asObject[name] = prop.type === 'array' ? files.map((f) => f.filename) : files[0].filename;
+      }
+      if (!model.validate.generateForm(asObject)) {
+        const e = model.validate.generateForm.errors![0];
+        const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'form';
+        throw invalidRequest(`${where} ${e.message}.`);
+      }
+
+      const given = inputNames.filter((n) => n in form.fields || n in form.files);
+      const combination = model.combinations.find(
+        (c) => c.fields.every((f) => given.includes(f)) && given.every((g) => c.fields.includes(g) || (c.optional ?? []).includes(g)),
+      );
+      if (!combination) {
+        throw invalidRequest(`Give exactly one of: ${model.combinations.map(describeCombination).join('; ')} (got ${given.join(' + ') || 'no input field'}).`);
+      }
+
+      const settingId = form.fields.video_setting_id.toLowerCase();
+      const setting = seededSettings(account).find((s) => s.video_setting_id === settingId);
+      if (!setting) throw new ApiError(400, 'INVALID_VIDEO_SETTING', `The video setting ${settingId} does not exist.`);
+      // The setting accepts the given fields, and every field it needs (beyond the combination's optional ones) is given.
+      const optional = combination.optional ?? [];
+      const fits =
+        given.every((g) => setting.request_fields.includes(g)) &&
+        setting.request_fields.every((f) => given.includes(f) || optional.includes(f));
+      if (!fits) {
+        throw new ApiError(
+          400,
+          'INVALID_VIDEO_SETTING',
+          `The video setting ${settingId} is used with [${setting.request_fields.join(', ')}], not with [${given.join(', ')}].`,
+        );
+      }
+
+      const scenario = readScenario([form.fields.text ?? '', ...fileNames(form)], model);
+      if (scenario.unknownError) throw new ApiError(500, 'UNKNOWN_ERROR', 'An unexpected error occurred.');
+      checkCapacity(ctx, account, 'generation');
+      const v = startVideo(ctx, account, {
+        prompt: form.fields.text ?? fileNames(form)[0],
+        language: scenario.language ?? 'en',
+        aspect_ratio: scenario.aspectRatio ?? '16:9',
+        voices: scenario.voices ?? 'all',
+        outcome: scenario.fail ? 'failed' : 'completed',
+        has_video_data: !scenario.notConvertible,
+        real_avatar: scenario.realAvatar,
+        expire_soon: scenario.expire,
+      });
+      return { video_id: v.video_id };
+    },
+  };
+}
+
+const fileNames = (form: GenerateForm) => Object.values(form.files).flatMap((files) => files.map((f) => f.filename));

@@ -1,0 +1,215 @@
+// The sandbox server: Fastify, routes from the document, and the envelope for every failure a client
+// can provoke (bad bytes, bad headers, unknown paths and methods) so nothing answers an unplanned 5xx.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { matchOperation } from '@videogen/openapi';
+import { Accounts, type AccountConfig } from './accounts.js';
+import { createClock } from './clock.js';
+import type { Context } from './context.js';
+import { ApiError, envelope } from './errors.js';
+import { RateLimiter } from './rate-limit.js';
+import { responseProblems } from './response-check.js';
+import { conversionHandlers } from './routes/conversions.js';
+import { registerDocs } from './routes/docs.js';
+import { registerDownloads } from './routes/downloads.js';
+import { generateHandlers } from './routes/generate.js';
+import { settingHandlers } from './routes/settings.js';
+import { videoHandlers } from './routes/videos.js';
+import { UrlSigner } from './signing.js';
+import { specModel } from './spec.js';
+import { API_PREFIX, registerSpecRoutes } from './spec-routes.js';
+import { Store } from './store.js';
+
+export interface SandboxOptions {
+  /** Default 4010; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** N: run N times faster (generation, expiry, link lifetime, rate-limit windows, Retry-After). Default 1. */
+  timeScale?: number;
+  /** Keep state (videos, credits, signing secret) in DIR/state.json so a restart loses nothing. */
+  dataDir?: string;
+  /** Check every response against the document; violations are logged and collected in `violations`. */
+  validateResponses?: boolean;
+  /** Default true; false disables the rate limits (benchmarks only). */
+  rateLimits?: boolean;
+  /** One line per request: true prints to stdout, a function receives the lines. Default off. */
+  logger?: boolean | ((line: string) => void);
+  /** Service seconds a generation or conversion runs. Default 30. */
+  generationSeconds?: number;
+  /** Service seconds after which a completed video becomes expired. Default 86400. */
+  expireAfterSeconds?: number;
+  /** Service seconds a download_url stays valid. Default 3600. */
+  downloadTtlSeconds?: number;
+  /** Accounts added to (or replacing, by name) the default seed. */
+  accounts?: AccountConfig[];
+  /** Wall clock in epoch ms (tests inject one to move time by hand). Default Date.now. */
+  now?: () => number;
+  /** HMAC secret of download URLs. Default: random per process (kept in the data dir when there is one). */
+  signingSecret?: string;
+}
+
+export interface RunningSandbox {
+  origin: string;
+  /** origin + '/v1' */
+  baseUrl: string;
+  port: number;
+  /** Problems found by `validateResponses` (and any internal error): tests assert this stays empty. */
+  violations: string[];
+  close(): Promise<void>;
+}
+
+/** Largest non-multipart body (a conversion body is a few dozen bytes). */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const model = specModel();
+  const clock = createClock(options.timeScale ?? 1, options.now ?? Date.now);
+  const accounts = new Accounts(options.accounts);
+  const store = new Store(accounts, { dataDir: options.dataDir, signingSecret: options.signingSecret });
+  const ctx: Context = {
+    model,
+    accounts,
+    store,
+    clock,
+    limiter: new RateLimiter(clock, options.rateLimits ?? true),
+    signer: new UrlSigner(store.signingSecret),
+    durations: {
+      generationSeconds: options.generationSeconds ?? 30,
+      expireAfterSeconds: options.expireAfterSeconds ?? 86400,
+      downloadTtlSeconds: options.downloadTtlSeconds ?? 3600,
+    },
+    origin: '',
+  };
+  const violations: string[] = [];
+  const log = options.logger === true ? (line: string) => process.stdout.write(`${line}\n`) : options.logger || undefined;
+  const app = buildApp(ctx, { validateResponses: options.validateResponses ?? false, violations, log });
+
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 4010, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
+  // Download URLs must be reachable by the client: a wildcard bind is reached on loopback.
+  const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  ctx.origin = `http://${publicHost}:${port}`;
+  return {
+    origin: ctx.origin,
+    baseUrl: ctx.origin + API_PREFIX,
+    port,
+    violations,
+    close: async () => {
+      await app.close();
+    },
+  };
+}
+
+interface AppOptions {
+  validateResponses: boolean;
+  violations: string[];
+  log?: (line: string) => void;
+}
+
+function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    // close() must not wait for clients' keep-alive sockets (tests start and stop many sandboxes).
+    forceCloseConnections: true,
+    bodyLimit: JSON_BODY_LIMIT,
+    // A too-long id should reach the UUID check (400), not the router's own answer.
+    routerOptions: { maxParamLength: 2000 },
+    clientErrorHandler,
+    frameworkErrors: (error, _request, reply: any) => {
+      reply.code(400).send(envelope('INVALID_REQUEST', `Malformed request: ${error.message}`));
+    },
+  });
+
+  // Bodies are kept raw: the conversion handler parses JSON itself so that its errors come in the
+  // documented order, and an unexpected content type reaches the handler instead of a bare 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.register(multipart);
+
+  app.setErrorHandler((err: any, request, reply) => {
+    if (err instanceof ApiError) {
+      reply.code(err.status).headers(err.headers).send(err.body);
+      return;
+    }
+    const status = typeof err?.statusCode === 'number' ? err.statusCode : 500;
+    if (status === 413) {
+      reply.code(413).send(envelope('INVALID_REQUEST', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`));
+    } else if (status >= 400 && status < 500) {
+      // Fastify's own 4xx (bad content type, bad encoding...) become the document's 400.
+      reply.code(400).send(envelope('INVALID_REQUEST', err.message ?? 'Invalid request.'));
+    } else {
+      // A sandbox bug: answer, but make it loud for the tests.
+      const message = `internal error on ${request.method} ${request.url}: ${err?.stack ?? err}`;
+      opts.violations.push(message);
+      process.stderr.write(`[sandbox] ${message}\n`);
+      reply.code(500).send(envelope('UNKNOWN_ERROR', 'An unexpected error occurred (sandbox bug; see the sandbox log).'));
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    if (path.startsWith(`${API_PREFIX}/`)) {
+      const specPath = path.slice(API_PREFIX.length);
+      const allowed = ctx.model.operations.map((o) => o.method).filter((m, i, a) => a.indexOf(m) === i && matchOperation(ctx.model.spec, m, specPath)).sort();
+      if (allowed.length) {
+        reply.code(405).header('Allow', allowed.join(', '));
+        return reply.send(envelope('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`));
+      }
+    }
+    return reply.code(404).send(envelope('NOT_FOUND', `No such endpoint: ${request.method} ${path}.`));
+  });
+
+  if (opts.validateResponses) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      const op = request.routeOptions.config?.operation;
+      if (!op) return payload;
+      const problems = responseProblems(ctx.model, op, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload);
+      for (const p of problems) {
+        const line = `${request.method} ${request.url.split('?')[0]} → ${reply.statusCode}: ${p}`;
+        opts.violations.push(line);
+        process.stderr.write(`[sandbox] RESPONSE VIOLATES THE OPENAPI DOCUMENT: ${line}\n`);
+      }
+      return payload;
+    });
+  }
+
+  if (opts.log) {
+    const log = opts.log;
+    app.addHook('onResponse', async (request, reply) => {
+      // Never the key: the account name stands for the caller.
+      const who = request.account?.name ?? '-';
+      log(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${who}`);
+    });
+  }
+
+  registerSpecRoutes(app, ctx, {
+    ...videoHandlers(ctx),
+    ...settingHandlers(ctx),
+    ...conversionHandlers(ctx),
+    ...generateHandlers(ctx),
+  });
+  registerDownloads(app, ctx);
+  registerDocs(app);
+  return app;
+}
+
+/** Errors Node raises before a request exists (oversized headers, garbage bytes): answer with the envelope. */
+function clientErrorHandler(err: NodeJS.ErrnoException & { code?: string }, socket: Socket) {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(
+    envelope('INVALID_REQUEST', status === 431 ? 'The request headers are too large.' : status === 408 ? 'The request timed out.' : 'Malformed HTTP request.'),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,79 @@
+// Everything the sandbox knows about the API comes from the bundled OpenAPI document, read here once
+// through the shared @videogen/openapi module (no schema is retyped in this package).
+import { createAjv, loadSpec, listOperations, validatorFor, type Operation, type OpenApiDocument } from '@videogen/openapi';
+
+export type Plan = 'free' | 'personal' | 'business';
+export type UploadPlan = 'personal' | 'business';
+
+export interface UploadFieldLimits {
+  extensions: Record<UploadPlan, string[]>;
+  max_bytes: Record<UploadPlan, number>;
+  max_items?: number;
+}
+
+export interface ValidCombination {
+  fields: string[];
+  optional?: string[];
+  mode: string;
+}
+
+export interface SpecModel {
+  spec: OpenApiDocument;
+  ajv: ReturnType<typeof createAjv>;
+  operations: Operation[];
+  languages: string[];
+  aspectRatios: string[];
+  combinations: ValidCombination[];
+  uploadLimits: Record<string, UploadFieldLimits>;
+  /** Plans whose upload limits are those of another plan (`free` → `personal`). */
+  uploadPlanOf(plan: Plan): UploadPlan;
+  /** The generation form's field names that are files (schema `format: binary`, or an array of them). */
+  fileFields: Set<string>;
+  /** Validators compiled from the document. */
+  validate: {
+    language: (v: unknown) => boolean;
+    aspectRatio: (v: unknown) => boolean;
+    generateForm: ReturnType<typeof validatorFor>;
+  };
+}
+
+let model: SpecModel | undefined;
+
+export function specModel(): SpecModel {
+  if (model) return model;
+  const spec = loadSpec();
+  const ajv = createAjv(spec);
+  const schemas = spec.components.schemas;
+  const form = schemas.GenerateVideoRequest;
+  const limits = form['x-upload-limits'];
+  const fileFields = new Set<string>();
+  for (const [name, prop] of Object.entries<any>(form.properties)) {
+    if (prop.format === 'binary' || prop.items?.format === 'binary') fileFields.add(name);
+  }
+  const language = validatorFor(ajv, '#/components/schemas/Language');
+  const aspectRatio = validatorFor(ajv, '#/components/schemas/AspectRatio');
+  model = {
+    spec,
+    ajv,
+    operations: listOperations(spec),
+    languages: [...schemas.Language.enum],
+    aspectRatios: [...schemas.AspectRatio.enum],
+    combinations: form['x-valid-combinations'],
+    uploadLimits: limits.fields,
+    uploadPlanOf: (plan) => (limits.plans?.[plan] ?? plan) as UploadPlan,
+    fileFields,
+    validate: {
+      language: (v) => language(v) as boolean,
+      aspectRatio: (v) => aspectRatio(v) as boolean,
+      generateForm: validatorFor(ajv, '#/components/schemas/GenerateVideoRequest'),
+    },
+  };
+  return model;
+}
+
+/** Rate-limit class of an operation, from its `x-rate-limit`. */
+export function rateLimitOf(op: Operation): { class: string; requests: number; window_seconds: number } {
+  const rl = op.operation['x-rate-limit'];
+  if (!rl) throw new Error(`operation ${op.operationId} has no x-rate-limit`);
+  return rl;
+}

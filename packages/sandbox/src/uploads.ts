@@ -1,0 +1,106 @@
+// Streaming reader of the generation form. Files are never held in memory: each chunk is counted and
+// dropped, and a file is rejected the moment it passes its plan's limit (x-upload-limits), so that
+// the client gets its answer while it is still uploading.
+import { extname } from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import { ApiError, fileUploadError, invalidRequest } from './errors.js';
+import type { Plan, SpecModel } from './spec.js';
+
+export interface UploadedFile {
+  filename: string;
+  bytes: number;
+}
+
+export interface GenerateForm {
+  fields: Record<string, string>;
+  files: Record<string, UploadedFile[]>;
+}
+
+const PLAN_NAMES: Record<string, string> = { personal: 'Personal', business: 'Business' };
+/** Longest text field accepted (the interface shows no maximum; this only bounds memory). */
+export const MAX_FIELD_BYTES = 1_000_000;
+
+const mb = (bytes: number) => `${bytes / 1_000_000} MB`;
+
+export async function readGenerateForm(request: FastifyRequest, plan: Plan, model: SpecModel): Promise<GenerateForm> {
+  if (!request.isMultipart()) throw invalidRequest('The request must be multipart/form-data.');
+  const uploadPlan = model.uploadPlanOf(plan);
+  const largest = Math.max(...Object.values(model.uploadLimits).map((l) => Math.max(...Object.values(l.max_bytes))));
+  const form: GenerateForm = { fields: {}, files: {} };
+  const properties = model.spec.components.schemas.GenerateVideoRequest.properties as Record<string, any>;
+  try {
+    const parts = request.parts({
+      // (throwFileSizeLimit is read by @fastify/multipart, missing from its option type.)
+      // busboy would silently truncate at fileSize: keep it above every limit and count bytes here.
+      limits: { fileSize: largest + 1, files: 32, fields: 32, parts: 64, fieldSize: MAX_FIELD_BYTES },
+      throwFileSizeLimit: false,
+    } as Parameters<typeof request.parts>[0]);
+    for await (const part of parts) {
+      const name = part.fieldname;
+      if (part.type === 'field') {
+        if (model.fileFields.has(name)) throw invalidRequest(`${name} must be sent as a file.`);
+        if (name in form.fields) throw invalidRequest(`${name} was given more than once.`);
+        if (part.valueTruncated) throw invalidRequest(`${name} is longer than ${MAX_FIELD_BYTES} bytes.`);
+        form.fields[name] = String(part.value);
+        continue;
+      }
+      if (!model.fileFields.has(name)) {
+        // A file under an unknown name is a client bug (e.g. `image_files[]`): silently dropping it would hide it.
+        throw invalidRequest(
+          name in properties
+            ? `${name} must be a text field, not a file.`
+            : `Unknown file field "${name}": files go in ${[...model.fileFields].join(', ')} (repeat image_files for several images).`,
+        );
+      }
+      const limits = model.uploadLimits[name];
+      const list = (form.files[name] ??= []);
+      if (properties[name].type !== 'array' && list.length) throw invalidRequest(`${name} was given more than once.`);
+      if (limits.max_items !== undefined && list.length >= limits.max_items) {
+        throw fileUploadError(`${name}: at most ${limits.max_items} files can be uploaded.`);
+      }
+      const filename = part.filename ?? '';
+      const allowed = limits.extensions[uploadPlan];
+      if (!allowed.includes(extname(filename).toLowerCase())) {
+        throw fileUploadError(
+          `${name} "${filename}" has an unsupported format: the ${PLAN_NAMES[uploadPlan]} plan accepts ${allowed.join(', ')}.`,
+        );
+      }
+      const max = limits.max_bytes[uploadPlan];
+      let bytes = 0;
+      for await (const chunk of part.file) {
+        bytes += (chunk as Buffer).length;
+        if (bytes > max) {
+          throw fileUploadError(`${name} is larger than ${mb(max)}, the limit of the ${PLAN_NAMES[uploadPlan]} plan.`);
+        }
+      }
+      list.push({ filename, bytes });
+    }
+  } catch (err) {
+    abandonBody(request);
+    throw asApiError(err);
+  }
+  return form;
+}
+
+/** Stop parsing and discard the rest of the body, so the answer goes out now and the socket drains. */
+function abandonBody(request: FastifyRequest) {
+  const raw = request.raw;
+  raw.unpipe();
+  if (!raw.readableEnded) raw.resume();
+}
+
+function asApiError(err: any): ApiError {
+  if (err instanceof ApiError) return err;
+  switch (err?.code) {
+    case 'FST_FILES_LIMIT':
+      return fileUploadError('Too many files in one request.');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return invalidRequest('Too many form fields in one request.');
+    case 'FST_PROTO_VIOLATION':
+      return invalidRequest('Invalid form field name.');
+    default:
+      // busboy's messages: "Unexpected end of form", "Malformed part header", "Boundary not found"...
+      return invalidRequest(`Malformed multipart body: ${err?.message ?? String(err)}`);
+  }
+}

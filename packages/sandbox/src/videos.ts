@@ -1,0 +1,76 @@
+// Creating videos (generation and conversion share the credit and concurrency rules) and viewing them.
+import { randomUUID } from 'node:crypto';
+import type { Account } from './accounts.js';
+import type { Context } from './context.js';
+import { ApiError } from './errors.js';
+import { COPYRIGHT, statusAt, type VideoRecord } from './lifecycle.js';
+
+/** Interface 8.2: at most this many generations + conversions running per account. */
+export const MAX_RUNNING = 2;
+
+export function statusView(ctx: Context, v: VideoRecord) {
+  const now = ctx.clock.now();
+  const status = statusAt(v, now);
+  const completed = status === 'completed';
+  return {
+    video_id: v.video_id,
+    status,
+    download_url: completed ? ctx.signer.sign(ctx.origin, v.video_id, now + ctx.clock.ms(ctx.durations.downloadTtlSeconds)) : '',
+    copyright: completed ? v.copyright : [],
+  };
+}
+
+/** The last checks before work starts (credit 429, then concurrency 503), in the order of the brief. */
+export function checkCapacity(ctx: Context, account: Account, what: 'generation' | 'conversion') {
+  if (ctx.store.creditsOf(account.name) < 1) {
+    throw new ApiError(429, 'INSUFFICIENT_CREDIT', `The credit balance is insufficient for this ${what}.`);
+  }
+  const now = ctx.clock.now();
+  const running = ctx.store.all(account.name).filter((v) => statusAt(v, now) === 'running');
+  if (running.length >= MAX_RUNNING) {
+    const next = Math.min(...running.map((v) => v.finishes_at));
+    throw new ApiError(
+      503,
+      'SIMULTANEOUS_GENERATE_LIMIT',
+      `At most ${MAX_RUNNING} videos can be generated or converted at the same time per account.`,
+      { 'Retry-After': ctx.clock.headerSeconds(next - now) },
+    );
+  }
+}
+
+export interface NewVideo {
+  prompt: string;
+  language: string;
+  aspect_ratio: string;
+  voices: string[] | 'all';
+  outcome: 'completed' | 'failed';
+  has_video_data: boolean;
+  real_avatar: boolean;
+  /** `[sandbox:expire]`: expires one generation time after completing. */
+  expire_soon: boolean;
+  source_video_id?: string;
+}
+
+export function startVideo(ctx: Context, account: Account, spec: NewVideo): VideoRecord {
+  const now = ctx.clock.now();
+  const generation = ctx.clock.ms(ctx.durations.generationSeconds);
+  const finishes_at = now + generation;
+  const v: VideoRecord = {
+    video_id: randomUUID(),
+    account: account.name,
+    created_at: now,
+    prompt: spec.prompt,
+    finishes_at,
+    outcome: spec.outcome,
+    expires_at: finishes_at + (spec.expire_soon ? generation : ctx.clock.ms(ctx.durations.expireAfterSeconds)),
+    language: spec.language,
+    aspect_ratio: spec.aspect_ratio,
+    voices: spec.voices,
+    has_video_data: spec.has_video_data,
+    real_avatar: spec.real_avatar,
+    copyright: spec.outcome === 'completed' ? [...COPYRIGHT] : [],
+    ...(spec.source_video_id ? { source_video_id: spec.source_video_id } : {}),
+  };
+  ctx.store.create(v);
+  return v;
+}

@@ -1,0 +1,38 @@
+// The CLI: prints the base URL and the keys, logs one line per request with the account, never the key.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const pkg = fileURLToPath(new URL('..', import.meta.url));
+let child: ChildProcess;
+let out = '';
+
+beforeAll(async () => {
+  if (!existsSync(`${pkg}/dist/cli.js`)) execFileSync('npx', ['tsup'], { cwd: pkg, stdio: 'ignore' });
+  child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--time-scale', '10'], { cwd: pkg, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const started = Date.now();
+  while (!/base URL/.test(out) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
+});
+afterAll(() => {
+  child.kill('SIGTERM');
+});
+
+it('prints the base URL and the keys table, then one log line per request without the key', async () => {
+  const baseUrl = /base URL\s+(\S+)/.exec(out)![1];
+  expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  for (const key of ['sandbox-key-acme', 'sandbox-key-acme-2', 'sandbox-key-globex', 'sandbox-key-initech', 'sandbox-key-umbrella']) expect(out).toContain(key);
+  const banner = out.length;
+  const res = await fetch(`${baseUrl}/videos/?page=1`, { headers: { authorization: 'Bearer sandbox-key-globex' } });
+  expect(res.status).toBe(200);
+  await fetch(`${baseUrl}/videos/`, { headers: { authorization: 'Bearer wrong-key-123' } });
+  await new Promise((r) => setTimeout(r, 200));
+  const log = out.slice(banner);
+  expect(log).toMatch(/GET \/v1\/videos\/ 200 \d+\.\dms globex/);
+  expect(log).toMatch(/GET \/v1\/videos\/ 401 \d+\.\dms -/);
+  expect(log).not.toContain('sandbox-key');
+  expect(log).not.toContain('wrong-key-123');
+  expect(log).not.toContain('VIOLATES');
+});

@@ -1,0 +1,101 @@
+// Bad input never crashes the server or gets a 5xx: every failure is a 4xx with the envelope.
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, SANDBOX_KEYS } from '../src/index.js';
+import { call, expectError, sandbox } from './helpers.js';
+
+/** Send raw bytes over TCP and read the whole answer (the server closes or we time out). */
+export function raw(port: number, bytes: string | Buffer, timeoutMs = 3000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let out = '';
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(out);
+    };
+    const timer = setTimeout(done, timeoutMs);
+    socket.on('data', (d) => {
+      out += d.toString('latin1');
+      // one complete answer is enough
+      const m = /\r\ncontent-length: (\d+)\r\n/i.exec(out);
+      const end = out.indexOf('\r\n\r\n');
+      if (m && end >= 0 && out.length >= end + 4 + Number(m[1])) done();
+    });
+    socket.on('error', done);
+    socket.on('close', done);
+    socket.write(bytes);
+  });
+}
+
+const parse = (answer: string) => {
+  const [head, ...rest] = answer.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), head, body: JSON.parse(rest.join('\r\n\r\n')) };
+};
+
+describe('bad input', async () => {
+  const sb = await sandbox({ rateLimits: false });
+  const key = SANDBOX_KEYS.acme;
+  const conv = `/videos/${FIXTURES.acme.videos.convertible}/conversions/`;
+
+  it('a bad UUID → 400 INVALID_REQUEST', async () => {
+    for (const id of ['abc', '71de0a00-0000-4000-8000-00000000000g', `${'a'.repeat(500)}`, '%20', 'null']) {
+      expectError(await call(sb, 'GET', `/videos/${id}/`, { key }), 400, 'INVALID_REQUEST');
+      expectError(await call(sb, 'POST', `/videos/${id}/conversions/`, { key, json: { language: 'en' } }), 400, 'INVALID_REQUEST');
+    }
+  });
+  it('a malformed percent-encoding → 400 INVALID_REQUEST', async () => {
+    expect(parse(await raw(sb.port, `GET /v1/videos/%E0%A4%A/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`)).status).toBe(400);
+  });
+  it('unknown paths → 404 NOT_FOUND, unknown methods → 405 METHOD_NOT_ALLOWED with Allow', async () => {
+    expectError(await call(sb, 'GET', '/v1/nothing/', { key }), 404, 'NOT_FOUND');
+    expectError(await call(sb, 'GET', '/v1/videos', { key }), 404, 'NOT_FOUND');
+    expectError(await call(sb, 'GET', '/v2/videos/', { key }), 404, 'NOT_FOUND');
+    expectError(await call(sb, 'GET', '/', { key }), 404, 'NOT_FOUND');
+    const del = await call(sb, 'DELETE', `/videos/${FIXTURES.acme.videos.convertible}/`, { key });
+    expectError(del, 405, 'METHOD_NOT_ALLOWED');
+    expect(del.headers.get('allow')).toBe('GET');
+    const put = await call(sb, 'PUT', conv, { key, json: {} });
+    expectError(put, 405, 'METHOD_NOT_ALLOWED');
+    expect(put.headers.get('allow')).toBe('GET, POST');
+    expectError(await call(sb, 'GET', '/videos/generate/', { key }), 400, 'INVALID_REQUEST'); // a GET there is getVideo with a bad id
+  });
+  it('a huge JSON body → 413 with the envelope', async () => {
+    const a = await call(sb, 'POST', conv, { key, body: JSON.stringify({ language: 'en', pad: 'x'.repeat(2_000_000) }), headers: { 'content-type': 'application/json' } });
+    expectError(a, 413, 'INVALID_REQUEST');
+  });
+  it('huge headers → 431 with the envelope', async () => {
+    const answer = parse(await raw(sb.port, `GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`));
+    expect(answer.status).toBe(431);
+    expect(answer.body.error_code).toBe('INVALID_REQUEST');
+  });
+  it('garbage bytes → 400 with the envelope', async () => {
+    const answer = parse(await raw(sb.port, 'THIS IS NOT HTTP\r\n\r\n'));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toHaveProperty('error_code');
+  });
+  it('a body with a wrong content length is answered or closed, never crashes', async () => {
+    await raw(sb.port, `POST /v1${conv} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lang`, 300);
+    expect((await call(sb, 'GET', '/videos/', { key })).status).toBe(200);
+  });
+  it('JSON with a prototype-polluting key is just an object', async () => {
+    const a = await call(sb, 'POST', conv, { key, body: '{"__proto__":{"language":"en"}}', headers: { 'content-type': 'application/json' } });
+    expectError(a, 400, 'CONVERT_TARGET_REQUIRED');
+  });
+  it('/docs answers the built docs or a 404 envelope with a hint', async () => {
+    for (const path of ['/docs', '/docs/']) {
+      const res = await fetch(sb.origin + path);
+      if (res.status === 200) {
+        expect(res.headers.get('content-type')).toContain('text/html');
+      } else {
+        expect(res.status).toBe(404);
+        const body = (await res.json()) as { error_code: string; error: string };
+        expect(body.error_code).toBe('NOT_FOUND');
+        expect(body.error).toContain('npm run build');
+      }
+    }
+  });
+  it('is still alive', async () => {
+    expect((await call(sb, 'GET', '/videos/', { key })).status).toBe(200);
+  });
+});
