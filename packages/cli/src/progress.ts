@@ -32,7 +32,10 @@ export function chooseMode(opts: { quiet?: boolean; json?: boolean }, env = proc
   // Redrawing only makes sense when a person watches both streams; a pipe on stdout (or --json)
   // means a program reads us, so progress becomes plain lines on stderr.
   const tty = Boolean(process.stdout.isTTY && process.stderr.isTTY) && !opts.json;
-  if (!tty || env.TERM === 'dumb' || env.CI) return 'plain';
+  // A terminal that reports 0 columns (a pty nobody sized) cannot be redrawn in place: ora would
+  // compute an infinite number of lines to clear.
+  const sized = (process.stderr.columns ?? 0) > 0;
+  if (!tty || !sized || env.TERM === 'dumb' || env.CI) return 'plain';
   return 'tty';
 }
 
@@ -186,6 +189,8 @@ function plainWait(videoId: string, write: (line: string) => void): WaitProgress
   let lastLine = 0;
   return {
     update(status, elapsedMs) {
+      // The final state gets its own line from done().
+      if (status !== 'running' && status !== 'starting') return;
       // A line when the status changes, otherwise one every 30 s: a log shows life without noise.
       if (status === lastStatus && Date.now() - lastLine < 30_000) return;
       lastStatus = status;

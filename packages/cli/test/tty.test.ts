@@ -13,11 +13,12 @@ let deck: string;
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Run the CLI inside a pseudo-terminal with util-linux `script`, so stdout and stderr are TTYs. */
-function runInPty(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ');
+function runInPty(args: string[], env: Record<string, string>, size = true): Promise<{ code: number | null; output: string }> {
+  // A pty made by `script` without a terminal around it is 0×0: size it as a person's terminal would be.
+  const command = `${size ? 'stty cols 120 rows 40; ' : ''}${[process.execPath, CLI, ...args].map(shellQuote).join(' ')}`;
   return new Promise((resolve, reject) => {
     // -q quiet, -f flush each write, -e pass on the child's exit code, -c the command; no log file.
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...env, COLUMNS: '120', LINES: '40' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -63,6 +64,14 @@ describe('progress display', () => {
     expect(r.output).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
     expect(r.output).toMatch(/Downloading .*tty\.mp4 .*100%/);
     expect(r.output).toMatch(/completed in [\d.]+s/);
+  });
+
+  it('in a terminal that reports no size: plain lines rather than a broken redraw', async () => {
+    const out = join(dir, 'unsized.mp4');
+    const r = await runInPty(args(out), cliEnv({ key: SANDBOX_KEYS.acme, baseUrl: sandbox.baseUrl }), false);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).not.toMatch(/\x1b\[\d*G/);
+    expect(r.output).toMatch(/^Uploading .*deck\.pdf: 100%/m);
   });
 
   it('not in a terminal: plain lines on stderr, results alone on stdout', async () => {

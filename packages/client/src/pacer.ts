@@ -106,6 +106,8 @@ export class Pacer {
     const reset = headerMs(res, 'retry-after', now) ?? headerMs(res, 'ratelimit-reset', now);
     if (res.status == 429 || (reset != null && h('ratelimit-remaining') == '0')) w.until = Math.max(w.until, now + (reset ?? w.windowMs));
     if (res.status == 503 && counts) this.busyUntil = now + (reset ?? RETRY_POLICY.serviceUnavailableDelayMs[0] * this.scale());
+    // A video that is gone no longer runs.
+    if (res.status == 404) this.running.delete(id!);
     if (!res.ok || !(counts || (id && this.running.has(id)))) return;
     const body = await res.clone().json().catch(() => ({}));
     if (counts && body.video_id) this.running.add(body.video_id);

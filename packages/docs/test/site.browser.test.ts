@@ -47,12 +47,16 @@ async function waitForRedoc(page: Page) {
   await page.getByRole('link', { name: 'Quickstart', exact: true }).first().waitFor();
 }
 
-/** Scrolls to the end of the page step by step (sections render lazily), collecting what appeared. */
-async function scrollThrough(page: Page) {
+/**
+ * Renders the whole page the way a reader would: scrolls down step by step (sections render lazily)
+ * and presses each tag's "Show" button when it reaches it (a tag's operations render only then),
+ * collecting every heading and code block that appeared on the way.
+ */
+async function renderEverything(page: Page) {
   const headings = new Set<string>();
   const code = new Set<string>();
-  let stableAtBottom = 0;
-  for (let step = 0; step < 400 && stableAtBottom < 3; step++) {
+  let idleAtBottom = 0;
+  for (let step = 0; step < 600 && idleAtBottom < 3; step++) {
     const seen = await page.evaluate(() => {
       const text = (els: NodeListOf<Element>) => [...els].map((e) => (e.textContent ?? '').trim());
       const before = window.scrollY;
@@ -65,7 +69,15 @@ async function scrollThrough(page: Page) {
     });
     seen.headings.forEach((h) => headings.add(h));
     seen.code.forEach((c) => code.add(c));
-    stableAtBottom = seen.atBottom ? stableAtBottom + 1 : 0;
+    if (seen.atBottom) {
+      const show = page.getByRole('button', { name: /^\+?\s*Show$/ });
+      if ((await show.count()) > 0) {
+        await show.first().click();
+        idleAtBottom = 0;
+      } else {
+        idleAtBottom++;
+      }
+    }
     await page.waitForTimeout(60);
   }
   return { headings, code: [...code].join('\n') };
@@ -121,7 +133,7 @@ describe('the built site in Chromium', () => {
     await waitForRedoc(page);
     await page.screenshot({ path: join(artifacts, 'landing-light.png') });
 
-    const { headings, code } = await scrollThrough(page);
+    const { headings, code } = await renderEverything(page);
     for (const guide of guides) expect(headings, `guide "${guide.title}"`).toContain(guide.title);
     expect(ops).toHaveLength(6);
     for (const op of ops) {

@@ -17,6 +17,7 @@ const KEY = 'sandbox-key-acme';
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const MAX_REQUESTS = 200_000;
 const CONCURRENCY = 16;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 function startChild(args, ready) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -156,26 +157,33 @@ function upload(origin, key, setting, total) {
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 
 async function main() {
-  console.log(`videogen sandbox benchmark (Node ${process.version}, ${DURATION_MS / 1000} s per target, ${CONCURRENCY} keep-alive clients)\n`);
+  console.log(`videogen sandbox benchmark (Node ${process.version}, best of ${ROUNDS} rounds of ${DURATION_MS / 1000} s per target, ${CONCURRENCY} keep-alive clients)\n`);
 
-  // (1) throughput — the sandbox without rate limits and without response validation.
-  const sandbox = await startChild([here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false })], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
+  // (1) throughput — the sandbox without rate limits and without response validation. The targets
+  // alternate for ROUNDS rounds and the best round of each counts, so a burst of other work on a
+  // shared machine does not decide the ratio.
   const headers = { authorization: `Bearer ${KEY}` };
-  await waitHttp(`${sandbox.origin}/v1/videos/${VIDEO}/`, headers);
-  const sb = await load(`${sandbox.origin}/v1/videos/${VIDEO}/`, headers);
-  await stop(sandbox.child);
-
+  const sandbox = await startChild([here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false })], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
   const prismPort = 4400 + Math.floor(Math.random() * 500);
   // Prism prints little at -v warn: start it and poll until it answers.
   const prismChild = spawn(process.execPath, [PRISM, 'mock', SPEC, '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn'], { stdio: 'ignore' });
-  let pr;
+  const sbRounds = [];
+  const prRounds = [];
   try {
+    await waitHttp(`${sandbox.origin}/v1/videos/${VIDEO}/`, headers);
     // Prism serves the paths without the server URL's /v1.
     await waitHttp(`http://127.0.0.1:${prismPort}/videos/${VIDEO}/`, headers);
-    pr = await load(`http://127.0.0.1:${prismPort}/videos/${VIDEO}/`, headers);
+    for (let round = 0; round < ROUNDS; round++) {
+      sbRounds.push(await load(`${sandbox.origin}/v1/videos/${VIDEO}/`, headers));
+      prRounds.push(await load(`http://127.0.0.1:${prismPort}/videos/${VIDEO}/`, headers));
+    }
   } finally {
+    await stop(sandbox.child);
     await stop(prismChild);
   }
+  const best = (rounds) => rounds.reduce((a, b) => (b.rps > a.rps ? b : a));
+  const sb = best(sbRounds);
+  const pr = best(prRounds);
 
   // (2) memory under 4 concurrent 180 MB uploads (Business plan limit; rate limits off so all 4 start).
   const accounts = [1, 2, 3, 4].map((i) => ({ name: `uploader${i}`, plan: 'business', credits: 100, keys: [`bench-key-${i}`] }));
@@ -202,6 +210,7 @@ async function main() {
   ].map((r) => r.map(String));
   const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   for (const r of rows) console.log(r.map((c, i) => (i ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  '));
+  console.log(`rounds (req/s): sandbox ${sbRounds.map((r) => fmt(r.rps)).join(', ')}; prism ${prRounds.map((r) => fmt(r.rps)).join(', ')}`);
   console.log(`\nthroughput ratio sandbox / prism: ${fmt(ratio, 1)}x (goal ≥ 5x): ${ratio >= 5 ? 'MET' : 'NOT MET'}`);
   console.log('(sandbox run with rateLimits: false and validateResponses: false; both servers in their own process on loopback)\n');
   console.log(`4 × 180 MB uploads at once: ${fmt(uploadSeconds, 1)} s, answers ${results.map((r) => r.status).join(', ')}`);
