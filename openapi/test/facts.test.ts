@@ -77,11 +77,11 @@ describe('operations', () => {
   });
   it('declares every error status that applies, with examples', () => {
     const expected: Record<string, string[]> = {
-      generateVideo: ['400', '401', '403', '429', '500', '503'],
+      generateVideo: ['400', '401', '403', '413', '429', '500', '503'],
       listVideos: ['400', '401', '403', '429', '500', '503'],
       getVideo: ['400', '401', '403', '404', '429', '500', '503'],
       getConversionOptions: ['400', '401', '403', '404', '429', '500', '503'],
-      createConversion: ['400', '401', '403', '404', '429', '500', '503'],
+      createConversion: ['400', '401', '403', '404', '413', '429', '500', '503'],
       listVideoSettings: ['400', '401', '403', '429', '500', '503'],
     };
     for (const [id, statuses] of Object.entries(expected)) {

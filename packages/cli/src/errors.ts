@@ -59,12 +59,7 @@ interface ApiErrorLike {
 }
 
 function isApiError(err: unknown): err is ApiErrorLike {
-  return (
-    err instanceof Error &&
-    ('error_code' in err || 'kind' in err || /Error$/.test(err.name)) &&
-    err.name !== 'Error' &&
-    err.name !== 'TypeError'
-  );
+  return err instanceof Error && typeof (err as { kind?: unknown }).kind === 'string';
 }
 
 function fileHint(field: string | undefined, ctx: ErrorContext): string {
@@ -87,6 +82,8 @@ function withFlags(text: string, ctx: ErrorContext): string {
 const upgradeHint = (ctx: ErrorContext) =>
   ctx.plan === 'business' ? '' : ' (if your account is on the Business plan, pass --plan business)';
 
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError {
   const code = err.error_code ?? err.kind ?? err.name;
   const status = err.status;
@@ -100,9 +97,9 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
   if (code === 'INSUFFICIENT_CREDIT') {
     const fix =
       status === 403
-        ? 'conversion is not available on the Free plan: use a key of a Standard/Premium or higher plan'
-        : 'the credit balance is insufficient: top up the account, or use another account\'s key';
-    return { message: `${detail} (${tag}): ${fix}.`, exitCode: EXIT.LIMIT, code, status };
+        ? 'use the key of an account whose plan includes conversion (Standard/Premium or higher)'
+        : 'top up the account\'s credit, or use the key of another account';
+    return { message: `${detail.replace(/\.$/, '')} (${tag}): ${fix}.`, exitCode: EXIT.LIMIT, code, status };
   }
   if (is('AuthenticationError', 'auth') || status === 401 || (status === 403 && code !== 'INSUFFICIENT_CREDIT')) {
     return {
@@ -133,14 +130,14 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
   }
   if (is('VideoFailedError', 'video_failed')) {
     return {
-      message: `The ${video.replace(/^the /, '')} failed: nothing to download; check the input (setting, text, files) and generate again.`,
+      message: `${capital(video)} failed: nothing to download; check the input (setting, text, files) and generate again.`,
       exitCode: EXIT.VIDEO_FAILED,
       code: 'VIDEO_FAILED',
     };
   }
   if (is('VideoExpiredError', 'video_expired')) {
     return {
-      message: `The ${video.replace(/^the /, '')} has expired: it can no longer be downloaded; generate it again.`,
+      message: `${capital(video)} has expired: it can no longer be downloaded; generate it again.`,
       exitCode: EXIT.VIDEO_FAILED,
       code: 'VIDEO_EXPIRED',
     };
@@ -191,7 +188,8 @@ function describeValidation(err: ApiErrorLike, ctx: ErrorContext, tag: string, d
     }
     if (files.length > err.limit) return `${files.length} ${flag} files given: at most ${err.limit} are allowed.`;
   }
-  if (field && files?.length) return `${fileHint(field, ctx)}: ${detail}${/FILE_UPLOAD_ERROR/.test(tag) ? upgradeHint(ctx) : ''}`;
+  // The client's local messages start with the field name; the flag and path replace it.
+  if (field && files?.length) return `${fileHint(field, ctx)}: ${detail.replace(new RegExp(`^${field}:\\s*`), '')}`;
   const text = withFlags(detail, ctx);
   return `${text}${/FILE_UPLOAD_ERROR/.test(tag) && text !== detail ? upgradeHint(ctx) : ''} (${tag})`;
 }
@@ -200,8 +198,9 @@ function describeValidation(err: ApiErrorLike, ctx: ErrorContext, tag: string, d
 export function describeError(err: unknown, ctx: ErrorContext = {}): DescribedError {
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode, code: err.code };
   if (isApiError(err)) return describeApiError(err, ctx);
-  if (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ENOENT') {
-    return { message: `${err.message}: check the path.`, exitCode: EXIT.INVALID_INPUT, code: 'ENOENT' };
+  const fsCode = (err as NodeJS.ErrnoException)?.code;
+  if (err instanceof Error && fsCode && ['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR', 'EROFS'].includes(fsCode)) {
+    return { message: `${err.message}: check the path and its permissions.`, exitCode: EXIT.INVALID_INPUT, code: fsCode };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { message, exitCode: EXIT.ERROR, code: 'ERROR' };

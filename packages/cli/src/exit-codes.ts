@@ -31,4 +31,5 @@ Exit codes:
   4  not found (unknown video id, or another account's video)
   5  rate limit, concurrency limit, or insufficient credit / plan
   6  the video failed or expired
-  7  timed out while waiting (--timeout)`;
+  7  timed out while waiting (--timeout)
+`;

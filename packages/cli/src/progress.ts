@@ -131,7 +131,7 @@ function ttyTransfer(verb: string, what: string, stream: NodeJS.WriteStream): Tr
 
 function plainTransfer(verb: string, what: string, write: (line: string) => void): TransferProgress {
   const start = Date.now();
-  let nextStep = 0;
+  let nextStep = 25;
   let lastLoaded = 0;
   let lastTotal: number | undefined;
   let lastLine = 0;
@@ -143,6 +143,7 @@ function plainTransfer(verb: string, what: string, write: (line: string) => void
       if (total && total > 0) {
         // One line per 25 % keeps logs short while still showing that the transfer moves.
         const pct = Math.floor((loaded / total) * 100);
+        // From 25 % on (0 % is only the headers); 100 % comes from done() with the total time.
         if (pct < nextStep || pct >= 100) return;
         nextStep = Math.floor(pct / 25) * 25 + 25;
         const leftText = left === undefined ? '' : `, ${formatDuration(left)} left`;
@@ -197,8 +198,9 @@ function plainWait(videoId: string, write: (line: string) => void): WaitProgress
       lastLine = Date.now();
       write(`Waiting for video ${videoId}: ${status} (${formatDuration(elapsedMs)} elapsed)`);
     },
-    done(message) {
-      write(message);
+    done(message, ok) {
+      // On failure the error line that follows says it all.
+      if (ok) write(message);
     },
   };
 }

@@ -62,6 +62,8 @@ describe('reading', () => {
     const all = await run(['list', '--all', '--json'], acme());
     const videos = JSON.parse(all.stdout);
     expect(videos.map((v: { video_id: string }) => v.video_id)).toContain(FIXTURES.acme.videos.failed);
+    const past = await run(['list', '--page', '2', '--json'], acme());
+    expect(JSON.parse(past.stdout)).toEqual([]);
   });
 
   it('status of a completed video shows its download URL; --json parses', async () => {

@@ -117,6 +117,17 @@ describe('documented errors and exit codes', () => {
     expect(oneLine(r.stderr)).toMatch(/Timed out after 0.5 s waiting for video [0-9a-f-]+: .*--timeout/);
   });
 
+  it('download of a video that is still running → 2, saying to wait', async () => {
+    // Another account than the timeout test's: each may run only 2 videos at once.
+    const slowGlobex = as(SANDBOX_KEYS.globex, slow.baseUrl);
+    const g = await run(['generate', '--setting', FIXTURES.globex.settings.text, '--text', 'Still going', '--json'], slowGlobex);
+    const { video_id } = JSON.parse(g.stdout);
+    const r = await run(['download', video_id, join(dir, 'early.mp4')], slowGlobex);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toContain(`Video ${video_id} is still running`);
+    expect(oneLine(r.stderr)).toContain('--wait');
+  });
+
   it('not found → 4 (unknown id, and another account\'s video)', async () => {
     const r = await run(['status', MISSING], acme());
     expect(r.code).toBe(4);

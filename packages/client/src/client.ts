@@ -6,7 +6,7 @@ import { type Clock, realClock } from './clock.js';
 import { AuthenticationError, fromResponse, type VideoApiError } from './errors.js';
 import { createSender, DEFAULT_RETRY, type RetryOptions } from './retry.js';
 import { pacerFor } from './pacer.js';
-import { paginate, type ListOptions, type Page } from './pagination.js';
+import { paginate, type ListOptions, type Page, type Paginated } from './pagination.js';
 import { waitForVideo, type WaitOptions } from './polling.js';
 import { multipart, prepare, type GenerateInput, type Plan, type UploadProgress } from './uploads.js';
 import { download, type DownloadOptions } from './download.js';
@@ -15,6 +15,8 @@ import { checkConversion, type ConversionTarget } from './conversions.js';
 type Schemas = components['schemas'];
 export type Video = Schemas['Video'];
 export type VideoSetting = Schemas['VideoSetting'];
+type VideoListItem = Schemas['VideoListItem'];
+type Created = Schemas['VideoCreated'];
 
 export interface ClientOptions {
   /** Default: process.env.VIDEO_API_KEY. Never logged, never part of an error or of inspect output. */
@@ -84,10 +86,10 @@ export function createClient(options: ClientOptions = {}) {
   const settings = new Map<string, VideoSetting>();
 
   const videos = {
-    list: (o?: ListOptions) =>
-      paginate((page, signal) => api.GET('/videos/', { params: { query: { page } }, signal }).then(unwrap) as Promise<Page<Schemas['VideoListItem']>>, o),
-    get: (id: string, o: RequestOptions = {}) => api.GET('/videos/{video_id}/', { ...path(id), ...o }).then(unwrap),
-    async generate(input: GenerateInput, o: GenerateOptions = {}) {
+    list: (o?: ListOptions): Paginated<VideoListItem> =>
+      paginate((page, signal) => api.GET('/videos/', { params: { query: { page } }, signal }).then(unwrap) as Promise<Page<VideoListItem>>, o),
+    get: (id: string, o: RequestOptions = {}): Promise<Video> => api.GET('/videos/{video_id}/', { ...path(id), ...o }).then(unwrap),
+    async generate(input: GenerateInput, o: GenerateOptions = {}): Promise<Created> {
       const parts = await prepare(input, plan, o.setting);
       if (!o.setting) await prepare(input, plan, await findSetting(input.video_setting_id, o.signal));
       const form = multipart(parts, o.onUploadProgress);
@@ -104,7 +106,7 @@ export function createClient(options: ClientOptions = {}) {
               rebuild: form.oneShot ? undefined : () => new Request(req.url, { ...init, headers: req.headers, body: form.body(), signal: req.signal }),
             }),
           } as never),
-        ) as Schemas['VideoCreated'];
+        ) as Created;
       } catch (e) {
         if (form.oneShot && (e as VideoApiError).retryable) (e as Error).message += ' (not retried: a stream input is sent once; pass a path, Blob or Buffer to allow retries)';
         throw e;
@@ -126,7 +128,7 @@ export function createClient(options: ClientOptions = {}) {
     plan,
     videos,
     settings: {
-      list: (o?: ListOptions) =>
+      list: (o?: ListOptions): Paginated<VideoSetting> =>
         paginate(async (page, signal) => {
           const p = unwrap(await api.GET('/video-settings/', { params: { query: { page } }, signal })) as Page<VideoSetting>;
           for (const s of p.results) settings.set(s.video_setting_id, s);
@@ -134,22 +136,23 @@ export function createClient(options: ClientOptions = {}) {
         }, o),
     },
     conversions: {
-      get: (id: string, o: RequestOptions = {}) => api.GET('/videos/{video_id}/conversions/', { ...path(id), ...o }).then(unwrap),
+      get: (id: string, o: RequestOptions = {}): Promise<Schemas['ConversionOptions']> =>
+        api.GET('/videos/{video_id}/conversions/', { ...path(id), ...o }).then(unwrap),
     },
     /** Converts a video after checking the target against its conversion options. */
-    async convert(id: string, target: ConversionTarget, o: RequestOptions = {}) {
+    async convert(id: string, target: ConversionTarget, o: RequestOptions = {}): Promise<Created> {
       checkConversion(target);
       checkConversion(target, await client.conversions.get(id, o));
       return unwrap(await api.POST('/videos/{video_id}/conversions/', { ...path(id), body: target, ...o }));
     },
-    waitForVideo: (id: string, o?: WaitOptions) => waitForVideo(videos.get, clock, id, o),
-    async generateAndWait(input: GenerateInput, o: WaitOptions & GenerateOptions = {}) {
+    waitForVideo: (id: string, o?: WaitOptions): Promise<Video> => waitForVideo(videos.get, clock, id, o),
+    async generateAndWait(input: GenerateInput, o: WaitOptions & GenerateOptions = {}): Promise<Video> {
       return client.waitForVideo((await videos.generate(input, o)).video_id, o);
     },
-    async convertAndWait(id: string, target: ConversionTarget, o: WaitOptions = {}) {
+    async convertAndWait(id: string, target: ConversionTarget, o: WaitOptions = {}): Promise<Video> {
       return client.waitForVideo((await client.convert(id, target, o)).video_id, o);
     },
-    download: (id: string, path: string, o?: DownloadOptions) => download(videos.get, send, id, path, o),
+    download: (id: string, path: string, o?: DownloadOptions): Promise<{ path: string; bytes: number }> => download(videos.get, send, id, path, o),
   };
   return client;
 }

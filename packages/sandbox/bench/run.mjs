@@ -154,6 +154,12 @@ function upload(origin, key, setting, total) {
   });
 }
 
+const PLAIN_SERVER = `
+const body = JSON.stringify({ video_id: '${VIDEO}', status: 'completed', download_url: 'http://127.0.0.1/downloads/${VIDEO}.mp4?expires=1795268764262&signature=' + 'f'.repeat(64), copyright: ['Background music', 'Stock footage'] });
+const s = require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }); res.end(body); });
+s.listen(0, '127.0.0.1', () => console.log('ORIGIN http://127.0.0.1:' + s.address().port));
+process.on('SIGTERM', () => process.exit(0));`;
+
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 
 async function main() {
@@ -167,8 +173,11 @@ async function main() {
   const prismPort = 4400 + Math.floor(Math.random() * 500);
   // Prism prints little at -v warn: start it and poll until it answers.
   const prismChild = spawn(process.execPath, [PRISM, 'mock', SPEC, '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn'], { stdio: 'ignore' });
+  // A plain node:http server answering the same bytes: the ceiling of this machine and load generator.
+  const plain = await startChild(['-e', PLAIN_SERVER], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
   const sbRounds = [];
   const prRounds = [];
+  const plainRounds = [];
   try {
     await waitHttp(`${sandbox.origin}/v1/videos/${VIDEO}/`, headers);
     // Prism serves the paths without the server URL's /v1.
@@ -176,14 +185,17 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       sbRounds.push(await load(`${sandbox.origin}/v1/videos/${VIDEO}/`, headers));
       prRounds.push(await load(`http://127.0.0.1:${prismPort}/videos/${VIDEO}/`, headers));
+      plainRounds.push(await load(`${plain.origin}/v1/videos/${VIDEO}/`, headers));
     }
   } finally {
     await stop(sandbox.child);
     await stop(prismChild);
+    await stop(plain.child);
   }
   const best = (rounds) => rounds.reduce((a, b) => (b.rps > a.rps ? b : a));
   const sb = best(sbRounds);
   const pr = best(prRounds);
+  const pl = best(plainRounds);
 
   // (2) memory under 4 concurrent 180 MB uploads (Business plan limit; rate limits off so all 4 start).
   const accounts = [1, 2, 3, 4].map((i) => ({ name: `uploader${i}`, plan: 'business', credits: 100, keys: [`bench-key-${i}`] }));
@@ -207,10 +219,12 @@ async function main() {
     ['target', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-200'],
     ['sandbox GET /v1/videos/{id}/', sb.requests, fmt(sb.rps), fmt(sb.p50, 2), fmt(sb.p99, 2), sb.errors, sb.non200],
     ['prism mock GET /videos/{id}/', pr.requests, fmt(pr.rps), fmt(pr.p50, 2), fmt(pr.p99, 2), pr.errors, pr.non200],
+    ['(ceiling) plain node:http', pl.requests, fmt(pl.rps), fmt(pl.p50, 2), fmt(pl.p99, 2), pl.errors, pl.non200],
   ].map((r) => r.map(String));
   const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   for (const r of rows) console.log(r.map((c, i) => (i ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  '));
-  console.log(`rounds (req/s): sandbox ${sbRounds.map((r) => fmt(r.rps)).join(', ')}; prism ${prRounds.map((r) => fmt(r.rps)).join(', ')}`);
+  console.log(`rounds (req/s): sandbox ${sbRounds.map((r) => fmt(r.rps)).join(', ')}; prism ${prRounds.map((r) => fmt(r.rps)).join(', ')}; plain ${plainRounds.map((r) => fmt(r.rps)).join(', ')}`);
+  console.log(`sandbox reaches ${fmt((100 * sb.rps) / pl.rps)}% of what a plain node:http server reaches with this load generator on this machine now`);
   console.log(`\nthroughput ratio sandbox / prism: ${fmt(ratio, 1)}x (goal ≥ 5x): ${ratio >= 5 ? 'MET' : 'NOT MET'}`);
   console.log('(sandbox run with rateLimits: false and validateResponses: false; both servers in their own process on loopback)\n');
   console.log(`4 × 180 MB uploads at once: ${fmt(uploadSeconds, 1)} s, answers ${results.map((r) => r.status).join(', ')}`);

@@ -3,11 +3,7 @@
 import { checkResponse, type Operation } from '@videogen/openapi';
 import type { SpecModel } from './spec.js';
 
-/** Statuses the transport may force on an operation although the document does not declare them. */
-export const TRANSPORT_STATUSES = new Set([413]);
-
 export function responseProblems(model: SpecModel, op: Operation, status: number, contentType: string, payload: unknown): string[] {
-  if (TRANSPORT_STATUSES.has(status)) return [];
   let body: unknown = payload;
   if (typeof payload === 'string') {
     try {

@@ -139,7 +139,7 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     }
     const status = typeof err?.statusCode === 'number' ? err.statusCode : 500;
     if (status === 413) {
-      reply.code(413).send(envelope('INVALID_REQUEST', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`));
+      reply.code(413).send(envelope('PAYLOAD_TOO_LARGE', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`));
     } else if (status >= 400 && status < 500) {
       // Fastify's own 4xx (bad content type, bad encoding...) become the document's 400.
       reply.code(400).send(envelope('INVALID_REQUEST', err.message ?? 'Invalid request.'));

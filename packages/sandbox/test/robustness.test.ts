@@ -62,7 +62,7 @@ describe('bad input', async () => {
   });
   it('a huge JSON body → 413 with the envelope', async () => {
     const a = await call(sb, 'POST', conv, { key, body: JSON.stringify({ language: 'en', pad: 'x'.repeat(2_000_000) }), headers: { 'content-type': 'application/json' } });
-    expectError(a, 413, 'INVALID_REQUEST');
+    expectError(a, 413, 'PAYLOAD_TOO_LARGE');
   });
   it('huge headers → 431 with the envelope', async () => {
     const answer = parse(await raw(sb.port, `GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`));

@@ -12,7 +12,7 @@ interface GenerateFlags extends WaitFlags {
   pptx?: string;
   audio?: string;
   video?: string;
-  image: string[];
+  image?: string[];
   wait?: boolean;
   download?: string;
 }
@@ -21,7 +21,7 @@ interface GenerateFlags extends WaitFlags {
 const COMBINATIONS: string[][] = [['text'], ['pdf_file'], ['pptx_file'], ['text', 'pdf_file'], ['audio_file'], ['video_file']];
 const COMBINATIONS_HELP = '--text, --pdf, --pptx, --audio, --video, or --text with --pdf';
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 const flagsOf = (fields: readonly string[]) => fields.map((f) => FIELD_FLAGS[f] ?? f).join(' and ');
 
 export function registerGenerate(program: Command): void {
@@ -35,7 +35,7 @@ export function registerGenerate(program: Command): void {
       .option('--pptx <file>', 'PowerPoint document (.pptx)')
       .option('--audio <file>', 'audio file (.mp3, .wav, .m4a, .aac)')
       .option('--video <file>', 'video file (.mp4; Business also .mov, .webm)')
-      .option('--image <file>', 'image to go with --text (.png, .jpg, .jpeg, .webp); repeat up to 10 times', collect, [])
+      .option('--image <file>', 'image to go with --text (.png, .jpg, .jpeg, .webp); repeat up to 10 times', collect)
       .option('--wait', 'wait until the video is completed')
       .option('--download <out>', 'wait, then download the video to this file (implies --wait)'),
   )
@@ -47,7 +47,8 @@ Examples:
   videogen generate --setting 5e77a000-0000-4000-8000-000000000001 --text "Explain photosynthesis"
   videogen generate --setting 5e77a000-0000-4000-8000-000000000002 --pdf deck.pdf --download deck.mp4`,
     )
-    .action(async (opts: GenerateFlags, cmd: Command) => {
+    .action(async (flags: GenerateFlags, cmd: Command) => {
+      const opts = { ...flags, image: flags.image ?? [] };
       const fields = inputFields(opts);
       const files = await checkFiles(opts);
       errorContext.files = files;
@@ -102,7 +103,7 @@ export async function finish(
 }
 
 /** Form fields given on the command line; rejects combinations the service does not accept. */
-function inputFields(opts: GenerateFlags): string[] {
+function inputFields(opts: GenerateFlags & { image: string[] }): string[] {
   const given = (['text', 'pdf_file', 'pptx_file', 'audio_file', 'video_file'] as const).filter(
     (f) => opts[({ text: 'text', pdf_file: 'pdf', pptx_file: 'pptx', audio_file: 'audio', video_file: 'video' } as const)[f]] !== undefined,
   );
@@ -117,7 +118,7 @@ function inputFields(opts: GenerateFlags): string[] {
 }
 
 /** Every file must exist before anything is sent; sizes are kept for the error messages. */
-async function checkFiles(opts: GenerateFlags): Promise<Record<string, { path: string; size: number }[]>> {
+async function checkFiles(opts: GenerateFlags & { image: string[] }): Promise<Record<string, { path: string; size: number }[]>> {
   const byField: Record<string, string[]> = {
     pdf_file: opts.pdf ? [opts.pdf] : [],
     pptx_file: opts.pptx ? [opts.pptx] : [],

@@ -1,32 +1,40 @@
-import type { Command } from 'commander';
 import type { VideoListItem } from '@videogen/client';
+import { InvalidArgumentError, type Command } from 'commander';
 import { createContext } from '../context.js';
 import { table } from '../output.js';
 
-const PAGE_SIZE = 50;
+const positiveInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('Give an integer of at least 1.');
+  return n;
+};
 
 export function registerList(program: Command): void {
   program
     .command('list')
-    .description('List your videos, newest first as the service returns them (first 50; --all for every page).')
-    .option('--all', 'fetch every page, not just the first 50 videos')
-    .action(async (opts: { all?: boolean }, cmd: Command) => {
+    .description('List your videos, in the order the service returns them: one page of 50, or every page with --all.')
+    .option('--all', 'fetch every page')
+    .option('--page <n>', 'the page to show (starts at 1)', positiveInt, 1)
+    .action(async (opts: { all?: boolean; page: number }, cmd: Command) => {
       const ctx = createContext(cmd.optsWithGlobals());
       const videos: VideoListItem[] = [];
-      let more = false;
-      for await (const v of ctx.client.videos.list()) {
-        // One item beyond the first page tells us whether to hint at --all.
-        if (!opts.all && videos.length === PAGE_SIZE) {
-          more = true;
-          break;
+      let hint = '';
+      if (opts.all) {
+        for await (const v of ctx.client.videos.list()) videos.push(v);
+      } else {
+        // One request: the envelope says whether more pages exist.
+        for await (const page of ctx.client.videos.list({ page: opts.page }).pages()) {
+          videos.push(...page.results);
+          if (page.has_next) {
+            hint = `Page ${page.page} (${videos.length} of ${page.total_count} videos): pass --page ${page.page + 1} for the next, or --all.`;
+          }
         }
-        videos.push(v);
       }
       ctx.out.result(videos, () =>
         videos.length
           ? table(['VIDEO_ID', 'CREATED_AT', 'PROMPT'], videos.map((v) => [v.video_id, v.created_at, v.prompt.replace(/\s+/g, ' ')]))
-          : 'No videos yet.',
+          : opts.page > 1 ? `No videos on page ${opts.page}.` : 'No videos yet.',
       );
-      if (more) ctx.progress.info(`Showing the first ${PAGE_SIZE} videos: pass --all to list every page.`);
+      if (hint) ctx.progress.info(hint);
     });
 }

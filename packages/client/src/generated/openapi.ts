@@ -195,12 +195,6 @@ export interface components {
          * @description Status view of a video (interface 2.1). While `running`, `download_url` is `""` and `copyright`
          *     is `[]`; when `completed`, `download_url` is a temporary presigned URL (the `if`/`then` rules
          *     below state this machine-readably).
-         * @example {
-         *       "video_id": "3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10",
-         *       "status": "running",
-         *       "download_url": "",
-         *       "copyright": []
-         *     }
          */
         Video: {
             /**
@@ -220,9 +214,6 @@ export interface components {
         /**
          * VideoCreated
          * @description The answer of a generation or a conversion.
-         * @example {
-         *       "video_id": "3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10"
-         *     }
          */
         VideoCreated: {
             /**
@@ -297,23 +288,6 @@ export interface components {
         /**
          * ConversionOptions
          * @description Whether a video can be converted, and the allowed targets (interface 2.4).
-         * @example {
-         *       "is_convertible": true,
-         *       "current_language": "ja",
-         *       "available_languages": [
-         *         "en"
-         *       ],
-         *       "current_aspect_ratio": "16:9",
-         *       "available_aspect_ratios": [
-         *         "16:9",
-         *         "9:16",
-         *         "4:3",
-         *         "1:1",
-         *         "4:5",
-         *         "2:3",
-         *         "21:9"
-         *       ]
-         *     }
          */
         ConversionOptions: {
             /** @description `false` when the video has no generated video data, or when it includes a real avatar. */
@@ -388,13 +362,6 @@ export interface components {
         /**
          * PageEnvelope
          * @description Paged list envelope (interface 2.5). Every page holds at most 50 items.
-         * @example {
-         *       "results": [],
-         *       "has_next": false,
-         *       "total_count": 0,
-         *       "page": 1,
-         *       "items_per_page": 50
-         *     }
          */
         PageEnvelope: {
             /** @description Items of the requested page. */
@@ -414,13 +381,6 @@ export interface components {
         /**
          * VideoList
          * @description A page of the caller's videos.
-         * @example {
-         *       "results": [],
-         *       "has_next": false,
-         *       "total_count": 0,
-         *       "page": 1,
-         *       "items_per_page": 50
-         *     }
          */
         VideoList: components["schemas"]["PageEnvelope"] & {
             results?: components["schemas"]["VideoListItem"][];
@@ -428,13 +388,6 @@ export interface components {
         /**
          * VideoSettingList
          * @description A page of video settings.
-         * @example {
-         *       "results": [],
-         *       "has_next": false,
-         *       "total_count": 0,
-         *       "page": 1,
-         *       "items_per_page": 50
-         *     }
          */
         VideoSettingList: components["schemas"]["PageEnvelope"] & {
             results?: components["schemas"]["VideoSetting"][];
@@ -442,10 +395,6 @@ export interface components {
         /**
          * Error
          * @description The error body of every error response (interface 7.1).
-         * @example {
-         *       "error_code": "NOT_FOUND",
-         *       "error": "Video 3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10 was not found."
-         *     }
          */
         Error: {
             /**
@@ -469,10 +418,6 @@ export interface components {
         /**
          * ConversionBadRequestError
          * @description 400 body of a conversion.
-         * @example {
-         *       "error_code": "CONVERT_TARGET_REQUIRED",
-         *       "error": "Give language, aspect_ratio, or both."
-         *     }
          */
         ConversionBadRequestError: components["schemas"]["Error"] & {
             /** @enum {string} */
@@ -481,10 +426,6 @@ export interface components {
         /**
          * ConversionNotFoundError
          * @description 404 body of a conversion.
-         * @example {
-         *       "error_code": "NOT_FOUND",
-         *       "error": "Video 3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10 was not found."
-         *     }
          */
         ConversionNotFoundError: components["schemas"]["Error"] & {
             /** @constant */
@@ -493,10 +434,6 @@ export interface components {
         /**
          * ConversionTooManyRequestsError
          * @description 429 body of a conversion.
-         * @example {
-         *       "error_code": "INSUFFICIENT_CREDIT",
-         *       "error": "The credit balance is insufficient for this conversion."
-         *     }
          */
         ConversionTooManyRequestsError: components["schemas"]["Error"] & {
             /** @enum {string} */
@@ -505,10 +442,6 @@ export interface components {
         /**
          * ConversionServerError
          * @description 500 body of a conversion.
-         * @example {
-         *       "error_code": "UNKNOWN_ERROR",
-         *       "error": "An unexpected error occurred."
-         *     }
          */
         ConversionServerError: components["schemas"]["Error"] & {
             /** @constant */
@@ -517,10 +450,6 @@ export interface components {
         /**
          * ConversionForbiddenError
          * @description 403 body of a conversion (`FORBIDDEN` is this document's code for a failed authentication answered with 403).
-         * @example {
-         *       "error_code": "INSUFFICIENT_CREDIT",
-         *       "error": "The conversion API is not available on the Free plan."
-         *     }
          */
         ConversionForbiddenError: components["schemas"]["Error"] & {
             /** @enum {string} */
@@ -529,10 +458,6 @@ export interface components {
         /**
          * ConversionUnavailableError
          * @description 503 body of a conversion.
-         * @example {
-         *       "error_code": "SIMULTANEOUS_GENERATE_LIMIT",
-         *       "error": "At most 2 videos can be generated or converted at the same time per account."
-         *     }
          */
         ConversionUnavailableError: components["schemas"]["Error"] & {
             /** @enum {string} */
@@ -666,11 +591,12 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Seconds to wait before retrying. Not shown by the interface (section 8.5): the service may not
-         *     send it; the sandbox does, with decimals when it runs under a time scale.
+         * @description Seconds to wait before retrying (or, as HTTP allows, an HTTP-date). Not shown by the interface
+         *     (section 8.5): the service may not send it; the sandbox does, in seconds, with decimals when it
+         *     runs under a time scale.
          * @example 4
          */
-        "Retry-After": number;
+        "Retry-After": number | string;
         /**
          * @description Requests allowed in the current window of the operation's rate-limit class (sandbox; not shown by the interface).
          * @example 5
