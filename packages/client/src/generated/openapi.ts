@@ -125,8 +125,10 @@ export interface paths {
          *     another aspect ratio, or both. The source video is unchanged. Answers at once with the new
          *     `video_id` (different from the source's); poll `GET /videos/{video_id}/` with it.
          *
-         *     At least one of `language` and `aspect_ratio` must be given, and each given value must differ
-         *     from the source video's. Not available on the Free plan (403 `INSUFFICIENT_CREDIT`).
+         *     At least one of `language` and `aspect_ratio` must be given. When every given value equals the
+         *     source video's, the answer is 400 `CONVERT_NO_CHANGE` (interface 7.2); a request in which one
+         *     value changes and the other equals the source's is accepted (see DECISIONS.md). Not available
+         *     on the Free plan (403 `INSUFFICIENT_CREDIT`).
          *
          *     **Rate limit:** class A, at most 2 requests per 10 seconds per account (429 beyond).
          *     **Concurrency:** counts toward the same limit of 2 running videos as generation (503
@@ -306,7 +308,7 @@ export interface components {
         } & unknown;
         /**
          * ConversionRequest
-         * @description Target of a conversion: at least one of `language` and `aspect_ratio`, each different from the
+         * @description Target of a conversion: at least one of `language` and `aspect_ratio`, not all equal to the
          *     source video's. The sandbox checks these rules itself so that it can answer the documented
          *     error codes (`CONVERT_TARGET_REQUIRED`, `INVALID_LANGUAGE`, `INVALID_ASPECT_RATIO`) rather
          *     than a generic validation error; the enums below state the valid values.
@@ -409,12 +411,12 @@ export interface components {
          * ErrorCode
          * @description Every error code this document knows. The 11 codes of interface 7.2 come from the service's
          *     interface; `INVALID_REQUEST`, `INVALID_VIDEO_SETTING`, `FILE_UPLOAD_ERROR`, `UNAUTHORIZED`,
-         *     `FORBIDDEN`, `RATE_LIMIT_EXCEEDED` and `SERVICE_UNAVAILABLE` are this document's choices
+         *     `FORBIDDEN`, `RATE_LIMIT_EXCEEDED`, `SERVICE_UNAVAILABLE` and `PAYLOAD_TOO_LARGE` are this document's choices
          *     where the interface does not show a code (see DECISIONS.md). Clients should accept other codes.
          * @example NOT_FOUND
          * @enum {string}
          */
-        ErrorCode: "CONVERT_TARGET_REQUIRED" | "INVALID_LANGUAGE" | "INVALID_ASPECT_RATIO" | "LANGUAGE_NOT_SUPPORTED_BY_VOICES" | "CONVERT_NO_CHANGE" | "SOURCE_VIDEO_NOT_CONVERTIBLE" | "UNSUPPORTED_HEAVY_AVATAR" | "NOT_FOUND" | "INSUFFICIENT_CREDIT" | "SIMULTANEOUS_GENERATE_LIMIT" | "UNKNOWN_ERROR" | "INVALID_REQUEST" | "INVALID_VIDEO_SETTING" | "FILE_UPLOAD_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "RATE_LIMIT_EXCEEDED" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "CONVERT_TARGET_REQUIRED" | "INVALID_LANGUAGE" | "INVALID_ASPECT_RATIO" | "LANGUAGE_NOT_SUPPORTED_BY_VOICES" | "CONVERT_NO_CHANGE" | "SOURCE_VIDEO_NOT_CONVERTIBLE" | "UNSUPPORTED_HEAVY_AVATAR" | "NOT_FOUND" | "INSUFFICIENT_CREDIT" | "SIMULTANEOUS_GENERATE_LIMIT" | "UNKNOWN_ERROR" | "INVALID_REQUEST" | "INVALID_VIDEO_SETTING" | "FILE_UPLOAD_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "RATE_LIMIT_EXCEEDED" | "SERVICE_UNAVAILABLE" | "PAYLOAD_TOO_LARGE";
         /**
          * ConversionBadRequestError
          * @description 400 body of a conversion.
@@ -520,6 +522,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -537,6 +540,20 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request body as a whole is larger than the server accepts (the sandbox: a JSON body over
+         *     64 KiB). Not shown by the interface; a file over its limit is a 400 `FILE_UPLOAD_ERROR`
+         *     instead (see DECISIONS.md).
+         */
+        PayloadTooLarge: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -612,6 +629,12 @@ export interface components {
          * @example 4
          */
         "RateLimit-Reset": number;
+        /**
+         * @description The rate-limit class's quota and window, as `QUOTA;w=SECONDS` (for example `5;w=10`). Sent by the
+         *     sandbox, with the window divided by its time scale; not shown by the interface.
+         * @example 5;w=10
+         */
+        "RateLimit-Policy": string;
     };
     pathItems: never;
 }
@@ -633,6 +656,10 @@ export interface operations {
             /** @description Generation accepted; the new video is `running`. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -654,6 +681,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["GenerationTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["SimultaneousGenerateLimit"];
@@ -677,6 +705,10 @@ export interface operations {
             /** @description One page of the caller's videos. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -709,6 +741,10 @@ export interface operations {
             /** @description The video's status view. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -742,6 +778,10 @@ export interface operations {
             /** @description The conversion options of the video. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -779,6 +819,10 @@ export interface operations {
             /** @description Conversion accepted; the new video is `running`. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -819,6 +863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConversionNotFoundError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             /**
              * @description `INSUFFICIENT_CREDIT` when the credit balance is insufficient, or `RATE_LIMIT_EXCEEDED`
              *     beyond class A (the rate-limit code is this document's choice). Only the rate limit
@@ -830,6 +875,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -879,6 +925,10 @@ export interface operations {
             /** @description One page of video settings. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {

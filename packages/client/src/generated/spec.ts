@@ -9,7 +9,7 @@ export const LANGUAGES = ["ja","en","zh-Hans","zh-Hant","ko","es","fr","de","it"
 /** The 7 aspect ratios (components.schemas.AspectRatio). */
 export const ASPECT_RATIOS = ["16:9","9:16","4:3","1:1","4:5","2:3","21:9"] as const satisfies readonly Schemas['AspectRatio'][];
 /** Every documented error code (components.schemas.ErrorCode). */
-export const ERROR_CODES = ["CONVERT_TARGET_REQUIRED","INVALID_LANGUAGE","INVALID_ASPECT_RATIO","LANGUAGE_NOT_SUPPORTED_BY_VOICES","CONVERT_NO_CHANGE","SOURCE_VIDEO_NOT_CONVERTIBLE","UNSUPPORTED_HEAVY_AVATAR","NOT_FOUND","INSUFFICIENT_CREDIT","SIMULTANEOUS_GENERATE_LIMIT","UNKNOWN_ERROR","INVALID_REQUEST","INVALID_VIDEO_SETTING","FILE_UPLOAD_ERROR","UNAUTHORIZED","FORBIDDEN","RATE_LIMIT_EXCEEDED","SERVICE_UNAVAILABLE"] as const satisfies readonly Schemas['ErrorCode'][];
+export const ERROR_CODES = ["CONVERT_TARGET_REQUIRED","INVALID_LANGUAGE","INVALID_ASPECT_RATIO","LANGUAGE_NOT_SUPPORTED_BY_VOICES","CONVERT_NO_CHANGE","SOURCE_VIDEO_NOT_CONVERTIBLE","UNSUPPORTED_HEAVY_AVATAR","NOT_FOUND","INSUFFICIENT_CREDIT","SIMULTANEOUS_GENERATE_LIMIT","UNKNOWN_ERROR","INVALID_REQUEST","INVALID_VIDEO_SETTING","FILE_UPLOAD_ERROR","UNAUTHORIZED","FORBIDDEN","RATE_LIMIT_EXCEEDED","SERVICE_UNAVAILABLE","PAYLOAD_TOO_LARGE"] as const satisfies readonly Schemas['ErrorCode'][];
 /** Production server (servers[0]). */
 export const PRODUCTION_BASE_URL = "https://api.video-generation.example/v1";
 /** Plans (x-plans), and the plan whose upload limits each one uses (x-upload-limits.plans). */
