@@ -3,8 +3,8 @@ import createFetchClient from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
 import { PRODUCTION_BASE_URL } from './generated/spec.js';
 import { type Clock, realClock } from './clock.js';
-import { AuthenticationError, fromResponse, type VideoApiError } from './errors.js';
-import { createSender, DEFAULT_RETRY, type RetryOptions } from './retry.js';
+import { AuthenticationError, fromResponse, ValidationError, type VideoApiError } from './errors.js';
+import { createSender, retryOptions, type RetryOptions } from './retry.js';
 import { pacerFor } from './pacer.js';
 import { paginate, type ListOptions, type Page, type Paginated } from './pagination.js';
 import { waitForVideo, type WaitOptions } from './polling.js';
@@ -66,7 +66,7 @@ export function createClient(options: ClientOptions = {}) {
   const send = createSender({
     fetch: options.fetch ?? ((r, i) => fetch(r, i)),
     clock,
-    retry: { ...DEFAULT_RETRY, maxRetries: options.maxRetries ?? DEFAULT_RETRY.maxRetries, ...options.retry },
+    retry: retryOptions({ ...(options.maxRetries != null && { maxRetries: options.maxRetries }), ...options.retry }),
     timeoutMs: options.timeoutMs ?? 60_000,
     pacer: options.pacing === false ? undefined
       : pacerFor(`${baseUrl} ${options.account ?? createHash('sha256').update(key).digest('hex')}`, clock),
@@ -77,10 +77,8 @@ export function createClient(options: ClientOptions = {}) {
   /** The data of a response, or its error thrown as a VideoApiError (with the key redacted). */
   const unwrap = <T>({ data, error, response }: { data?: T; error?: unknown; response: Response }): T => {
     if (response.ok) return data as T;
-    const e: VideoApiError = fromResponse(response.status, error);
-    e.message = hide(e.message);
-    Object.assign(e, { error: e.error && hide(e.error) });
-    throw e;
+    // Redacted before the error exists, so that neither its message nor its stack holds the key.
+    throw fromResponse(response.status, JSON.parse(hide(JSON.stringify(error ?? null))));
   };
   const path = (video_id: string) => ({ params: { path: { video_id } } });
   const settings = new Map<string, VideoSetting>();
@@ -117,7 +115,7 @@ export function createClient(options: ClientOptions = {}) {
   const findSetting = async (id: string, signal?: AbortSignal) => {
     if (!settings.has(id)) for await (const s of client.settings.list({ signal })) if (s.video_setting_id == id) break;
     const s = settings.get(id);
-    if (!s) throw fromResponse(400, { error_code: 'INVALID_VIDEO_SETTING', error: `Unknown video setting ${id}` });
+    if (!s) throw new ValidationError(`Unknown video setting ${id}`, { field: 'video_setting_id', error_code: 'INVALID_VIDEO_SETTING' });
     return s;
   };
 

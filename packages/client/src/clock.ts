@@ -8,7 +8,7 @@ export interface Clock {
 }
 
 export const realClock: Clock = {
-  now: Date.now,
+  now: () => Date.now(),
   sleep: (ms, signal) => delay(ms, undefined, { signal }),
 };
 

@@ -22,7 +22,13 @@ export interface ErrorInit {
 
 /** Every failure of the client. `kind` says which subclass; `retryable` whether waiting could help. */
 export class VideoApiError extends Error {
-  declare readonly kind: ErrorKind;
+  // Getters on the prototype (not own properties, no top-level statement: tree-shakeable).
+  get kind(): ErrorKind {
+    return 'api';
+  }
+  get name() {
+    return 'VideoApiError';
+  }
   declare readonly status?: number;
   declare readonly error_code?: ErrorCode;
   declare readonly error?: string;
@@ -42,23 +48,28 @@ type Sub<K extends ErrorKind> = {
 };
 // Subclasses differ only in kind and name: one factory keeps the bundle small.
 const sub = <K extends ErrorKind>(name: string, kind: K, Base: typeof VideoApiError = VideoApiError): Sub<K> => {
-  const C = class extends Base {};
+  const C = class extends Base {
+    get kind() {
+      return kind;
+    }
+    get name() {
+      return name;
+    }
+  };
   Object.defineProperty(C, 'name', { value: name });
-  Object.assign(C.prototype, { name, kind });
   return C as unknown as Sub<K>;
 };
-Object.assign(VideoApiError.prototype, { name: 'VideoApiError', kind: 'api' });
 
-export const AuthenticationError = sub('AuthenticationError', 'auth');
-export const NotFoundError = sub('NotFoundError', 'not_found');
-export const RateLimitError = sub('RateLimitError', 'rate_limit');
-export const ConcurrencyLimitError = sub('ConcurrencyLimitError', 'concurrency');
-export const ValidationError = sub('ValidationError', 'validation');
-export const ServerError = sub('ServerError', 'server');
-export const TimeoutError = sub('TimeoutError', 'timeout');
-export const NetworkError = sub('NetworkError', 'network');
-export const VideoFailedError = sub('VideoFailedError', 'video_failed');
-export const VideoExpiredError = sub('VideoExpiredError', 'video_expired');
+export const AuthenticationError = /* @__PURE__ */ sub('AuthenticationError', 'auth');
+export const NotFoundError = /* @__PURE__ */ sub('NotFoundError', 'not_found');
+export const RateLimitError = /* @__PURE__ */ sub('RateLimitError', 'rate_limit');
+export const ConcurrencyLimitError = /* @__PURE__ */ sub('ConcurrencyLimitError', 'concurrency');
+export const ValidationError = /* @__PURE__ */ sub('ValidationError', 'validation');
+export const ServerError = /* @__PURE__ */ sub('ServerError', 'server');
+export const TimeoutError = /* @__PURE__ */ sub('TimeoutError', 'timeout');
+export const NetworkError = /* @__PURE__ */ sub('NetworkError', 'network');
+export const VideoFailedError = /* @__PURE__ */ sub('VideoFailedError', 'video_failed');
+export const VideoExpiredError = /* @__PURE__ */ sub('VideoExpiredError', 'video_expired');
 export type AuthenticationError = InstanceType<typeof AuthenticationError>;
 export type NotFoundError = InstanceType<typeof NotFoundError>;
 export type RateLimitError = InstanceType<typeof RateLimitError>;
@@ -86,7 +97,7 @@ export function fromResponse(status: number, body: any): VideoApiError {
     : status == 404 ? NotFoundError
     : code == 'SIMULTANEOUS_GENERATE_LIMIT' ? ConcurrencyLimitError
     : status >= 500 ? ServerError
-    : status == 400 || status == 422 ? ValidationError
+    : status == 400 || status == 413 || status == 422 ? ValidationError
     : VideoApiError;
   return new C(`${status}${code ? ' ' + code : ''}${error ? ': ' + error : ''}`, {
     status, error_code: code, error, retryable: isRetryable(status, code),

@@ -11,7 +11,7 @@ interface Window {
   until: number;
 }
 
-const ROUTES = OPERATIONS.map(([method, path, cls, counts]) => ({
+const ROUTES = /* @__PURE__ */ OPERATIONS.map(([method, path, cls, counts]) => ({
   method, cls, counts,
   re: new RegExp(path.replace(/\{[^}]+\}/g, '([^/]+)') + '$'),
 }));

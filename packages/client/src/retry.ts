@@ -32,14 +32,17 @@ export interface SenderConfig {
   check?: (id: string) => Promise<unknown>;
 }
 
-export const DEFAULT_RETRY: RetryOptions = {
+export const retryOptions = (o: Partial<RetryOptions> = {}): RetryOptions => ({
   maxRetries: RETRY_POLICY.maxRetries,
   baseDelayMs: 1000,
   maxDelayMs: 30_000,
   serviceUnavailableDelayMs: RETRY_POLICY.serviceUnavailableDelayMs,
-};
+  ...o,
+});
 
 const between = ([a, b]: readonly [number, number]) => a + Math.random() * (b - a);
+/** Exponential backoff with jitter: base × 2^attempt, capped, times 0.5–1. */
+const backoff = (r: RetryOptions, attempt: number) => between([0.5, 1]) * Math.min(r.maxDelayMs, r.baseDelayMs * 2 ** attempt);
 
 /**
  * The transport under openapi-fetch: pacing, per-attempt timeout and the retry rules of the
@@ -63,8 +66,9 @@ export function createSender(c: SenderConfig) {
       first = undefined;
     }
     for (let attempt = 0; ; attempt++) {
+      req.signal.throwIfAborted();
       const r = attempt == 0 && first ? first : next!();
-      const entry = await pacer?.acquire(cls, counts, req.signal, c.check);
+      const entry = pacer && (await pacer.acquire(cls, counts, req.signal, c.check));
       // A plain timer and controller: cheaper per call than AbortSignal.timeout + AbortSignal.any.
       const ac = timeoutMs ? new AbortController() : undefined;
       const stop = () => ac!.abort(req.signal.reason);
@@ -86,11 +90,12 @@ export function createSender(c: SenderConfig) {
           : new NetworkError(`Network error: ${(cause as Error)?.cause ?? cause}`, { cause, retryable: idempotent });
         // A POST may have reached the server: only idempotent requests are retried.
         if (!idempotent || attempt >= retry.maxRetries || !next) throw e;
-        wait = between([0.5, 1]) * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt);
+        wait = backoff(retry, attempt);
       }
       else {
         if (entry) await pacer!.settle(req, entry, res);
         const s = res.status;
+        if (s < 500 && s != 429) return res;
         const code = s == 429 && (await res.clone().json().catch(() => ({}))).error_code;
         if (!isRetryable(s, code) || attempt >= retry.maxRetries || !next) return res;
         const now = clock.now();
@@ -99,8 +104,7 @@ export function createSender(c: SenderConfig) {
           s == 429
             // The pacer waits on its own (it has learned the reset); without it, wait here.
             ? pacer ? 0 : after ?? headerMs(res, 'ratelimit-reset', now) ?? RATE_LIMITS[route(req).cls].windowMs
-            : after ?? (s == 503 ? between(retry.serviceUnavailableDelayMs)
-              : between([0.5, 1]) * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
+            : after ?? (s == 503 ? between(retry.serviceUnavailableDelayMs) : backoff(retry, attempt));
         await res.body?.cancel();
       }
       if (wait) await clock.sleep(wait, req.signal);

@@ -45,14 +45,12 @@ async function toPart(name: FileField, f: FileInput): Promise<Part> {
   return { name, value: data as Part['value'], filename, size: known };
 }
 
-const FIELDS = ['text', ...Object.keys(UPLOAD_LIMITS)] as (keyof GenerateInput)[];
-
 /**
  * Checks the form against the spec before anything is sent (field combinations, extensions, sizes
  * for the plan, number of images, the setting's request_fields) and returns its parts.
  */
 export async function prepare(input: GenerateInput, plan: Plan, setting?: Pick<Schemas['VideoSetting'], 'request_fields'>) {
-  const given = FIELDS.filter((f) => input[f] != null && input[f] !== '' && !(Array.isArray(input[f]) && !input[f].length));
+  const given = (['text', ...Object.keys(UPLOAD_LIMITS)] as (keyof GenerateInput)[]).filter((f) => input[f] != null && input[f] !== '' && !(Array.isArray(input[f]) && !input[f].length));
   const fail = (message: string, field: string, limit?: unknown, error_code = 'FILE_UPLOAD_ERROR') => {
     throw new ValidationError(message, { field, limit, error_code });
   };
@@ -83,7 +81,7 @@ export async function prepare(input: GenerateInput, plan: Plan, setting?: Pick<S
   return parts;
 }
 
-const enc = new TextEncoder();
+const enc = /* @__PURE__ */ new TextEncoder();
 const bytes = (c: Uint8Array | string) => (typeof c == 'string' ? enc.encode(c) : c);
 
 /**

@@ -36,6 +36,21 @@ describe('package', () => {
     expect(pkg.engines.node).toBe('>=20.19');
   });
 
+  it('is tree-shakeable: one export costs only itself', async () => {
+    const { build } = await import('esbuild');
+    const bundle = async (name: string) => {
+      const r = await build({
+        stdin: { contents: `import { ${name} } from './dist/index.js'; globalThis.k = ${name};`, resolveDir: root },
+        bundle: true, minify: true, format: 'esm', platform: 'node', write: false, external: ['openapi-fetch'],
+      });
+      return r.outputFiles[0].text;
+    };
+    expect((await bundle('LANGUAGES')).length).toBeLessThan(400);
+    const guard = await bundle('isVideoApiError');
+    expect(guard.length).toBeLessThan(500);
+    expect(guard).not.toMatch(/UPLOAD_LIMITS|pdf_file|ratelimit/);
+  });
+
   it('marks generated files as generated', () => {
     for (const f of ['openapi.ts', 'spec.ts']) expect(readFileSync(`${root}src/generated/${f}`, 'utf8')).toMatch(/^\/\/ GENERATED .* Do not edit/);
   });

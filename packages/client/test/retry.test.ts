@@ -81,6 +81,7 @@ describe('retries (interface 7.1)', () => {
 
   it.each([
     [400, 'INVALID_REQUEST', ValidationError],
+    [413, 'PAYLOAD_TOO_LARGE', ValidationError],
     [404, 'NOT_FOUND', NotFoundError],
   ])('does not retry a %i', async (status, code, C) => {
     const { srv, client } = await setup([err(status, code)]);
@@ -113,11 +114,28 @@ describe('retries (interface 7.1)', () => {
     expect(srv.seen).toHaveLength(2);
   });
 
-  it('cancels a retry wait with an AbortSignal', async () => {
-    const { client } = await setup([err(503, 'SERVICE_UNAVAILABLE')]);
+  it('sends nothing when the signal is already aborted', async () => {
+    const { srv, client } = await setup([json(200, video('running'))]);
     const ac = new AbortController();
     ac.abort(new Error('stop'));
     await expect(client.videos.get(VIDEO_ID, { signal: ac.signal })).rejects.toThrow('stop');
+    expect(srv.seen).toHaveLength(0);
+  });
+
+  it('cancels a retry wait with an AbortSignal', async () => {
+    const { srv, clock, client } = await setup([err(503, 'SERVICE_UNAVAILABLE')]);
+    const ac = new AbortController();
+    const sleep = clock.sleep;
+    clock.sleep = (ms, signal) => (ac.abort(new Error('stop')), sleep(ms, signal));
+    await expect(client.videos.get(VIDEO_ID, { signal: ac.signal })).rejects.toThrow('stop');
+    expect(srv.seen).toHaveLength(1);
+  });
+
+  it('cancels a request in flight with an AbortSignal', async () => {
+    const { client } = await setup([hang]);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('cancelled')), 30);
+    await expect(client.videos.get(VIDEO_ID, { signal: ac.signal })).rejects.toThrow('cancelled');
   });
 
   it('retries a JSON POST with the same body', async () => {

@@ -89,6 +89,9 @@ describe('against the sandbox', () => {
       expect(e.field).toBe(field);
       expect(e.message).toMatch(msg);
     }
+    // An unknown setting is found out by looking the settings up, before the upload.
+    const unknown = await acme.videos.generate({ video_setting_id: '00000000-0000-4000-8000-000000000000', text: 'x' }).catch((e) => e);
+    expect(unknown).toMatchObject({ kind: 'validation', error_code: 'INVALID_VIDEO_SETTING', field: 'video_setting_id' });
     // The business plan takes the .mov and the 50 MB + 1 file.
     const big = { data: Buffer.alloc(10), filename: 'a.mov' };
     await expect(acme.videos.generate({ video_setting_id: F.settings.video, video_file: big })).resolves.toHaveProperty('video_id');

@@ -1,16 +1,18 @@
-// Show whether a video can be converted, and into which languages and aspect ratios.
+// Can this video be converted, and into what?
 // Usage: npx tsx getConversionOptions.ts <video_id>
 import { createClient } from '@videogen/client';
 
 const videoId = process.argv[2];
-if (!videoId) throw new Error('usage: getConversionOptions.ts <video_id>');
+if (!videoId) throw new Error('usage: <video_id>');
 
-const client = createClient(); // API key from VIDEO_API_KEY, base URL from VIDEO_API_BASE_URL
-const options = await client.conversions.get(videoId);
-console.log(`now: ${options.current_language}, ${options.current_aspect_ratio}`);
-if (options.is_convertible) {
-  console.log(`languages: ${options.available_languages.join(' ')}`);
-  console.log(`aspect ratios: ${options.available_aspect_ratios.join(' ')}`);
+// Key from VIDEO_API_KEY, base URL from VIDEO_API_BASE_URL.
+const client = createClient();
+const o = await client.conversions.get(videoId);
+console.log(`language: ${o.current_language}`);
+console.log(`aspect ratio: ${o.current_aspect_ratio}`);
+if (o.is_convertible) {
+  console.log(`languages: ${o.available_languages.join(' ')}`);
+  console.log(`ratios: ${o.available_aspect_ratios.join(' ')}`);
 } else {
   console.log('not convertible');
 }

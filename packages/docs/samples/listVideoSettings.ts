@@ -1,9 +1,11 @@
-// List the video settings and the form fields each one is used with.
+// List the video settings and the fields each one takes.
 import { createClient } from '@videogen/client';
 
-const client = createClient(); // API key from VIDEO_API_KEY, base URL from VIDEO_API_BASE_URL
+// Key from VIDEO_API_KEY, base URL from VIDEO_API_BASE_URL.
+const client = createClient();
 
-// Pages of 50 are fetched one after another as the loop needs them.
-for await (const setting of client.settings.list()) {
-  console.log(`${setting.video_setting_id}  ${setting.title}  [${setting.request_fields.join(', ')}]`);
+// Pages of 50 are fetched as the loop needs them.
+for await (const s of client.settings.list()) {
+  const fields = s.request_fields.join(', ');
+  console.log(`${s.video_setting_id}  ${s.title}  [${fields}]`);
 }

@@ -1,7 +1,7 @@
 // npm run bench: (1) GET /v1/videos/{video_id}/ throughput and p99, sandbox vs the Prism mock, in the
 // same run; (2) the sandbox's peak RSS while 4 clients upload 180 MB files at once.
 // The figures are printed, not asserted: noise on shared machines must not fail CI.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -55,11 +55,38 @@ async function waitHttp(url, headers) {
 }
 
 /**
+ * wrk (Debian package `wrk`), when installed, is the load generator: written in C, it leaves the
+ * second core to the server under test, where a JS generator competes with it for CPU and
+ * understates the faster server. `BENCH_LOADER=js` forces the JS generator below.
+ */
+const WRK = process.env.BENCH_LOADER !== 'js' && spawnSync('wrk', ['--version']).error === undefined ? 'wrk' : null;
+
+function wrkLoad(url, headers) {
+  const args = ['-t1', `-c${CONCURRENCY}`, `-d${DURATION_MS / 1000}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  execFileSync(WRK, ['-t1', `-c${CONCURRENCY}`, '-d1s', ...args.slice(3)], { stdio: 'ignore' }); // warm-up
+  const out = execFileSync(WRK, args, { encoding: 'utf8' });
+  const ms = (label) => {
+    const m = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out);
+    return m ? Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]] : NaN;
+  };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  return {
+    requests,
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    p50: ms('50%'),
+    p99: ms('99%'),
+    errors: Number(/Socket errors:.*?(\d+)/.exec(out)?.[1] ?? 0),
+    non200: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+  };
+}
+
+/**
  * Closed-loop load over raw keep-alive sockets: CONCURRENCY connections, each sending the next request
  * as soon as the previous answer is complete. Far lighter than http.request, so on a small machine
  * the server, not the load generator, is what is measured. Bounded by time and count.
  */
 async function load(url, headers) {
+  if (WRK) return wrkLoad(url, headers);
   const u = new URL(url);
   const request = Buffer.from(
     `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\n` +
@@ -163,7 +190,7 @@ process.on('SIGTERM', () => process.exit(0));`;
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 
 async function main() {
-  console.log(`videogen sandbox benchmark (Node ${process.version}, best of ${ROUNDS} rounds of ${DURATION_MS / 1000} s per target, ${CONCURRENCY} keep-alive clients)\n`);
+  console.log(`videogen sandbox benchmark (Node ${process.version}, best of ${ROUNDS} rounds of ${DURATION_MS / 1000} s per target, ${CONCURRENCY} keep-alive clients, load generator: ${WRK ? 'wrk' : 'JS raw sockets (install wrk for a generator that does not compete with the server: apt-get install wrk)'})\n`);
 
   // (1) throughput — the sandbox without rate limits and without response validation. The targets
   // alternate for ROUNDS rounds and the best round of each counts, so a burst of other work on a

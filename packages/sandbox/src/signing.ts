@@ -2,7 +2,25 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export class UrlSigner {
+  /** Last URL issued per video: polls within one step get the same URL instead of a new HMAC. */
+  private readonly issued = new Map<string, { expires: number; url: string }>();
+
   constructor(private readonly secret: string) {}
+
+  /**
+   * A URL that expires at most `ttlMs` from `now`: the expiry is rounded down to a step of 1/60 of
+   * the lifetime (a minute of the default hour), so repeated polls reuse one URL, as a real
+   * presigner's cache would, and no URL outlives the documented lifetime.
+   */
+  issue(origin: string, videoId: string, now: number, ttlMs: number): string {
+    const step = Math.max(1, ttlMs / 60);
+    const expires = Math.floor((now + ttlMs) / step) * step;
+    const last = this.issued.get(videoId);
+    if (last && last.expires === expires) return last.url;
+    const url = this.sign(origin, videoId, expires);
+    this.issued.set(videoId, { expires, url });
+    return url;
+  }
 
   private mac(videoId: string, expires: string): string {
     return createHmac('sha256', this.secret).update(`${videoId}.${expires}`).digest('hex');

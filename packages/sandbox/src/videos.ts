@@ -15,7 +15,7 @@ export function statusView(ctx: Context, v: VideoRecord) {
   return {
     video_id: v.video_id,
     status,
-    download_url: completed ? ctx.signer.sign(ctx.origin, v.video_id, now + ctx.clock.ms(ctx.durations.downloadTtlSeconds)) : '',
+    download_url: completed ? ctx.signer.issue(ctx.origin, v.video_id, now, ctx.clock.ms(ctx.durations.downloadTtlSeconds)) : '',
     copyright: completed ? v.copyright : [],
   };
 }

@@ -1,2 +1,3 @@
-curl -sS --fail-with-body "$VIDEO_API_BASE_URL/video-settings/?page=1" \
+curl -sS --fail-with-body \
+  "$VIDEO_API_BASE_URL/video-settings/?page=1" \
   -H "Authorization: Bearer $VIDEO_API_KEY"

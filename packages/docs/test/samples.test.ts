@@ -1,0 +1,292 @@
+// The code samples are what users copy: each one is type-checked against the client's published
+// types, compiled with esbuild, and RUN against the sandbox over loopback; a sample that no longer
+// works fails the build. The curl samples run too, with curl.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FIXTURES, MAGIC, SANDBOX_KEYS, startSandbox, type RunningSandbox } from '@videogen/sandbox';
+import { packageDir, samplesDir } from '../scripts/docs-spec.mjs';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const acme = FIXTURES.acme;
+const tsSamples = readdirSync(samplesDir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+
+let sandbox: RunningSandbox;
+let work: string; // compiled samples and the files they write
+let outDir: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment of a sample: only what a user would set. Nothing of the test's own environment
+ * (a developer's real VIDEO_API_KEY, say) leaks in.
+ */
+function sampleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    VIDEO_API_BASE_URL: sandbox.baseUrl,
+    VIDEO_API_KEY: SANDBOX_KEYS.acme,
+    ...extra,
+  };
+}
+
+function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Run> {
+  const isShell = file.endsWith('.sh');
+  const command = isShell ? 'bash' : process.execPath;
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      [isShell ? file : join(outDir, `${file}.mjs`), ...args],
+      { cwd: options.cwd ?? work, env: options.env ?? sampleEnv(), timeout: 90_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function lines(text: string) {
+  return text.trim().split('\n').filter(Boolean);
+}
+
+/** GET on the sandbox with acme's key, to check what a sample did. */
+async function api(path: string) {
+  const res = await fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${SANDBOX_KEYS.acme}` } });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'videogen-docs-samples-'));
+  outDir = join(work, 'compiled');
+  // Bundled whole (client included), so that each file runs from the temp dir on its own.
+  await build({
+    entryPoints: tsSamples.map((name) => join(samplesDir, `${name}.ts`)),
+    outdir: outDir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  // A fast sandbox: a generation takes 30 s / 100; the rate-limit windows shrink alike.
+  sandbox = await startSandbox({ port: 0, timeScale: 100, validateResponses: true });
+});
+
+afterAll(async () => {
+  // Every response the sandbox sent while the samples ran matched the OpenAPI document.
+  const violations = sandbox ? [...sandbox.violations] : [];
+  await sandbox?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+  expect(violations).toEqual([]);
+});
+
+test('every TypeScript sample type-checks against the client (tsc --noEmit)', () => {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const result = (() => {
+    try {
+      return { ok: true, out: execFileSync(process.execPath, [tsc, '--noEmit', '-p', join(samplesDir, 'tsconfig.json')], { encoding: 'utf8' }) };
+    } catch (error: any) {
+      return { ok: false, out: `${error.stdout ?? ''}${error.stderr ?? ''}` };
+    }
+  })();
+  expect(result.out).toBe('');
+  expect(result.ok).toBe(true);
+});
+
+describe('TypeScript samples run against the sandbox', () => {
+  test('listVideoSettings prints every setting with its fields', async () => {
+    const r = await run('listVideoSettings', []);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out).toHaveLength(7);
+    expect(out).toContain(`${acme.settings.text}  Explainer from a question  [text]`);
+    expect(out).toContain(`${acme.settings.textPdf}  Report from a PDF with instructions  [text, pdf_file]`);
+  });
+
+  test('generateVideo prints the id of a new video that the service then has', async () => {
+    const r = await run('generateVideo', [acme.settings.text, 'A docs sample test']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const [id] = lines(r.stdout);
+    expect(id).toMatch(UUID);
+    const video = await api(`/videos/${id}/`);
+    expect(video.status).toBe(200);
+    expect(['running', 'completed']).toContain(video.body.status);
+  });
+
+  test('generateVideo without a setting id fails with its usage line', async () => {
+    const r = await run('generateVideo', []);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('usage:');
+  });
+
+  test('listVideos prints at most 20 videos, the seeded ones among them', async () => {
+    const r = await run('listVideos', []);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out.length).toBeGreaterThanOrEqual(7);
+    expect(out.length).toBeLessThanOrEqual(20);
+    expect(out.some((l) => l.includes(acme.videos.convertible) && l.includes('Explain photosynthesis'))).toBe(true);
+  });
+
+  test('getVideo prints the status and, when completed, the download URL', async () => {
+    const done = await run('getVideo', [acme.videos.convertible]);
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    const [status, url] = lines(done.stdout);
+    expect(status).toBe('completed');
+    expect(url).toMatch(/^https?:\/\//);
+
+    const failed = await run('getVideo', [acme.videos.failed]);
+    expect(failed.code).toBe(0);
+    expect(lines(failed.stdout)).toEqual(['failed']);
+  });
+
+  test('getVideo on an unknown video exits non-zero with NOT_FOUND', async () => {
+    const r = await run('getVideo', ['00000000-0000-4000-8000-000000000000']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/NOT_FOUND|not found/i);
+  });
+
+  test('getConversionOptions prints the targets of a convertible video', async () => {
+    const r = await run('getConversionOptions', [acme.videos.convertible]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out[0]).toBe('language: ja');
+    expect(out[1]).toBe('aspect ratio: 16:9');
+    expect(out[2]!.split(' ').slice(1)).toHaveLength(33); // every language but ja
+    expect(out[3]).toBe('ratios: 16:9 9:16 4:3 1:1 4:5 2:3 21:9');
+
+    const not = await run('getConversionOptions', [acme.videos.notConvertible]);
+    expect(not.code).toBe(0);
+    expect(lines(not.stdout)).toContain('not convertible');
+  });
+
+  test('createConversion prints the new video id; a refused one exits 1 with the error code', async () => {
+    const ok = await run('createConversion', [acme.videos.convertible, 'en']);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    const [id] = lines(ok.stdout);
+    expect(id).toMatch(UUID);
+    expect(id).not.toBe(acme.videos.convertible);
+    expect((await api(`/videos/${id}/`)).status).toBe(200);
+
+    const refused = await run('createConversion', [acme.videos.limitedVoices, 'fr']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^LANGUAGE_NOT_SUPPORTED_BY_VOICES: /);
+  });
+
+  test('quickstart generates, waits for and downloads a video', async () => {
+    const cwd = mkdtempSync(join(work, 'quickstart-'));
+    const r = await run('quickstart', [], { cwd });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out.at(-2)).toMatch(/^completed after \d+ s$/);
+    const saved = /^saved (\d+) bytes to (.+)$/.exec(out.at(-1)!);
+    expect(saved).not.toBeNull();
+    const file = join(cwd, 'photosynthesis.mp4');
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).size).toBe(Number(saved![1]));
+    expect(statSync(file).size).toBeGreaterThan(0);
+  });
+
+  test('generateFromPdf uploads a PDF, waits, downloads; a failing generation exits 1', async () => {
+    const cwd = mkdtempSync(join(work, 'pdf-'));
+    const pdf = join(cwd, 'report.pdf');
+    writeFileSync(pdf, '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    const r = await run('generateFromPdf', [acme.settings.pdf, pdf], { cwd });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out.some((l) => /^uploaded \d+ of \d+ bytes$/.test(l))).toBe(true);
+    expect(out).toContain('completed');
+    expect(out.at(-1)).toMatch(/^saved \d+ bytes to [0-9a-f-]{36}\.mp4$/);
+
+    // The sandbox's magic value in the file name makes the generation fail.
+    const failing = join(cwd, `deck${MAGIC.fail}.pdf`);
+    writeFileSync(failing, readFileSync(pdf));
+    const f = await run('generateFromPdf', [acme.settings.pdf, failing], { cwd });
+    expect(f.code).toBe(1);
+    expect(f.stderr).toContain('could not generate this video');
+  });
+});
+
+describe('curl samples run against the sandbox', () => {
+  const curl = (op: string) => join(samplesDir, 'curl', `${op}.sh`);
+  const curlEnv = (extra: Record<string, string> = {}) => sampleEnv(extra);
+
+  beforeAll(() => {
+    try {
+      execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    } catch {
+      throw new Error('curl is not installed; the curl samples need it (apt-get install -y curl)');
+    }
+  });
+
+  test('listVideoSettings and listVideos answer a first page', async () => {
+    for (const op of ['listVideoSettings', 'listVideos']) {
+      const r = await run(curl(op), [], { env: curlEnv() });
+      expect(r.code, `${op}: ${r.stderr}${r.stdout}`).toBe(0);
+      const page = JSON.parse(r.stdout);
+      expect(page.page).toBe(1);
+      expect(page.items_per_page).toBe(50);
+      expect(page.results.length).toBeGreaterThanOrEqual(7);
+    }
+  });
+
+  test('generateVideo answers the new video id', async () => {
+    const r = await run(curl('generateVideo'), [], { env: curlEnv({ VIDEO_SETTING_ID: acme.settings.text }) });
+    expect(r.code, r.stdout).toBe(0);
+    expect(JSON.parse(r.stdout).video_id).toMatch(UUID);
+  });
+
+  test('getVideo, getConversionOptions and createConversion on a seeded video', async () => {
+    const env = curlEnv({ VIDEO_ID: acme.videos.convertible });
+    const video = await run(curl('getVideo'), [], { env });
+    expect(video.code, video.stdout).toBe(0);
+    expect(JSON.parse(video.stdout).status).toBe('completed');
+
+    const options = await run(curl('getConversionOptions'), [], { env });
+    expect(options.code, options.stdout).toBe(0);
+    expect(JSON.parse(options.stdout).is_convertible).toBe(true);
+
+    const conversion = await run(curl('createConversion'), [], { env });
+    expect(conversion.code, conversion.stdout).toBe(0);
+    expect(JSON.parse(conversion.stdout).video_id).toMatch(UUID);
+  });
+
+  test('--fail-with-body makes a refused request fail, with the error body', async () => {
+    const r = await run(curl('getVideo'), [], { env: curlEnv({ VIDEO_API_KEY: 'not-a-key', VIDEO_ID: acme.videos.convertible }) });
+    expect(r.code).toBe(22);
+    expect(JSON.parse(r.stdout).error_code).toBe('UNAUTHORIZED');
+  });
+});
+
+test('the guides show the tested samples verbatim', () => {
+  const guides = readdirSync(join(packageDir, 'guides')).filter((f) => f.endsWith('.md'));
+  let checked = 0;
+  for (const guide of guides) {
+    const text = readFileSync(join(packageDir, 'guides', guide), 'utf8');
+    for (const m of text.matchAll(/<!-- sample: (\S+) -->\n```ts\n([\s\S]*?)\n```/g)) {
+      const file = readFileSync(join(samplesDir, m[1]!), 'utf8').trimEnd();
+      expect(m[2], `${guide} shows samples/${m[1]}`).toBe(file);
+      checked++;
+    }
+  }
+  expect(checked).toBeGreaterThanOrEqual(2);
+});
