@@ -276,7 +276,9 @@ export interface components {
             title: string;
             /**
              * @description Names of the form fields of `POST /videos/generate/` that the setting is used with (for
-             *     example `text` or `pdf_file`).
+             *     example `text` or `pdf_file`). A generation with this setting gives only fields listed
+             *     here, in one of the valid combinations, and gives every listed field except
+             *     `image_files`, which stays optional (see DECISIONS.md).
              */
             request_fields: components["schemas"]["GenerateFieldName"][];
         };
@@ -532,7 +534,7 @@ export interface components {
         /**
          * @description Rate limit exceeded (class A: 2 requests per 10 seconds per account), or the credit balance is
          *     insufficient. Codes: `RATE_LIMIT_EXCEEDED` (this document's choice) and `INSUFFICIENT_CREDIT`
-         *     (as for conversions; only the rate limit is worth waiting for).
+         *     (as for conversions; only the rate limit is worth waiting for, and only it carries `Retry-After`).
          */
         GenerationTooManyRequests: {
             headers: {
@@ -867,7 +869,7 @@ export interface operations {
             /**
              * @description `INSUFFICIENT_CREDIT` when the credit balance is insufficient, or `RATE_LIMIT_EXCEEDED`
              *     beyond class A (the rate-limit code is this document's choice). Only the rate limit
-             *     is worth waiting for; an insufficient credit is not retried.
+             *     is worth waiting for (`Retry-After` comes with it); an insufficient credit is not retried.
              */
             429: {
                 headers: {
