@@ -4,7 +4,7 @@ import type { components, paths } from './generated/openapi.js';
 import { PRODUCTION_BASE_URL } from './generated/spec.js';
 import { type Clock, realClock } from './clock.js';
 import { AuthenticationError, fromResponse, ValidationError, type VideoApiError } from './errors.js';
-import { createSender, retryOptions, type RetryOptions } from './retry.js';
+import { type AnyRequest, createSender, LightRequest, retryOptions, type RetryOptions } from './retry.js';
 import { pacerFor } from './pacer.js';
 import { paginate, type ListOptions, type Page, type Paginated } from './pagination.js';
 import { waitForVideo, type WaitOptions } from './polling.js';
@@ -64,7 +64,7 @@ export function createClient(options: ClientOptions = {}) {
   const plan = options.plan ?? 'personal';
   const hide = (s: string) => s.split(key).join('***');
   const send = createSender({
-    fetch: options.fetch ?? ((r, i) => fetch(r, i)),
+    fetch: options.fetch,
     clock,
     retry: retryOptions({ ...(options.maxRetries != null && { maxRetries: options.maxRetries }), ...options.retry }),
     timeoutMs: options.timeoutMs ?? 60_000,
@@ -72,7 +72,28 @@ export function createClient(options: ClientOptions = {}) {
       : pacerFor(`${baseUrl} ${options.account ?? createHash('sha256').update(key).digest('hex')}`, clock),
     check: (id) => videos.get(id),
   });
-  const api = createFetchClient<paths>({ baseUrl, fetch: (r) => send(r), headers: { Authorization: `Bearer ${key}` } });
+  // openapi-fetch builds each call's request with this: a LightRequest (the transport calls
+  // fetch(url, init) once), or a standard Request while middleware is registered (api.use).
+  const middleware: unknown[] = [];
+  const ApiRequest = function (url: string, init: RequestInit) {
+    return middleware.length ? new Request(url, init) : new LightRequest(url, init);
+  } as unknown as typeof Request;
+  Object.defineProperty(ApiRequest, Symbol.hasInstance, { value: (r: unknown) => r instanceof Request || r instanceof LightRequest });
+  const api = createFetchClient<paths>({
+    baseUrl,
+    Request: ApiRequest,
+    fetch: (r) => send(r as AnyRequest),
+    headers: { Authorization: `Bearer ${key}` },
+  });
+  const { use, eject } = api;
+  api.use = (...m) => {
+    use(...m);
+    middleware.push(...m.filter(Boolean));
+  };
+  api.eject = (...m) => {
+    eject(...m);
+    for (const x of m) if (middleware.includes(x)) middleware.splice(middleware.indexOf(x), 1);
+  };
 
   /** The data of a response, or its error thrown as a VideoApiError (with the key redacted). */
   const unwrap = <T>({ data, error, response }: { data?: T; error?: unknown; response: Response }): T => {
@@ -99,9 +120,9 @@ export function createClient(options: ClientOptions = {}) {
             ...init,
             body: input as never,
             bodySerializer: form.body,
-            fetch: (req: Request) => send(req, {
+            fetch: (req: AnyRequest) => send(req, {
               timeoutMs: o.uploadTimeoutMs ?? 0,
-              rebuild: form.oneShot ? undefined : () => new Request(req.url, { ...init, headers: req.headers, body: form.body(), signal: req.signal }),
+              rebuild: form.oneShot ? undefined : () => new LightRequest(req.url, { ...init, headers: req.headers, body: form.body(), signal: req.signal }),
             }),
           } as never),
         ) as Created;

@@ -17,7 +17,7 @@ const ROUTES = /* @__PURE__ */ OPERATIONS.map(([method, path, cls, counts]) => (
 }));
 
 /** The operation a request is for: its rate-limit class, whether it starts a video, the path id. */
-export function route(req: Request) {
+export function route(req: { url: string; method: string }) {
   const path = new URL(req.url).pathname;
   for (const r of ROUTES) {
     const m = r.method == req.method && r.re.exec(path);
@@ -60,7 +60,7 @@ export class Pacer {
   }
 
   /** Waits for a slot of the class (and of the concurrency limit when the request starts a video). */
-  async acquire(cls: Class, counts: boolean, signal: AbortSignal, check?: (id: string) => Promise<unknown>) {
+  async acquire(cls: Class, counts: boolean, signal: AbortSignal | undefined, check?: (id: string) => Promise<unknown>) {
     for (;;) {
       let ms = this.wait(cls);
       if (!ms && counts) {
@@ -79,9 +79,9 @@ export class Pacer {
       const wake = new AbortController();
       this.sleepers.add(wake);
       try {
-        await this.clock.sleep(ms, AbortSignal.any([signal, wake.signal]));
+        await this.clock.sleep(ms, signal ? AbortSignal.any([signal, wake.signal]) : wake.signal);
       } catch (e) {
-        if (signal.aborted) throw e;
+        if (signal?.aborted) throw e;
       } finally {
         this.sleepers.delete(wake);
       }
@@ -93,7 +93,7 @@ export class Pacer {
   }
 
   /** Learns from a response (or its absence, after a network error). */
-  async settle(req: Request, entry: Window['log'][number], res?: Response) {
+  async settle(req: { url: string; method: string }, entry: Window['log'][number], res?: Response) {
     const { cls, counts, id } = route(req);
     const w = this.windows[cls], now = this.clock.now();
     Object.assign(entry, { t: now, done: true });

@@ -13,9 +13,36 @@ export interface RetryOptions {
   serviceUnavailableDelayMs: readonly [number, number];
 }
 
+/**
+ * The request object openapi-fetch builds for `client.api` (its `Request` option): the URL and the
+ * init, not a WHATWG Request. The transport hands them to `fetch(url, init)`, which builds the one
+ * Request undici needs, instead of copying a Request built before it (building one costs about a
+ * tenth of a loopback call). A custom `fetch` still gets a standard Request.
+ */
+export class LightRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: BodyInit | null;
+  readonly signal?: AbortSignal;
+  constructor(url: string | URL, readonly init: RequestInit = {}) {
+    this.url = String(url);
+    this.method = init.method?.toUpperCase() ?? 'GET';
+    this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    this.body = init.body ?? null;
+    this.signal = init.signal ?? undefined;
+  }
+}
+/** What the transport sends: a LightRequest, or a standard Request (downloads, middleware). */
+export type AnyRequest = Request | LightRequest;
+export const toRequest = (r: AnyRequest) => (r instanceof LightRequest ? new Request(r.url, r.init) : r);
+/** Bodies fetch can send again as they are (a stream or an async iterable is read once). */
+const reusable = (b: unknown) =>
+  typeof b == 'string' || b instanceof Blob || b instanceof ArrayBuffer || ArrayBuffer.isView(b) || b instanceof URLSearchParams || b instanceof FormData;
+
 export interface SendOptions {
   /** A fresh copy of the request for a retry (uploads rebuild their body from its source). */
-  rebuild?: () => Request;
+  rebuild?: () => AnyRequest;
   /** Per-attempt timeout until the response headers arrive; 0 for none. */
   timeoutMs?: number;
   /** Skip the pacer (download host). */
@@ -23,7 +50,8 @@ export interface SendOptions {
 }
 
 export interface SenderConfig {
-  fetch: (req: Request, init?: RequestInit) => Promise<Response>;
+  /** A custom fetch, called as fetch(request, init?) with a standard Request; default: fetch(url, init). */
+  fetch?: (req: Request, init?: RequestInit) => Promise<Response>;
   clock: Clock;
   retry: RetryOptions;
   timeoutMs: number;
@@ -50,41 +78,47 @@ const backoff = (r: RetryOptions, attempt: number) => between([0.5, 1]) * Math.m
  * errors and timeouts (as NetworkError / TimeoutError) and for an aborted signal.
  */
 export function createSender(c: SenderConfig) {
-  return async function send(req: Request, o: SendOptions = {}): Promise<Response> {
+  return async function send(req: AnyRequest, o: SendOptions = {}): Promise<Response> {
     const { clock, retry, pacer } = o.pace === false ? { ...c, pacer: undefined } : c;
-    const idempotent = req.method == 'GET' || req.method == 'HEAD';
+    const { signal, method } = req;
+    const idempotent = method == 'GET' || method == 'HEAD';
     const timeoutMs = o.timeoutMs ?? c.timeoutMs;
     const { cls, counts } = pacer ? route(req) : { cls: 'B' as const, counts: false };
-    // The next attempt's request. A small non-multipart body (JSON) is kept as bytes; a multipart
-    // body without `rebuild` is a one-shot stream and cannot be sent twice.
-    let next: (() => Request) | undefined = o.rebuild;
-    let first: Request | undefined = req;
-    if (!req.body) next = () => req;
-    else if (!next && !/multipart/i.test(req.headers.get('content-type') ?? '')) {
+    // The next attempt's request. A body fetch can send again (JSON: a string) is sent as it is; a
+    // Request's non-multipart body is kept as bytes; any other body without `rebuild` is a one-shot
+    // stream and cannot be sent twice.
+    let next: (() => AnyRequest) | undefined = o.rebuild;
+    let first: AnyRequest | undefined = req;
+    if (!req.body || (req instanceof LightRequest && reusable(req.body))) next = () => req;
+    else if (!next && req instanceof Request && !/multipart/i.test(req.headers.get('content-type') ?? '')) {
       const body = await req.arrayBuffer();
       next = () => new Request(req, { body });
       first = undefined;
     }
     for (let attempt = 0; ; attempt++) {
-      req.signal.throwIfAborted();
+      signal?.throwIfAborted();
       const r = attempt == 0 && first ? first : next!();
-      const entry = pacer && (await pacer.acquire(cls, counts, req.signal, c.check));
+      const entry = pacer && (await pacer.acquire(cls, counts, signal, c.check));
       // A plain timer and controller: cheaper per call than AbortSignal.timeout + AbortSignal.any.
       const ac = timeoutMs ? new AbortController() : undefined;
-      const stop = () => ac!.abort(req.signal.reason);
+      const stop = () => ac!.abort(signal!.reason);
       const timer = ac && setTimeout(() => ac.abort(), timeoutMs);
-      ac && req.signal.addEventListener('abort', stop);
+      ac && signal?.addEventListener('abort', stop);
       let res: Response | undefined, cause: unknown, wait = 0;
       try {
-        res = await c.fetch(r, ac && { signal: ac.signal });
+        res = await (c.fetch
+          ? c.fetch(toRequest(r), ac && { signal: ac.signal })
+          : r instanceof LightRequest
+            ? fetch(r.url, ac ? { ...r.init, signal: ac.signal } : r.init)
+            : fetch(r, ac && { signal: ac.signal }));
       } catch (e) {
         cause = e;
       }
       clearTimeout(timer);
-      req.signal.removeEventListener('abort', stop);
+      signal?.removeEventListener('abort', stop);
       if (!res) {
         if (entry) await pacer!.settle(req, entry);
-        if (req.signal.aborted) throw req.signal.reason;
+        if (signal?.aborted) throw signal.reason;
         const e = ac?.signal.aborted
           ? new TimeoutError(`No response in ${timeoutMs} ms`, { cause, retryable: idempotent })
           : new NetworkError(`Network error: ${(cause as Error)?.cause ?? cause}`, { cause, retryable: idempotent });
@@ -107,7 +141,7 @@ export function createSender(c: SenderConfig) {
             : after ?? (s == 503 ? between(retry.serviceUnavailableDelayMs) : backoff(retry, attempt));
         await res.body?.cancel();
       }
-      if (wait) await clock.sleep(wait, req.signal);
+      if (wait) await clock.sleep(wait, signal);
     }
   };
 }

@@ -1,7 +1,7 @@
 // Bad input never crashes the server or gets a 5xx: every failure is a 4xx with the envelope.
 import net from 'node:net';
-import { describe, expect, it } from 'vitest';
-import { FIXTURES, SANDBOX_KEYS } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, SANDBOX_KEYS, startSandbox } from '../src/index.js';
 import { call, expectError, sandbox } from './helpers.js';
 
 /** Send raw bytes over TCP and read the whole answer (the server closes or we time out). */
@@ -97,5 +97,25 @@ describe('bad input', async () => {
   });
   it('is still alive', async () => {
     expect((await call(sb, 'GET', '/videos/', { key })).status).toBe(200);
+  });
+});
+
+describe('CORS, for browser apps on a local dev server', () => {
+  let sb: Awaited<ReturnType<typeof startSandbox>>;
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, timeScale: 100, validateResponses: true });
+  });
+  afterAll(() => sb.close());
+  it('answers a preflight and exposes the pacing headers on the real request', async () => {
+    const url = `${sb.baseUrl}/videos/${FIXTURES.acme.videos.convertible}/conversions/`;
+    const pre = await fetch(url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    const get = await fetch(`${sb.baseUrl}/videos/`, { headers: { origin: 'http://localhost:5173', authorization: `Bearer ${SANDBOX_KEYS.acme}` } });
+    expect(get.status).toBe(200);
+    expect(get.headers.get('access-control-allow-origin')).toBe('*');
+    expect(get.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining');
+    expect(sb.violations).toEqual([]);
   });
 });
