@@ -93,15 +93,15 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
   const kind = (err.kind ?? '').toLowerCase();
   const is = (name: string, k: string) => err.name === name || kind === k;
 
-  // The credit/plan code is checked first: the service answers it with 403 as well as 429.
-  if (code === 'INSUFFICIENT_CREDIT') {
+  // Credit/plan first (InsufficientCreditError): the service answers it with 403 as well as 429.
+  if (is('InsufficientCreditError', 'credit') || code === 'INSUFFICIENT_CREDIT') {
     const fix =
       status === 403
         ? 'use the key of an account whose plan includes conversion (Standard/Premium or higher)'
         : 'top up the account\'s credit, or use the key of another account';
     return { message: `${detail.replace(/\.$/, '')} (${tag}): ${fix}.`, exitCode: EXIT.LIMIT, code, status };
   }
-  if (is('AuthenticationError', 'auth') || status === 401 || (status === 403 && code !== 'INSUFFICIENT_CREDIT')) {
+  if (is('AuthenticationError', 'auth') || status === 401 || status === 403) {
     return {
       message: `Authentication failed (${tag}): set VIDEO_API_KEY to a valid API key for ${ctx.baseUrl ?? 'the service'}.`,
       exitCode: EXIT.AUTH,
@@ -150,7 +150,8 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       code: 'TIMEOUT',
     };
   }
-  if (err.video?.status === 'running') {
+  // VideoNotReadyError: download of a video that is not completed yet.
+  if (is('VideoNotReadyError', 'not_ready') || err.video?.status === 'running') {
     const id = ctx.videoId ?? 'ID';
     return {
       message: `Video ${id} is still running, so there is nothing to download yet: pass --wait, or run "videogen wait ${id}" first.`,

@@ -12,7 +12,7 @@ export const EXIT = {
   AUTH: 3,
   /** The video (or setting) does not exist or is not yours (404). */
   NOT_FOUND: 4,
-  /** Rate limit, concurrency limit or insufficient credit / plan (429, 503, 403 INSUFFICIENT_CREDIT). */
+  /** Rate limit, concurrency limit or insufficient credit / plan (RateLimitError, ConcurrencyLimitError, InsufficientCreditError: 429, 503, 403 INSUFFICIENT_CREDIT). */
   LIMIT: 5,
   /** The video ended `failed` or `expired`: there is nothing to download. */
   VIDEO_FAILED: 6,

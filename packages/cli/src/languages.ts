@@ -1,5 +1,7 @@
-import { LANGUAGES } from '@videogen/client';
-import { LANGUAGE_NAMES } from './generated/languages.js';
+import { LANGUAGES, LANGUAGE_NAMES } from '@videogen/client';
+
+// The client's generated data (from the spec's Language enum and its x-enumDescriptions).
+const NAMES: Readonly<Record<string, string>> = LANGUAGE_NAMES;
 
 export interface LanguageInfo {
   code: string;
@@ -7,12 +9,9 @@ export interface LanguageInfo {
 }
 
 /** The client's language codes (the spec's enum), named from the spec's x-enumDescriptions. */
-export const LANGUAGE_LIST: LanguageInfo[] = (LANGUAGES as readonly string[]).map((code) => ({
-  code,
-  name: LANGUAGE_NAMES[code] ?? code,
-}));
+export const LANGUAGE_LIST: LanguageInfo[] = LANGUAGES.map((code) => ({ code, name: NAMES[code] ?? code }));
 
-export const languageName = (code: string) => LANGUAGE_NAMES[code] ?? code;
+export const languageName = (code: string) => NAMES[code] ?? code;
 
 /** "en (English), ko (Korean)" — for messages that list the choices. */
 export const describeLanguages = (codes: readonly string[]) =>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGE_NAMES } from '../src/generated/languages.js';
+import { LANGUAGE_NAMES } from '@videogen/client';
 import { errorLine, isMp4, run, type RunOptions } from './helpers.js';
 
 const FAST = ['--interval', '0.05', '--timeout', '20'];

@@ -1,6 +1,6 @@
 // Generates src/generated/ from the bundled OpenAPI document (@videogen/openapi/openapi.json):
 //   openapi.ts  types, by openapi-typescript (format: binary -> Blob)
-//   spec.ts     the facts the helpers need as data (languages, limits, retry policy, ...)
+//   spec.ts     the facts the helpers need as data (languages and their names, limits, retry policy, ...)
 // `node scripts/generate.mjs --check` writes nothing and exits 1 when src/generated/ is stale.
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -60,6 +60,13 @@ const uploadLimits = Object.fromEntries(
     { extensions: v.extensions, maxBytes: v.max_bytes, ...(v.max_items ? { maxItems: v.max_items } : {}), contentType: contentTypes[f] },
   ]),
 );
+// Language names (x-enumDescriptions of components.schemas.Language), one per code.
+const languageNames = Object.fromEntries(S.Language.enum.map((code) => [code, S.Language['x-enumDescriptions']?.[code]]));
+const unnamed = S.Language.enum.filter((code) => !languageNames[code]);
+if (unnamed.length) {
+  console.error(`x-enumDescriptions of Language has no name for: ${unnamed.join(', ')}`);
+  process.exit(1);
+}
 const production = spec.servers.find((s) => s.url.startsWith('https:')).url;
 
 const j = (v) => JSON.stringify(v);
@@ -69,6 +76,8 @@ type Schemas = components['schemas'];
 
 /** The 34 language codes (components.schemas.Language). */
 export const LANGUAGES = ${j(S.Language.enum)} as const satisfies readonly Schemas['Language'][];
+/** Language code → English name (x-enumDescriptions of components.schemas.Language), in the spec's order. */
+export const LANGUAGE_NAMES: Readonly<Record<Schemas['Language'], string>> = ${j(languageNames)};
 /** The 7 aspect ratios (components.schemas.AspectRatio). */
 export const ASPECT_RATIOS = ${j(S.AspectRatio.enum)} as const satisfies readonly Schemas['AspectRatio'][];
 /** Every documented error code (components.schemas.ErrorCode). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import createFetchClient from 'openapi-fetch';
+import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
 import { PRODUCTION_BASE_URL } from './generated/spec.js';
 import { type Clock, realClock } from './clock.js';
@@ -82,6 +82,10 @@ export function createClient(options: ClientOptions = {}) {
   const api = createFetchClient<paths>({
     baseUrl,
     Request: ApiRequest,
+    // The spec's path parameters are plain strings ({video_id}): one replace per call instead of
+    // the general serializer (styles, explode), which is kept for any other value.
+    pathSerializer: (p, params) =>
+      p.replace(/\{(\w+)\}/g, (m, k) => (typeof params[k] == 'string' ? encodeURIComponent(params[k]) : defaultPathSerializer(m, params))),
     fetch: (r) => send(r as AnyRequest),
     headers: { Authorization: `Bearer ${key}` },
   });

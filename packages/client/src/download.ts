@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { components } from './generated/openapi.js';
-import { fromResponse, VideoApiError, VideoExpiredError, VideoFailedError } from './errors.js';
+import { fromResponse, VideoExpiredError, VideoFailedError, VideoNotReadyError } from './errors.js';
 import type { Send } from './retry.js';
 
 export interface DownloadOptions {
@@ -25,7 +25,7 @@ export async function download(
     const video = await get(id, { signal });
     const { status } = video;
     if (status != 'completed')
-      throw new (status == 'failed' ? VideoFailedError : status == 'expired' ? VideoExpiredError : VideoApiError)(`Video ${id} is ${status}`, { video, retryable: status == 'running' });
+      throw new (status == 'failed' ? VideoFailedError : status == 'expired' ? VideoExpiredError : VideoNotReadyError)(`Video ${id} is ${status}`, { video, retryable: status == 'running' });
     const res = await send(new Request(video.download_url, { signal }), { pace: false });
     if (res.status == 403 && !retried) {
       await res.body?.cancel();

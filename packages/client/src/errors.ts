@@ -4,8 +4,8 @@ type Schemas = components['schemas'];
 /** A documented error code, or any other string the service may send. */
 export type ErrorCode = Schemas['ErrorCode'] | (string & {});
 export type ErrorKind =
-  | 'api' | 'auth' | 'not_found' | 'rate_limit' | 'concurrency' | 'validation'
-  | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired';
+  | 'api' | 'auth' | 'not_found' | 'rate_limit' | 'credit' | 'concurrency' | 'validation'
+  | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired' | 'not_ready';
 
 export interface ErrorInit {
   status?: number;
@@ -16,7 +16,7 @@ export interface ErrorInit {
   /** ValidationError: the request field at fault, and the limit it broke. */
   field?: string;
   limit?: unknown;
-  /** VideoFailedError, VideoExpiredError, polling TimeoutError: the last status view. */
+  /** VideoFailedError, VideoExpiredError, VideoNotReadyError, polling TimeoutError: the last status view. */
   video?: Schemas['Video'];
 }
 
@@ -63,6 +63,7 @@ const sub = <K extends ErrorKind>(name: string, kind: K, Base: typeof VideoApiEr
 export const AuthenticationError = /* @__PURE__ */ sub('AuthenticationError', 'auth');
 export const NotFoundError = /* @__PURE__ */ sub('NotFoundError', 'not_found');
 export const RateLimitError = /* @__PURE__ */ sub('RateLimitError', 'rate_limit');
+export const InsufficientCreditError = /* @__PURE__ */ sub('InsufficientCreditError', 'credit');
 export const ConcurrencyLimitError = /* @__PURE__ */ sub('ConcurrencyLimitError', 'concurrency');
 export const ValidationError = /* @__PURE__ */ sub('ValidationError', 'validation');
 export const ServerError = /* @__PURE__ */ sub('ServerError', 'server');
@@ -70,9 +71,11 @@ export const TimeoutError = /* @__PURE__ */ sub('TimeoutError', 'timeout');
 export const NetworkError = /* @__PURE__ */ sub('NetworkError', 'network');
 export const VideoFailedError = /* @__PURE__ */ sub('VideoFailedError', 'video_failed');
 export const VideoExpiredError = /* @__PURE__ */ sub('VideoExpiredError', 'video_expired');
+export const VideoNotReadyError = /* @__PURE__ */ sub('VideoNotReadyError', 'not_ready');
 export type AuthenticationError = InstanceType<typeof AuthenticationError>;
 export type NotFoundError = InstanceType<typeof NotFoundError>;
 export type RateLimitError = InstanceType<typeof RateLimitError>;
+export type InsufficientCreditError = InstanceType<typeof InsufficientCreditError>;
 export type ConcurrencyLimitError = InstanceType<typeof ConcurrencyLimitError>;
 export type ValidationError = InstanceType<typeof ValidationError>;
 export type ServerError = InstanceType<typeof ServerError>;
@@ -80,6 +83,7 @@ export type TimeoutError = InstanceType<typeof TimeoutError>;
 export type NetworkError = InstanceType<typeof NetworkError>;
 export type VideoFailedError = InstanceType<typeof VideoFailedError>;
 export type VideoExpiredError = InstanceType<typeof VideoExpiredError>;
+export type VideoNotReadyError = InstanceType<typeof VideoNotReadyError>;
 
 export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;
 
@@ -92,7 +96,8 @@ export function fromResponse(status: number, body: any): VideoApiError {
   const code: string | undefined = body?.error_code;
   const error: string = body?.error ?? (typeof body == 'string' ? body.slice(0, 200) : '');
   const C =
-    code == 'INSUFFICIENT_CREDIT' || status == 429 ? RateLimitError
+    code == 'INSUFFICIENT_CREDIT' ? InsufficientCreditError
+    : status == 429 ? RateLimitError
     : status == 401 || status == 403 ? AuthenticationError
     : status == 404 ? NotFoundError
     : code == 'SIMULTANEOUS_GENERATE_LIMIT' ? ConcurrencyLimitError

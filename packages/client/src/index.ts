@@ -1,11 +1,12 @@
 export { createClient } from './client.js';
 export type { ClientOptions, GenerateOptions, RequestOptions, Video, VideoClient, VideoSetting } from './client.js';
 export {
-  VideoApiError, isVideoApiError, AuthenticationError, NotFoundError, RateLimitError, ConcurrencyLimitError,
-  ValidationError, ServerError, TimeoutError, NetworkError, VideoFailedError, VideoExpiredError,
+  VideoApiError, isVideoApiError, AuthenticationError, NotFoundError, RateLimitError, InsufficientCreditError,
+  ConcurrencyLimitError, ValidationError, ServerError, TimeoutError, NetworkError, VideoFailedError, VideoExpiredError,
+  VideoNotReadyError,
 } from './errors.js';
 export type { ErrorCode, ErrorInit, ErrorKind } from './errors.js';
-export { LANGUAGES, ASPECT_RATIOS } from './generated/spec.js';
+export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from './generated/spec.js';
 export type { Clock } from './clock.js';
 export type { RetryOptions } from './retry.js';
 export type { ListOptions, Page, Paginated } from './pagination.js';

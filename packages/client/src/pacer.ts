@@ -104,7 +104,10 @@ export class Pacer {
     const policy = /^(\d+).*?;\s*w=([\d.]+)/.exec(h('ratelimit-policy') ?? '');
     if (policy) Object.assign(w, { limit: +policy[1], windowMs: +policy[2] * 1000 });
     const reset = headerMs(res, 'retry-after', now) ?? headerMs(res, 'ratelimit-reset', now);
-    if (res.status == 429 || (reset != null && h('ratelimit-remaining') == '0')) w.until = Math.max(w.until, now + (reset ?? w.windowMs));
+    // Only a rate-limit 429 pauses the class: it sends Retry-After, the one for insufficient credit
+    // does not (DECISIONS 27), and waiting does not add credit.
+    const limited = res.status == 429 && (h('retry-after') != null || (await res.clone().json().catch(() => ({}))).error_code != 'INSUFFICIENT_CREDIT');
+    if (limited || (reset != null && h('ratelimit-remaining') == '0')) w.until = Math.max(w.until, now + (reset ?? w.windowMs));
     if (res.status == 503 && counts) this.busyUntil = now + (reset ?? RETRY_POLICY.serviceUnavailableDelayMs[0] * this.scale());
     // A video that is gone no longer runs.
     if (res.status == 404) this.running.delete(id!);

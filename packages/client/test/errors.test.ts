@@ -31,7 +31,8 @@ describe('VideoApiError', () => {
     const kinds = {
       AuthenticationError: 'auth', NotFoundError: 'not_found', RateLimitError: 'rate_limit', ConcurrencyLimitError: 'concurrency',
       ValidationError: 'validation', ServerError: 'server', TimeoutError: 'timeout', NetworkError: 'network',
-      VideoFailedError: 'video_failed', VideoExpiredError: 'video_expired',
+      VideoFailedError: 'video_failed', VideoExpiredError: 'video_expired', InsufficientCreditError: 'credit',
+      VideoNotReadyError: 'not_ready',
     } as const;
     for (const [name, kind] of Object.entries(kinds)) {
       const e = new (api as any)[name]('m', { status: 1 });
@@ -85,6 +86,15 @@ describe('the API key never leaks', () => {
     expect(await client.download(VIDEO_ID, `${dir}/out.mp4`)).toEqual({ path: `${dir}/out.mp4`, bytes: 10 });
     expect(storage.seen[0].headers.authorization).toBeUndefined();
     expect(readdirSync(dir)).toEqual(['out.mp4']); // the temporary file was renamed
+  });
+
+  it('refuses to download a video that is not completed with a VideoNotReadyError', async () => {
+    const srv = await faultServer([json(200, { video_id: VIDEO_ID, status: 'running', download_url: '', copyright: [] })]);
+    close = srv.close;
+    const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, pacing: false });
+    const e = await client.download(VIDEO_ID, '/tmp/never.mp4').catch((e) => e);
+    expect(e).toBeInstanceOf(api.VideoNotReadyError);
+    expect(e).toMatchObject({ kind: 'not_ready', retryable: true, video: { status: 'running' } });
   });
 
   it('leaves no partial file when a download fails', async () => {

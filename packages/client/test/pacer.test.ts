@@ -63,6 +63,21 @@ describe('per-account pacing', () => {
     expect(clock.sleeps).toEqual([3000]);
   });
 
+  it('a 429 INSUFFICIENT_CREDIT (no Retry-After) does not pause class A; a rate-limit 429 does (DECISIONS 27)', async () => {
+    const clock = fakeClock();
+    const srv = await faultServer([err(429, 'INSUFFICIENT_CREDIT'), err(429, 'INSUFFICIENT_CREDIT'), err(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '7' }), json(200, { video_id: ids[1] })]);
+    close = srv.close;
+    const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, account: account() });
+    const gen = () => client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } });
+    await expect(gen()).rejects.toMatchObject({ kind: 'credit' });
+    await expect(gen()).rejects.toMatchObject({ kind: 'credit' });
+    expect(clock.sleeps).toEqual([]);
+    // The window (2 per 10 s) is full after two; then the rate-limit 429 makes the class wait its Retry-After.
+    clock.t += 10_000;
+    await expect(gen()).resolves.toEqual({ video_id: ids[1] });
+    expect(clock.sleeps).toEqual([7000]);
+  });
+
   it('class A: 2 per 10 s, and at most 2 running videos until the status shows them finished', async () => {
     const clock = fakeClock();
     let created = 0;

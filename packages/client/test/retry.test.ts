@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { createClient, ConcurrencyLimitError, NetworkError, NotFoundError, RateLimitError, ServerError, TimeoutError, ValidationError } from '../src/index.js';
+import { createClient, ConcurrencyLimitError, InsufficientCreditError, NetworkError, NotFoundError, RateLimitError, ServerError, TimeoutError, ValidationError } from '../src/index.js';
 import { drop, err, fakeClock, faultServer, hang, json, video, VIDEO_ID } from './helpers.js';
 
 const SETTING = { request_fields: ['text' as const] };
@@ -73,7 +73,8 @@ describe('retries (interface 7.1)', () => {
   it('does not retry a 429 INSUFFICIENT_CREDIT (waiting adds no credit)', async () => {
     const { srv, clock, client } = await setup([err(429, 'INSUFFICIENT_CREDIT', { 'retry-after': '1' })]);
     const e = await client.videos.generate({ video_setting_id: VIDEO_ID, text: 'x' }, { setting: SETTING }).catch((e) => e);
-    expect(e).toBeInstanceOf(RateLimitError);
+    expect(e).toBeInstanceOf(InsufficientCreditError);
+    expect(e).not.toBeInstanceOf(RateLimitError);
     expect(e).toMatchObject({ error_code: 'INSUFFICIENT_CREDIT', retryable: false });
     expect(srv.seen).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
@@ -136,6 +137,36 @@ describe('retries (interface 7.1)', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('cancelled')), 30);
     await expect(client.videos.get(VIDEO_ID, { signal: ac.signal })).rejects.toThrow('cancelled');
+  });
+
+  it('sends a light request through fetch(url, init): retried JSON POST keeps headers, key and body', async () => {
+    const opts = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] };
+    const { srv, client } = await setup([json(200, opts), err(503, 'UNKNOWN_ERROR', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID })]);
+    await client.convert(VIDEO_ID, { aspect_ratio: '9:16' });
+    expect(srv.seen.map((s) => [s.method, s.url, s.headers.authorization, s.headers['content-type']])).toEqual([
+      ['GET', `/v1/videos/${VIDEO_ID}/conversions/`, 'Bearer k-test', undefined],
+      ['POST', `/v1/videos/${VIDEO_ID}/conversions/`, 'Bearer k-test', 'application/json'],
+      ['POST', `/v1/videos/${VIDEO_ID}/conversions/`, 'Bearer k-test', 'application/json'],
+    ]);
+  });
+
+  it('gives client.api middleware a standard Request (and a custom fetch one too)', async () => {
+    const got: unknown[] = [];
+    const { srv, client } = await setup([json(200, video('running'))], {
+      fetch: (r, init) => (got.push(r), fetch(r, init)),
+    });
+    const seen: unknown[] = [];
+    const mw = { onRequest: ({ request }: { request: Request }) => { seen.push(request); request.headers.set('x-mw', '1'); } };
+    client.api.use(mw);
+    const { data } = await client.api.GET('/videos/{video_id}/', { params: { path: { video_id: VIDEO_ID } } });
+    expect(data).toMatchObject({ status: 'running' });
+    expect(seen[0]).toBeInstanceOf(Request);
+    expect(srv.seen[0].headers['x-mw']).toBe('1');
+    client.api.eject(mw);
+    await client.videos.get(VIDEO_ID);
+    expect(seen).toHaveLength(1);
+    expect(got).toHaveLength(2);
+    for (const r of got) expect(r).toBeInstanceOf(Request);
   });
 
   it('retries a JSON POST with the same body', async () => {

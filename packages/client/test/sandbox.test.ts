@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from
 import { Readable } from 'node:stream';
 import { startSandbox, SANDBOX_KEYS, FIXTURES, MAGIC, type RunningSandbox } from '@videogen/sandbox';
 import {
-  createClient, AuthenticationError, NotFoundError, RateLimitError, ServerError, ValidationError, VideoExpiredError, VideoFailedError,
+  createClient, AuthenticationError, InsufficientCreditError, NotFoundError, ServerError, ValidationError, VideoExpiredError, VideoFailedError,
   type VideoClient,
 } from '../src/index.js';
 
@@ -136,10 +136,12 @@ describe('against the sandbox', () => {
     await expect(fast.convert(F.videos.unknownError, { language: 'en' })).rejects.toMatchObject({ status: 500, error_code: 'UNKNOWN_ERROR', kind: 'server' });
     const umbrella = createClient({ apiKey: SANDBOX_KEYS.umbrella, baseUrl: sb.baseUrl });
     const credit = await umbrella.videos.generate({ video_setting_id: FIXTURES.umbrella.settings.text, text: 'x' }).catch((e) => e);
-    expect(credit).toBeInstanceOf(RateLimitError);
+    expect(credit).toBeInstanceOf(InsufficientCreditError);
     expect(credit).toMatchObject({ status: 429, error_code: 'INSUFFICIENT_CREDIT', retryable: false });
     const initech = createClient({ apiKey: SANDBOX_KEYS.initech, baseUrl: sb.baseUrl });
-    await expect(initech.convert(FIXTURES.initech.videos.convertible, { language: 'en' })).rejects.toMatchObject({ status: 403, error_code: 'INSUFFICIENT_CREDIT' });
+    const plan = await initech.convert(FIXTURES.initech.videos.convertible, { language: 'en' }).catch((e) => e);
+    expect(plan).toBeInstanceOf(InsufficientCreditError);
+    expect(plan).toMatchObject({ status: 403, error_code: 'INSUFFICIENT_CREDIT', kind: 'credit', retryable: false });
     const bad = createClient({ apiKey: 'sandbox-key-nobody', baseUrl: sb.baseUrl });
     const e = await bad.videos.get(F.videos.convertible).catch((e) => e);
     expect(e).toBeInstanceOf(AuthenticationError);

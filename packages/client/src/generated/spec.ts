@@ -6,6 +6,8 @@ type Schemas = components['schemas'];
 
 /** The 34 language codes (components.schemas.Language). */
 export const LANGUAGES = ["ja","en","zh-Hans","zh-Hant","ko","es","fr","de","it","pt","ru","hi","bn","id","th","vi","tl","ms","my","ne","mn","tr","sv","da","fi","pl","cs","sk","nl","ro","hr","bg","uk","el"] as const satisfies readonly Schemas['Language'][];
+/** Language code → English name (x-enumDescriptions of components.schemas.Language), in the spec's order. */
+export const LANGUAGE_NAMES: Readonly<Record<Schemas['Language'], string>> = {"ja":"Japanese","en":"English","zh-Hans":"Chinese (Simplified)","zh-Hant":"Chinese (Traditional)","ko":"Korean","es":"Spanish","fr":"French","de":"German","it":"Italian","pt":"Portuguese","ru":"Russian","hi":"Hindi","bn":"Bengali","id":"Indonesian","th":"Thai","vi":"Vietnamese","tl":"Tagalog","ms":"Malay","my":"Burmese","ne":"Nepali","mn":"Mongolian","tr":"Turkish","sv":"Swedish","da":"Danish","fi":"Finnish","pl":"Polish","cs":"Czech","sk":"Slovak","nl":"Dutch","ro":"Romanian","hr":"Croatian","bg":"Bulgarian","uk":"Ukrainian","el":"Greek"};
 /** The 7 aspect ratios (components.schemas.AspectRatio). */
 export const ASPECT_RATIOS = ["16:9","9:16","4:3","1:1","4:5","2:3","21:9"] as const satisfies readonly Schemas['AspectRatio'][];
 /** Every documented error code (components.schemas.ErrorCode). */
