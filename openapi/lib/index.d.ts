@@ -32,5 +32,11 @@ export function checkResponse(
   ajv: Ajv,
   spec: OpenApiDocument,
   operation: Record<string, any>,
-  response: { status: number; contentType?: string | null; body: unknown },
+  response: {
+    status: number;
+    contentType?: string | null;
+    body: unknown;
+    /** Response headers (a fetch `Headers`, or an object of lower-case names); declared ones are validated. */
+    headers?: { get(name: string): string | null } | Record<string, string | number | string[] | undefined>;
+  },
 ): string[];

@@ -103,14 +103,36 @@ export function declaredResponse(spec, operation, status) {
   return key === undefined ? undefined : { key, response: deref(spec, responses[key]) };
 }
 
+/** A header value as its schema reads it: HTTP sends text, the schema may say number or integer. */
+function headerValue(raw, schema) {
+  const types = [schema?.type, ...(schema?.anyOf ?? schema?.oneOf ?? []).map((s) => s.type)];
+  if (types.some((t) => t === 'number' || t === 'integer') && /^-?\d+(\.\d+)?$/.test(raw.trim())) return Number(raw);
+  return raw;
+}
+
 /**
- * Validate a response against the document: status declared, content type declared, body valid.
+ * Validate a response against the document: status declared, content type declared, body valid,
+ * and every declared header that is present (or required) valid against its schema.
+ * `headers` is anything with `get(name)` (a fetch `Headers`) or a plain object of lower-case names.
  * Returns a list of problems (empty when the response conforms).
  */
-export function checkResponse(ajv, spec, operation, { status, contentType, body }) {
+export function checkResponse(ajv, spec, operation, { status, contentType, body, headers }) {
   const problems = [];
   const found = declaredResponse(spec, operation, status);
   if (!found) return [`status ${status} is not declared for ${operation.operationId}`];
+  if (headers) {
+    const get = typeof headers.get === 'function' ? (n) => headers.get(n) : (n) => headers[n.toLowerCase()];
+    for (const [name, declared] of Object.entries(found.response.headers ?? {})) {
+      const h = deref(spec, declared);
+      const raw = get(name);
+      if (raw === undefined || raw === null) {
+        if (h.required) problems.push(`${operation.operationId} ${status} lacks the required header ${name}`);
+        continue;
+      }
+      const validate = ajv.compile(h.schema ?? {});
+      if (!validate(headerValue(String(raw), h.schema))) problems.push(`${operation.operationId} ${status} header ${name}: "${raw}" ${validate.errors?.[0]?.message ?? 'is invalid'}`);
+    }
+  }
   const content = found.response.content;
   if (!content) return problems;
   const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();

@@ -1,6 +1,6 @@
 // Every example in the document must validate against the schema it illustrates.
 import { describe, expect, it } from 'vitest';
-import { createAjv, deref, listOperations, loadSpec, validatorFor } from '../lib/index.js';
+import { checkResponse, createAjv, deref, listOperations, loadSpec, validatorFor } from '../lib/index.js';
 
 const spec = loadSpec();
 const ajv = createAjv(spec);
@@ -49,5 +49,19 @@ describe('every example validates against its schema', () => {
   it('rejects a broken example (the check can fail)', () => {
     expect(validate({ $ref: '#/components/schemas/Video' }, { video_id: 'nope', status: 'done', download_url: 1 })).not.toEqual([]);
     expect(validate({ $ref: '#/components/schemas/Video' }, { video_id: '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10', status: 'running', download_url: 'https://x/y', copyright: [] })).not.toEqual([]);
+  });
+});
+
+describe('checkResponse validates declared headers', () => {
+  const op = listOperations(spec).find((o) => o.operationId === 'getVideo')!.operation;
+  const body = { video_id: '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10', status: 'running', download_url: '', copyright: [] };
+  const run = (headers: Record<string, string>) => checkResponse(ajv, spec, op, { status: 200, contentType: 'application/json', body, headers: new Headers(headers) });
+  it('accepts valid and absent optional headers', () => {
+    expect(run({ 'RateLimit-Remaining': '4', 'RateLimit-Reset': '0.25', 'RateLimit-Policy': '5;w=0.1' })).toEqual([]);
+    expect(run({})).toEqual([]);
+  });
+  it('reports a malformed header', () => {
+    expect(run({ 'RateLimit-Remaining': 'lots' })).toEqual([expect.stringContaining('header RateLimit-Remaining')]);
+    expect(run({ 'RateLimit-Policy': 'five per ten' })).toEqual([expect.stringContaining('header RateLimit-Policy')]);
   });
 });

@@ -5,7 +5,7 @@ import type { Pacer } from './pacer.ts';
 import { redact } from './redact.ts';
 import type { Contract } from './spec.ts';
 
-export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'envelope' | 'error_code';
+export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'headers' | 'envelope' | 'error_code';
 
 export interface Problem {
   kind: ProblemKind;
@@ -147,8 +147,14 @@ export class Api {
     if (res.status >= 500 && !opts.expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
     const op = operationId ? contract.operations.find((o) => o.operationId === operationId) : undefined;
     if (op) {
-      for (const p of checkResponse(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body })) {
-        const kind: ProblemKind = p.startsWith('status ') ? 'status' : p.startsWith('content type') ? 'content_type' : 'schema';
+      for (const p of checkResponse(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
+        const kind: ProblemKind = p.startsWith('status ')
+          ? 'status'
+          : p.startsWith('content type')
+            ? 'content_type'
+            : / header /.test(p) && !/ body/.test(p)
+              ? 'headers'
+              : 'schema';
         problems.push({ kind, message: p });
       }
     }

@@ -25,6 +25,12 @@ export const BREAKS: BreakCase[] = [
     make: () => ({ response: (res, req) => (req.method === 'GET' && VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, status: 201 } : undefined) }),
   },
   {
+    name: 'malformed rate-limit header (RateLimit-Remaining: "lots")',
+    expect: ['getVideo › response_headers_conformance'],
+    operations: ['getVideo'],
+    make: () => ({ response: (res, req) => (VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, headers: { ...res.headers, 'ratelimit-remaining': 'lots' } } : undefined) }),
+  },
+  {
     name: 'missing required field (copyright dropped)',
     expect: ['getVideo › response_schema_conformance'],
     operations: ['getVideo'],

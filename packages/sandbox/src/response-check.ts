@@ -3,7 +3,14 @@
 import { checkResponse, type Operation } from '@videogen/openapi';
 import type { SpecModel } from './spec.js';
 
-export function responseProblems(model: SpecModel, op: Operation, status: number, contentType: string, payload: unknown): string[] {
+export function responseProblems(
+  model: SpecModel,
+  op: Operation,
+  status: number,
+  contentType: string,
+  payload: unknown,
+  headers?: Record<string, string | number | string[] | undefined>,
+): string[] {
   let body: unknown = payload;
   if (typeof payload === 'string') {
     try {
@@ -12,5 +19,5 @@ export function responseProblems(model: SpecModel, op: Operation, status: number
       body = payload;
     }
   }
-  return checkResponse(model.ajv, model.spec, op.operation, { status, contentType, body });
+  return checkResponse(model.ajv, model.spec, op.operation, { status, contentType, body, headers });
 }

@@ -180,7 +180,7 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     app.addHook('onSend', async (request, reply, payload) => {
       const op = request.routeOptions.config?.operation;
       if (!op) return payload;
-      const problems = responseProblems(ctx.model, op, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload);
+      const problems = responseProblems(ctx.model, op, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload, reply.getHeaders());
       for (const p of problems) {
         const line = `${request.method} ${request.url.split('?')[0]} → ${reply.statusCode}: ${p}`;
         opts.violations.push(line);

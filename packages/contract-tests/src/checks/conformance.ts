@@ -8,6 +8,7 @@ const KINDS: Array<{ name: string; kind: ProblemKind }> = [
   { name: 'status_code_conformance', kind: 'status' },
   { name: 'content_type_conformance', kind: 'content_type' },
   { name: 'response_schema_conformance', kind: 'schema' },
+  { name: 'response_headers_conformance', kind: 'headers' },
   { name: 'error_envelope', kind: 'envelope' },
   { name: 'documented_error_code', kind: 'error_code' },
 ];
