@@ -8,31 +8,63 @@ export type Fixtures = FixtureIds & { notes: Partial<Record<keyof FixtureIds, st
 
 const FILE_FIELDS = ['pdf_file', 'pptx_file', 'audio_file', 'video_file'];
 
+/**
+ * The input modes of x-valid-combinations that need a file (text alone is `videoSettingId`), each
+ * with the setting fixture whose request_fields are exactly these fields (DECISIONS #26).
+ */
+export const INPUT_MODES = [
+  { name: 'pdf_file', fixture: 'pdfSettingId', fields: ['pdf_file'] },
+  { name: 'pptx_file', fixture: 'pptxSettingId', fields: ['pptx_file'] },
+  { name: 'text_pdf_file', fixture: 'textPdfSettingId', fields: ['text', 'pdf_file'] },
+  { name: 'audio_file', fixture: 'audioSettingId', fields: ['audio_file'] },
+  { name: 'video_file', fixture: 'videoFileSettingId', fields: ['video_file'] },
+  { name: 'text_image_files', fixture: 'textImagesSettingId', fields: ['text', 'image_files'] },
+] as const satisfies ReadonlyArray<{ name: string; fixture: keyof FixtureIds; fields: readonly string[] }>;
+
+export type InputMode = (typeof INPUT_MODES)[number];
+
+const sameFields = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+/** Video states whose fixtures can be found among the first listed videos. */
+const STATE_FIXTURES = { completed: 'completedVideoId', failed: 'failedVideoId', expired: 'expiredVideoId' } as const;
+
 export async function resolveFixtures(run: Run): Promise<Fixtures> {
   const f: Fixtures = { ...run.target.fixtures, notes: {} };
   if (!run.main.hasKey) return f;
-  if (!f.videoSettingId) {
+  if (!f.videoSettingId || INPUT_MODES.some((m) => !f[m.fixture])) {
+    // One page of settings serves the text setting and every input mode.
     const ex = await run.main.get('/video-settings/');
-    const results = ex.status === 200 ? ((ex.body as any)?.results ?? []) : [];
-    // A text-only setting: the cheapest generation, no file upload.
-    const s = results.find((r: any) => Array.isArray(r?.request_fields) && r.request_fields.includes('text') && !r.request_fields.some((x: string) => FILE_FIELDS.includes(x)));
-    if (s) f.videoSettingId = s.video_setting_id;
-    // A stateless mock accepts any well-formed id (and may list no setting at all).
-    else if (!run.target.stateful) f.videoSettingId = randomUUID();
-    else f.notes.videoSettingId = 'no video setting with request_fields [text] on page 1 of GET /video-settings/';
+    const results: any[] = ex.status === 200 ? ((ex.body as any)?.results ?? []) : [];
+    const withFields = results.filter((r: any) => Array.isArray(r?.request_fields));
+    if (!f.videoSettingId) {
+      // A text-only setting: the cheapest generation, no file upload.
+      const s = withFields.find((r: any) => r.request_fields.includes('text') && !r.request_fields.some((x: string) => FILE_FIELDS.includes(x)));
+      if (s) f.videoSettingId = s.video_setting_id;
+      // A stateless mock accepts any well-formed id (and may list no setting at all).
+      else if (!run.target.stateful) f.videoSettingId = randomUUID();
+      else f.notes.videoSettingId = 'no video setting with request_fields [text] on page 1 of GET /video-settings/';
+    }
+    for (const m of INPUT_MODES) {
+      if (f[m.fixture]) continue;
+      const s = withFields.find((r: any) => sameFields(r.request_fields, m.fields));
+      if (s) f[m.fixture] = s.video_setting_id;
+      else if (!run.target.stateful) f[m.fixture] = randomUUID();
+      else f.notes[m.fixture] = `no video setting with request_fields exactly [${m.fields.join(', ')}] on page 1 of GET /video-settings/`;
+    }
   }
   // Video fixtures cannot be discovered on a stateless mock: its examples are not real videos.
-  if (run.target.stateful && !f.completedVideoId) {
+  const missing = () => (Object.keys(STATE_FIXTURES) as Array<keyof typeof STATE_FIXTURES>).filter((s) => !f[STATE_FIXTURES[s]]);
+  if (run.target.stateful && missing().length) {
+    // The list items carry no status: read the status of the first few (the same reads serve every state).
     const ex = await run.main.get('/videos/');
     const results: any[] = ex.status === 200 ? ((ex.body as any)?.results ?? []) : [];
     for (const item of results.slice(0, 5)) {
       const v = await run.main.get(`/videos/${encodeURIComponent(item.video_id)}/`);
-      if (v.status === 200 && (v.body as any)?.status === 'completed') {
-        f.completedVideoId = item.video_id;
-        break;
-      }
+      const state = (v.body as any)?.status as keyof typeof STATE_FIXTURES;
+      if (v.status === 200 && missing().includes(state)) f[STATE_FIXTURES[state]] = item.video_id;
+      if (!missing().length) break;
     }
-    if (!f.completedVideoId) f.notes.completedVideoId = 'no completed video among the first 5 of GET /videos/';
+    for (const s of missing()) f.notes[STATE_FIXTURES[s]] = `no ${s} video among the first 5 of GET /videos/`;
   }
   if (run.target.stateful && !f.convertibleVideoId && f.completedVideoId) {
     const ex = await run.main.get(`/videos/${f.completedVideoId}/conversions/`);

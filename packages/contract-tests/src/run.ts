@@ -19,6 +19,8 @@ export class Run implements RunRecorder {
   readonly noCredit?: Api;
   /** Videos this run created, so that the concurrency check can wait for them to finish. */
   readonly created: string[] = [];
+  /** Ids of `created` seen in a state other than running (no need to read them again). */
+  readonly finished = new Set<string>();
   /** Results that one check produces and later checks assert on (one generation serves several checks). */
   readonly scratch = new Map<string, Promise<any>>();
   private fixturesPromise?: Promise<Fixtures>;

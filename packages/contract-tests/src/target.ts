@@ -7,7 +7,17 @@ export type Profile = 'read-only' | 'full';
 /** Known ids on the target. Each is optional: a check that needs a missing one is skipped with the reason. */
 export interface FixtureIds {
   videoSettingId?: string;
+  /** Settings whose request_fields are exactly one input mode of x-valid-combinations (generation in every mode). */
+  pdfSettingId?: string;
+  pptxSettingId?: string;
+  textPdfSettingId?: string;
+  audioSettingId?: string;
+  videoFileSettingId?: string;
+  textImagesSettingId?: string;
   completedVideoId?: string;
+  /** A video in the `failed` state, and one in the `expired` state (status views of every state). */
+  failedVideoId?: string;
+  expiredVideoId?: string;
   convertibleVideoId?: string;
   notConvertibleVideoId?: string;
   realAvatarVideoId?: string;
@@ -45,7 +55,15 @@ export interface TargetConfig {
 /** Fixture environment variables, documented in the README. */
 export const FIXTURE_ENV: Record<keyof FixtureIds, string> = {
   videoSettingId: 'CONTRACT_VIDEO_SETTING_ID',
+  pdfSettingId: 'CONTRACT_PDF_SETTING_ID',
+  pptxSettingId: 'CONTRACT_PPTX_SETTING_ID',
+  textPdfSettingId: 'CONTRACT_TEXT_PDF_SETTING_ID',
+  audioSettingId: 'CONTRACT_AUDIO_SETTING_ID',
+  videoFileSettingId: 'CONTRACT_VIDEO_FILE_SETTING_ID',
+  textImagesSettingId: 'CONTRACT_TEXT_IMAGES_SETTING_ID',
   completedVideoId: 'CONTRACT_COMPLETED_VIDEO_ID',
+  failedVideoId: 'CONTRACT_FAILED_VIDEO_ID',
+  expiredVideoId: 'CONTRACT_EXPIRED_VIDEO_ID',
   convertibleVideoId: 'CONTRACT_CONVERTIBLE_VIDEO_ID',
   notConvertibleVideoId: 'CONTRACT_NOT_CONVERTIBLE_VIDEO_ID',
   realAvatarVideoId: 'CONTRACT_REAL_AVATAR_VIDEO_ID',

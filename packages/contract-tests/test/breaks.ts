@@ -16,6 +16,9 @@ const isJson = (res: ProxiedResponse) => /json/.test(res.headers['content-type']
 const VIDEO = /^\/v1\/videos\/([^/]+)\/$/;
 const OPTIONS = /^\/v1\/videos\/([^/]+)\/conversions\/$/;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const GENERATE = '/v1/videos/generate/';
+const isGenerate = (req: { method: string; url: string }) => req.method === 'POST' && req.url.split('?')[0] === GENERATE;
+const json = (status: number, body: unknown): ProxiedResponse => ({ status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });
 
 export const BREAKS: BreakCase[] = [
   {
@@ -221,5 +224,55 @@ export const BREAKS: BreakCase[] = [
           ? editJson(res, (b) => void (b.results.length && (b.results = Array.from({ length: 60 }, (_, i) => b.results[i % b.results.length]))))
           : undefined,
     }),
+  },
+  {
+    name: 'wrong file extension accepted (notes.txt as pdf_file → 200)',
+    expect: ['generateVideo › negative_data_rejection_file_extension'],
+    operations: ['generateVideo'],
+    make: () => ({ request: (req) => (isGenerate(req) && req.body.includes('filename="notes.txt"') ? json(200, { video_id: randomUUID() }) : undefined) }),
+  },
+  {
+    name: 'failed video reported completed (with a download_url)',
+    expect: ['getVideo › status_view_failed'],
+    operations: ['getVideo'],
+    make: (t) => ({
+      response: (res, req) => {
+        const m = VIDEO.exec(pathOf(req));
+        if (!m || m[1] !== t.fixtures.failedVideoId || res.status !== 200) return;
+        // Schema-valid: only the state is wrong, so only the status-view check can see it.
+        return editJson(res, (b) => void Object.assign(b, { status: 'completed', download_url: `https://cdn.example/${m[1]}.mp4` }));
+      },
+    }),
+  },
+  {
+    name: 'expired video reported running',
+    expect: ['getVideo › status_view_expired'],
+    operations: ['getVideo'],
+    make: (t) => ({
+      response: (res, req) => {
+        const m = VIDEO.exec(pathOf(req));
+        return m && m[1] === t.fixtures.expiredVideoId && res.status === 200 ? editJson(res, (b) => void Object.assign(b, { status: 'running', download_url: '', copyright: [] })) : undefined;
+      },
+    }),
+  },
+  {
+    name: 'one input mode refused (pptx_file → 400 FILE_UPLOAD_ERROR)',
+    expect: ['generateVideo › generate_mode_pptx_file'],
+    operations: ['generateVideo'],
+    make: () => ({
+      request: (req) => (isGenerate(req) && req.body.includes('name="pptx_file"') ? json(400, { error_code: 'FILE_UPLOAD_ERROR', error: 'The file could not be uploaded.' }) : undefined),
+    }),
+  },
+  {
+    name: 'file upload errors answered with another documented code (FILE_UPLOAD_ERROR → INVALID_REQUEST)',
+    expect: ['generateVideo › negative_data_rejection_file_extension', 'generateVideo › negative_data_rejection_too_many_images', 'generateVideo › negative_data_rejection_file_over_plan_limit'],
+    operations: ['generateVideo'],
+    make: () => ({ response: (res, req) => (isGenerate(req) && res.status === 400 ? editJson(res, (b) => void (b.error_code === 'FILE_UPLOAD_ERROR' && (b.error_code = 'INVALID_REQUEST'))) : undefined) }),
+  },
+  {
+    name: 'a file past the plan limit accepted (51 MB audio on the Personal plan → 200)',
+    expect: ['generateVideo › negative_data_rejection_file_over_plan_limit'],
+    operations: ['generateVideo'],
+    make: () => ({ request: (req) => (isGenerate(req) && req.body.length > 50_000_000 ? json(200, { video_id: randomUUID() }) : undefined) }),
   },
 ];

@@ -46,6 +46,12 @@ export function loadGuides(dir = guidesDir) {
     if (!match) throw new Error(`guides/${file} must start with a "# Title" line`);
     return { file, title: match[1].trim(), body: text.slice(match[0].length).trimEnd() + '\n' };
   });
+  // The decisions of the OpenAPI document, which its descriptions cite as DECISIONS.md, are the
+  // last guide: read from the spec package, never copied, so the page cannot drift from the file.
+  const decisions = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@videogen/openapi/package.json')), 'DECISIONS.md'), 'utf8').replace(/\r\n/g, '\n');
+  const d = /^# (.+)\n+/.exec(decisions);
+  if (!d) throw new Error('DECISIONS.md must start with a "# Title" line');
+  guides.push({ file: 'DECISIONS.md', title: d[1].trim(), body: decisions.slice(d[0].length).trimEnd() + '\n' });
   const intro = readFileSync(join(dir, 'index.md'), 'utf8').replace(/\r\n/g, '\n').trimEnd() + '\n';
   return { intro, guides };
 }

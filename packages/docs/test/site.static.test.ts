@@ -66,6 +66,7 @@ describe('the docs copy of the document', () => {
       'Limits',
       'The sandbox',
       'Running the contract suite against staging',
+      'Decisions where the interface is silent (DECISIONS.md)',
     ]);
     const traits = docs.tags.filter((t: any) => t['x-traitTag']);
     expect(traits.map((t: any) => t.name)).toEqual(guides.map((g) => g.title));

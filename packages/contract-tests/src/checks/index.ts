@@ -5,6 +5,7 @@ import { pagingChecks } from './paging.ts';
 import { statusChecks } from './status.ts';
 import { generationChecks } from './generation.ts';
 import { conversionChecks } from './conversions.ts';
+import { generationModeChecks } from './generation-modes.ts';
 import { limitChecks } from './limits.ts';
 import { conformanceChecks } from './conformance.ts';
 
@@ -16,6 +17,8 @@ export const groups: Record<string, Check[]> = {
   status: statusChecks,
   generation: generationChecks,
   conversions: conversionChecks,
+  // Every input mode, after the conversions: each waits for a free place among the 2 running videos.
+  generationModes: generationModeChecks,
   // Limits after the rest: a burst leaves the window full, and the concurrency check waits for running videos.
   limits: limitChecks,
   auth: authChecks,

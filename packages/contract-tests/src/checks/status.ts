@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { check, ensure, ensureError, ensureStatus, type Check } from './types.ts';
 import { ensureDownloads } from './video-helpers.ts';
+import { FIXTURE_ENV } from '../target.ts';
 
 const BY_ID = [
   { operation: 'getVideo', path: (id: string) => `/videos/${id}/` },
@@ -39,6 +40,21 @@ export const statusChecks: Check[] = [
     ensure(typeof body.download_url === 'string' && body.download_url.length > 0, 'download_url of a completed video is empty', ex);
     ensure(Array.isArray(body.copyright), 'copyright is not an array', ex);
   }),
+  // The other terminal states (read-only: seeded or configured videos). Their schema conformance is
+  // checked on every response; here the documented state and the empty download_url (Video schema:
+  // "Empty string unless completed").
+  ...(['failed', 'expired'] as const).map((state) =>
+    check('getVideo', `status_view_${state}`, async (ctx) => {
+      ctx.requireStateful('its videos are examples');
+      const id = await ctx.fixture(state === 'failed' ? 'failedVideoId' : 'expiredVideoId');
+      const ex = await ctx.main.get(`/videos/${id}/`);
+      const body = ensureStatus(ex, 200, `GET a ${state} video`);
+      ensure(body.video_id === id, `video_id ${body.video_id} is not the requested ${id}`, ex);
+      ensure(body.status === state, `status is ${body.status}, expected ${state} (fixture ${FIXTURE_ENV[state === 'failed' ? 'failedVideoId' : 'expiredVideoId']})`, ex);
+      ensure(body.download_url === '', `download_url of a ${state} video is ${JSON.stringify(body.download_url)}, not ""`, ex);
+      ensure(Array.isArray(body.copyright), 'copyright is not an array', ex);
+    }),
+  ),
   check('getVideo', 'download_url_downloads', async (ctx) => {
     ctx.requireStateful('its download_url is an example address');
     const id = await ctx.fixture('completedVideoId');

@@ -46,3 +46,29 @@ export async function ensureDownloads(url: string): Promise<void> {
   const ftyp = Buffer.from(head.subarray(4, 8)).toString('latin1') === 'ftyp';
   ensure(ftyp || /^video\//i.test(type), `download_url ${url} is not a video (content-type "${type}", no MP4 ftyp box)`);
 }
+
+/**
+ * Wait until at most `max_running − free` of the videos this run created are running (the
+ * x-concurrency-limit of generateVideo), polling as x-polling says, so that the next generation or
+ * conversion is not answered 503. Paced like every other read.
+ */
+export async function waitForSlot(ctx: CheckContext, free = 1): Promise<void> {
+  const { run } = ctx;
+  if (!run.target.stateful) return;
+  const generate = run.contract.operations.find((o) => o.operationId === 'generateVideo')?.operation;
+  const max: number = generate?.['x-concurrency-limit']?.max_running ?? 2;
+  const polling = run.contract.operations.find((o) => o.operationId === 'getVideo')?.operation['x-polling'] ?? {};
+  const deadline = Date.now() + ((polling.timeout_seconds ?? 600) * 1000) / run.timeScale;
+  for (;;) {
+    let running = 0;
+    for (const id of run.created) {
+      if (run.finished.has(id)) continue;
+      const ex = await ctx.main.get(`/videos/${id}/`);
+      if (ex.status === 200 && (ex.body as any)?.status === 'running') running++;
+      else run.finished.add(id);
+    }
+    if (running <= max - free) return;
+    ensure(Date.now() < deadline, `${running} videos of this run still running after the client-side timeout of ${polling.timeout_seconds ?? 600} s (target time)`);
+    await run.sleep(polling.interval_seconds ?? 10);
+  }
+}
