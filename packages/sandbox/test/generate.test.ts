@@ -1,9 +1,9 @@
 // Generation: the form against the setting's request_fields, the valid combinations, formats and
 // sizes per plan (x-upload-limits), at most 10 images, streamed rejection of oversize files.
-import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, MAGIC, SANDBOX_KEYS, type RunningSandbox } from '../src/index.js';
 import { call, expectError, form, sandbox } from './helpers.js';
+import { streamedUpload } from '../bench/streamed-upload.mjs';
 
 const S = FIXTURES.acme.settings;
 const G = FIXTURES.globex.settings;
@@ -100,45 +100,10 @@ describe('invalid forms', () => {
   });
 });
 
-/** Send a multipart upload of `total` bytes as a stream; resolve with the answer and the bytes sent when it came. */
-function streamUpload(sbx: RunningSandbox, key: string, setting: string, field: string, filename: string, total: number) {
-  return new Promise<{ status: number; body: any; sentWhenAnswered: number }>((resolve, reject) => {
-    const boundary = 'sandbox-test-boundary';
-    const head = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="video_setting_id"\r\n\r\n${setting}\r\n` +
-        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    );
-    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    const req = http.request(`${sbx.baseUrl}/videos/generate/`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + total + tail.length },
-    });
-    let sent = 0;
-    let answered = false;
-    const chunk = Buffer.alloc(256 * 1024, 7);
-    req.on('response', (res) => {
-      answered = true;
-      const sentWhenAnswered = sent;
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        req.destroy();
-        resolve({ status: res.statusCode!, body: JSON.parse(text), sentWhenAnswered });
-      });
-    });
-    req.on('error', (err) => (answered ? undefined : reject(err)));
-    req.write(head);
-    const pump = () => {
-      while (!answered && sent < total) {
-        const n = Math.min(chunk.length, total - sent);
-        sent += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once('drain', pump);
-      }
-      if (!answered) req.end(tail);
-    };
-    pump();
-  });
+/** The shared streamed upload (bench and tests), with the answer's body parsed. */
+async function streamUpload(sbx: RunningSandbox, key: string, setting: string, field: string, filename: string, total: number) {
+  const a = await streamedUpload({ baseUrl: sbx.baseUrl, key, setting, field, filename, total, chunkBytes: 256 * 1024 });
+  return { status: a.status as number, body: JSON.parse(a.text), sentWhenAnswered: a.sentWhenAnswered as number };
 }
 
 describe('streamed uploads', () => {

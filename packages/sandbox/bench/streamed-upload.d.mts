@@ -1,0 +1,12 @@
+export interface StreamedUploadOptions {
+  /** Base URL with /v1. */
+  baseUrl: string;
+  key: string;
+  setting: string;
+  field?: string;
+  filename?: string;
+  /** Bytes of the generated file. */
+  total: number;
+  chunkBytes?: number;
+}
+export function streamedUpload(options: StreamedUploadOptions): Promise<{ status: number; text: string; sentWhenAnswered: number }>;
