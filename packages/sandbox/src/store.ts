@@ -42,7 +42,9 @@ export class Store {
         this.insert({
           video_id: fixtureId(account.videoPrefix, s.n),
           account: account.name,
-          created_at: Date.UTC(2026, 0, 10 + s.n, 9, 0, 0),
+          // Scenario 1 (the plain convertible video) is the newest seed, so that a client discovering
+          // "the first completed video" of the list gets an ordinary one, not a scenario.
+          created_at: Date.UTC(2026, 0, 20 - s.n, 9, 0, 0),
           prompt: s.prompt,
           fixed_status: s.status,
           finishes_at: 0,

@@ -69,7 +69,7 @@ describe('videos of an account', () => {
   it('lists the seeded videos, newest first, with fixed ids', async () => {
     const a = await call(sb, 'GET', '/videos/', { key: SANDBOX_KEYS.initech });
     expect(a.status).toBe(200);
-    expect(a.body.results.map((v: any) => v.video_id)).toEqual([7, 6, 5, 4, 3, 2, 1].map((n) => `71de0c00-0000-4000-8000-00000000000${n}`));
+    expect(a.body.results.map((v: any) => v.video_id)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => `71de0c00-0000-4000-8000-00000000000${n}`));
     for (const v of a.body.results) expect(v.created_at.startsWith('2026-01-')).toBe(true);
   });
   it('keys of one account see the same videos; other accounts see none of them', async () => {
