@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { FIXTURES, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_NAMES } from '@videogen/client';
-import { errorLine, isMp4, run, type RunOptions } from './helpers.js';
+import { cliEnv, errorLine, isMp4, run, type RunOptions } from './helpers.js';
 
 const FAST = ['--interval', '0.05', '--timeout', '20'];
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -18,6 +20,19 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sandbox?.close();
+});
+
+describe('the installed bin', () => {
+  it('is the committed launcher, and it runs the built CLI', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    // Outside dist/: npm links bins at install time, before any build (a fresh clone runs npm ci first).
+    expect(pkg.bin.videogen.startsWith('dist/'), 'the bin must not be a build output').toBe(false);
+    const launcher = fileURLToPath(new URL(`../${pkg.bin.videogen}`, import.meta.url));
+    expect(readFileSync(launcher, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    const r = spawnSync(process.execPath, [launcher, 'languages'], { encoding: 'utf8', env: cliEnv({}) });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^ja\s+Japanese$/m);
+  });
 });
 
 describe('languages', () => {
