@@ -10,7 +10,7 @@ import { Accounts, type AccountConfig } from './accounts.js';
 import { createClock } from './clock.js';
 import type { Context } from './context.js';
 import { ApiError, envelope } from './errors.js';
-import { RateLimiter } from './rate-limit.js';
+import { DEFAULT_RATE_LIMITER, RateLimiter, type RateLimiterStyle } from './rate-limit.js';
 import { responseProblems } from './response-check.js';
 import { conversionHandlers } from './routes/conversions.js';
 import { registerDocs } from './routes/docs.js';
@@ -36,6 +36,8 @@ export interface SandboxOptions {
   validateResponses?: boolean;
   /** Default true; false disables the rate limits (benchmarks only). */
   rateLimits?: boolean;
+  /** How the limits of 8.1 are enforced: 'sliding' | 'fixed' | 'even' | 'token-bucket'. Default 'even' (DECISIONS #28). */
+  rateLimiter?: RateLimiterStyle;
   /** One line per request: true prints to stdout, a function receives the lines. Default off. */
   logger?: boolean | ((line: string) => void);
   /** Service seconds a generation or conversion runs. Default 30. */
@@ -75,7 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     accounts,
     store,
     clock,
-    limiter: new RateLimiter(clock, options.rateLimits ?? true),
+    limiter: new RateLimiter(clock, options.rateLimits ?? true, options.rateLimiter ?? DEFAULT_RATE_LIMITER),
     signer: new UrlSigner(store.signingSecret),
     durations: {
       generationSeconds: options.generationSeconds ?? 30,
