@@ -117,7 +117,7 @@ export function createClient(options: ClientOptions = {}) {
       if (!o.setting) await prepare(input, plan, await findSetting(input.video_setting_id, o.signal));
       const form = multipart(parts, o.onUploadProgress);
       // The upload's body is a stream: each retry builds a new one from the sources (never a clone).
-      const init = { method: 'POST', headers: { 'Content-Type': form.type }, duplex: 'half', redirect: 'error', signal: o.signal } as RequestInit;
+      const init = { method: 'POST', headers: { 'Content-Type': form.type }, duplex: 'half', redirect: 'manual', signal: o.signal } as RequestInit;
       try {
         return unwrap(
           await api.POST('/videos/generate/', {

@@ -2,6 +2,8 @@
 import type { Account, Accounts } from './accounts.js';
 import type { Clock } from './clock.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { Personality } from './personality.js';
+import type { Faults, ResponseStats } from './faults.js';
 import type { UrlSigner } from './signing.js';
 import type { SpecModel } from './spec.js';
 import type { Store } from './store.js';
@@ -19,6 +21,12 @@ export interface Context {
   store: Store;
   clock: Clock;
   limiter: RateLimiter;
+  /** How to answer where the interface is silent (personality.ts). */
+  personality: Personality;
+  /** Behaviour injected for an account's next requests (/_sandbox/faults). */
+  faults: Faults;
+  /** Statuses answered per account on /v1 (/_sandbox/stats, RunningSandbox.stats()). */
+  stats: ResponseStats;
   signer: UrlSigner;
   durations: Durations;
   /** Set once the server listens; download URLs point at it. */

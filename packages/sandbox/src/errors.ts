@@ -1,5 +1,7 @@
 // The error envelope of interface 7.1, thrown from anywhere and rendered by the server's handler.
 export class ApiError extends Error {
+  /** Fields added to the envelope (the alternative personality's `request_id`). */
+  extra?: Record<string, unknown>;
   constructor(
     readonly status: number,
     readonly code: string,
@@ -9,7 +11,7 @@ export class ApiError extends Error {
     super(message);
   }
   get body() {
-    return { error_code: this.code, error: this.message };
+    return { error_code: this.code, error: this.message, ...this.extra };
   }
 }
 

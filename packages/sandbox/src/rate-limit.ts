@@ -1,34 +1,112 @@
-// Sliding-window rate limits per account and class (interface 8.1), in real ms under the time scale.
+// Rate limits per account and class (interface 8.1), in real ms under the time scale, in one of four
+// styles: every honest reading of "at most N requests per W seconds (1 per W/N seconds)".
+//   sliding      at most N in any window of W
+//   fixed        at most N per window aligned on multiples of W
+//   even         one per W/N, no burst (GCRA with zero tolerance) — the default (DECISIONS #28): a
+//                sequence it accepts is accepted by every other style, so a client paced for it
+//                meets no 429 from any of them
+//   token-bucket capacity N, one token back every W/N
+// N and W come from each operation's `x-rate-limit` in the document; nothing is restated here.
 import type { Clock } from './clock.js';
+
+export const RATE_LIMITER_STYLES = ['sliding', 'fixed', 'even', 'token-bucket'] as const;
+export type RateLimiterStyle = (typeof RATE_LIMITER_STYLES)[number];
+export const DEFAULT_RATE_LIMITER: RateLimiterStyle = 'even';
 
 export interface RateDecision {
   allowed: boolean;
+  /** The quota the style advertises (`RateLimit-Limit`, and the Q of `RateLimit-Policy`). */
   limit: number;
   remaining: number;
-  /** Real ms until the window frees a request. */
+  /** Real ms until one more request is allowed (0 when one is allowed now). */
   resetMs: number;
+  /** The window the style advertises (`w=` of `RateLimit-Policy`), real ms. */
   windowMs: number;
 }
 
+/** Float slack for comparisons of real ms computed from divisions (W/N at odd time scales). */
+const EPS = 1e-6;
+
+interface Style {
+  take(state: any, now: number, limit: number, windowMs: number): { state: any; decision: RateDecision };
+}
+
+const sliding: Style = {
+  take(hits: number[] = [], now, limit, windowMs) {
+    const live = hits.filter((t) => t > now - windowMs + EPS);
+    const allowed = live.length < limit;
+    if (allowed) live.push(now);
+    const resetMs = live.length ? live[0] + windowMs - now : 0;
+    return { state: live, decision: { allowed, limit, remaining: Math.max(0, limit - live.length), resetMs, windowMs } };
+  },
+};
+
+const fixed: Style = {
+  take(s: { start: number; count: number } | undefined, now, limit, windowMs) {
+    const start = Math.floor(now / windowMs) * windowMs;
+    const state = s && s.start === start ? { ...s } : { start, count: 0 };
+    const allowed = state.count < limit;
+    if (allowed) state.count++;
+    const resetMs = state.count ? start + windowMs - now : 0;
+    return { state, decision: { allowed, limit, remaining: Math.max(0, limit - state.count), resetMs, windowMs } };
+  },
+};
+
+const even: Style = {
+  // GCRA with zero tolerance: `tat` is the earliest time the next request conforms.
+  take(tat: number | undefined, now, limit, windowMs) {
+    const interval = windowMs / limit;
+    const allowed = tat === undefined || now >= tat - EPS;
+    const next = allowed ? now + interval : tat!;
+    return { state: next, decision: { allowed, limit: 1, remaining: 0, resetMs: Math.max(0, next - now), windowMs: interval } };
+  },
+};
+
+const tokenBucket: Style = {
+  take(s: { tokens: number; at: number } | undefined, now, limit, windowMs) {
+    const interval = windowMs / limit;
+    const tokens = Math.min(limit, (s?.tokens ?? limit) + (s ? (now - s.at) / interval : 0));
+    const allowed = tokens >= 1 - EPS;
+    const left = allowed ? Math.max(0, tokens - 1) : tokens;
+    const remaining = Math.floor(left + EPS);
+    const resetMs = remaining >= 1 ? 0 : Math.max(0, (1 - left) * interval);
+    return { state: { tokens: left, at: now }, decision: { allowed, limit, remaining, resetMs, windowMs } };
+  },
+};
+
+const STYLES: Record<RateLimiterStyle, Style> = { sliding, fixed, even, 'token-bucket': tokenBucket };
+
+export function isRateLimiterStyle(v: unknown): v is RateLimiterStyle {
+  return typeof v === 'string' && (RATE_LIMITER_STYLES as readonly string[]).includes(v);
+}
+
 export class RateLimiter {
-  private hits = new Map<string, number[]>();
-  constructor(private readonly clock: Clock, private readonly enabled: boolean) {}
+  private states = new Map<string, any>();
+  private readonly style: Style;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly enabled: boolean,
+    readonly styleName: RateLimiterStyle = DEFAULT_RATE_LIMITER,
+  ) {
+    if (!isRateLimiterStyle(styleName)) throw new Error(`rateLimiter must be one of ${RATE_LIMITER_STYLES.join(', ')}, got ${String(styleName)}`);
+    this.style = STYLES[styleName];
+  }
 
   take(account: string, cls: string, limit: number, windowSeconds: number): RateDecision {
-    const now = this.clock.now();
+    const now = this.clock.now(account);
     const windowMs = this.clock.ms(windowSeconds);
     const key = `${account}\u0000${cls}`;
-    const hits = (this.hits.get(key) ?? []).filter((t) => t > now - windowMs);
-    const allowed = !this.enabled || hits.length < limit;
-    if (allowed) hits.push(now);
-    if (this.enabled) this.hits.set(key, hits);
-    const used = this.enabled ? hits.length : 0;
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - used),
-      resetMs: hits.length ? hits[0] + windowMs - now : 0,
-      windowMs,
-    };
+    const { state, decision } = this.style.take(this.states.get(key), now, limit, windowMs);
+    if (!this.enabled) {
+      return { allowed: true, limit: decision.limit, remaining: decision.limit, resetMs: 0, windowMs: decision.windowMs };
+    }
+    this.states.set(key, state);
+    return decision;
+  }
+
+  /** Forget an account's windows (`/_sandbox/reset`). */
+  reset(account: string) {
+    for (const key of this.states.keys()) if (key.startsWith(`${account}\u0000`)) this.states.delete(key);
   }
 }

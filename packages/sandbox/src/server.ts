@@ -10,7 +10,10 @@ import { Accounts, type AccountConfig } from './accounts.js';
 import { createClock } from './clock.js';
 import type { Context } from './context.js';
 import { ApiError, envelope } from './errors.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter, type RateLimiterStyle } from './rate-limit.js';
+import { personality as personalityOf, type PersonalityName } from './personality.js';
+import { Faults, ResponseStats } from './faults.js';
+import { registerSandboxApi } from './sandbox-api.js';
 import { responseProblems } from './response-check.js';
 import { conversionHandlers } from './routes/conversions.js';
 import { registerDocs } from './routes/docs.js';
@@ -36,6 +39,10 @@ export interface SandboxOptions {
   validateResponses?: boolean;
   /** Default true; false disables the rate limits (benchmarks only). */
   rateLimits?: boolean;
+  /** How the limits of 8.1 are enforced: 'sliding' | 'fixed' | 'even' | 'token-bucket'. Default 'even' (DECISIONS #28). */
+  rateLimiter?: RateLimiterStyle;
+  /** 'default' (our choices, the document) or 'alternative' (other choices inside the interface). */
+  personality?: PersonalityName;
   /** One line per request: true prints to stdout, a function receives the lines. Default off. */
   logger?: boolean | ((line: string) => void);
   /** Service seconds a generation or conversion runs. Default 30. */
@@ -59,6 +66,8 @@ export interface RunningSandbox {
   port: number;
   /** Problems found by `validateResponses` (and any internal error): tests assert this stays empty. */
   violations: string[];
+  /** Statuses answered on /v1 so far, all accounts together (`{ '200': 12, '429': 0, … }`). */
+  stats(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -70,12 +79,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const clock = createClock(options.timeScale ?? 1, options.now ?? Date.now);
   const accounts = new Accounts(options.accounts);
   const store = new Store(accounts, { dataDir: options.dataDir, signingSecret: options.signingSecret });
+  const personality = personalityOf(options.personality);
+  const stats = new ResponseStats();
   const ctx: Context = {
+    personality,
+    faults: new Faults(),
+    stats,
     model,
     accounts,
     store,
     clock,
-    limiter: new RateLimiter(clock, options.rateLimits ?? true),
+    limiter: new RateLimiter(clock, options.rateLimits ?? true, options.rateLimiter ?? personality.rateLimiter),
     signer: new UrlSigner(store.signingSecret),
     durations: {
       generationSeconds: options.generationSeconds ?? 30,
@@ -100,6 +114,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     baseUrl: ctx.origin + API_PREFIX,
     port,
     violations,
+    stats: () => stats.total(),
     close: async () => {
       await app.close();
     },
@@ -180,7 +195,7 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     app.addHook('onSend', async (request, reply, payload) => {
       const op = request.routeOptions.config?.operation;
       if (!op) return payload;
-      const problems = responseProblems(ctx.model, op, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload, reply.getHeaders());
+      const problems = responseProblems(ctx.model, op, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload, reply.getHeaders(), ctx.personality);
       for (const p of problems) {
         const line = `${request.method} ${request.url.split('?')[0]} → ${reply.statusCode}: ${p}`;
         opts.violations.push(line);
@@ -199,6 +214,7 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     });
   }
 
+  registerSandboxApi(app, ctx);
   registerSpecRoutes(app, ctx, {
     ...videoHandlers(ctx),
     ...settingHandlers(ctx),

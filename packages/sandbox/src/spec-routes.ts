@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '@videogen/openapi';
 import { ApiError, invalidRequest } from './errors.js';
 import type { Context } from './context.js';
+import type { ErrorCause } from './personality.js';
 import { rateLimitOf } from './spec.js';
 
 export type Params = Record<string, unknown>;
@@ -26,33 +27,75 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
       config: { operation: op },
       // Callback style, not async: this runs on every request, and a promise per request is measurable.
       onRequest: (request, reply, done) => {
+        const fail = (err: ApiError, cause: Partial<ErrorCause> = {}) => done(ctx.personality.error(op, err, { now: ctx.clock.now(), ...cause }));
         const account = ctx.accounts.authenticate(request.headers.authorization);
         if (!account) {
-          return done(new ApiError(401, 'UNAUTHORIZED', 'Authentication failed: send a valid API key as "Authorization: Bearer <API_KEY>".'));
+          return fail(new ApiError(401, 'UNAUTHORIZED', 'Authentication failed: send a valid API key as "Authorization: Bearer <API_KEY>".'), {
+            authorization: request.headers.authorization,
+          });
         }
         request.account = account;
-        const d = ctx.limiter.take(account.name, rate.class, rate.requests, rate.window_seconds);
-        reply.header('RateLimit-Limit', String(d.limit));
-        reply.header('RateLimit-Remaining', String(d.remaining));
-        reply.header('RateLimit-Reset', ctx.clock.headerSeconds(d.resetMs));
-        reply.header('RateLimit-Policy', `${d.limit};w=${ctx.clock.headerSeconds(d.windowMs)}`);
-        if (!d.allowed) {
-          const wait = ctx.clock.headerSeconds(d.resetMs);
-          return done(
-            new ApiError(
-              429,
-              'RATE_LIMIT_EXCEEDED',
-              `Rate limit exceeded (class ${rate.class}, ${rate.requests} requests per ${rate.window_seconds} seconds). Retry after ${wait} seconds.`,
-              { 'Retry-After': wait },
-            ),
-          );
+        const limit = () => {
+          const d = ctx.limiter.take(account.name, rate.class, rate.requests, rate.window_seconds);
+          if (ctx.personality.rateLimitHeaders) {
+            reply.header('RateLimit-Limit', String(d.limit));
+            reply.header('RateLimit-Remaining', String(d.remaining));
+            reply.header('RateLimit-Reset', ctx.clock.headerSeconds(d.resetMs));
+            reply.header('RateLimit-Policy', `${d.limit};w=${ctx.clock.headerSeconds(d.windowMs)}`);
+          }
+          if (!d.allowed) {
+            const wait = ctx.clock.headerSeconds(d.resetMs);
+            return fail(
+              new ApiError(
+                429,
+                'RATE_LIMIT_EXCEEDED',
+                `Rate limit exceeded (class ${rate.class}, ${rate.requests} requests per ${rate.window_seconds} seconds, enforced ${ctx.limiter.styleName === 'even' ? 'evenly' : `as a ${ctx.limiter.styleName} window`}). Retry after ${wait} seconds.`,
+                { 'Retry-After': wait },
+              ),
+            );
+          }
+          done();
+        };
+        const fault = ctx.faults.take(account.name);
+        if (!fault) return limit();
+        switch (fault.kind) {
+          case 'latency':
+            setTimeout(limit, fault.latency_ms ?? 0);
+            return;
+          case 'drop':
+            request.raw.socket.destroy();
+            return;
+          case '429':
+          case '503': {
+            const wait = ctx.clock.headerSeconds(ctx.clock.ms(fault.retry_after_seconds ?? (fault.kind === '429' ? rate.window_seconds : 30)));
+            const code = fault.error_code ?? (fault.kind === '429' ? 'RATE_LIMIT_EXCEEDED' : 'SERVICE_UNAVAILABLE');
+            return fail(new ApiError(Number(fault.kind), code, `Injected by /_sandbox/faults: ${fault.kind} ${code}. Retry after ${wait} seconds.`, { 'Retry-After': wait }));
+          }
+          case '500':
+            return fail(new ApiError(500, fault.error_code ?? 'UNKNOWN_ERROR', 'Injected by /_sandbox/faults: an unexpected error occurred.'));
         }
-        done();
       },
-      handler: async (request, reply) => handler(request, reply, validateParams(request)),
+      handler: async (request, reply) => {
+        try {
+          const params = validateParams(request);
+          let body: any = await handler(request, reply, params);
+          // A page past the end: the alternative answers the last page (2.5: "page number returned").
+          if (ctx.personality.clampPage && Array.isArray(body?.results) && !body.results.length && body.total_count > 0 && body.page > 1) {
+            body = await handler(request, reply, { ...params, page: Math.ceil(body.total_count / body.items_per_page) });
+          }
+          reply.code(ctx.personality.successStatus(op));
+          return ctx.personality.body(op, body);
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          throw ctx.personality.error(op, err, { now: ctx.clock.now(), pathParameter: (err as ParamError).parameterIn === 'path' });
+        }
+      },
     });
   }
 }
+
+/** A parameter that failed its schema, and where it was. */
+type ParamError = ApiError & { parameterIn?: string };
 
 /** Strict string → typed value for query/path values ("1" → 1; "1.5", "1e0", " 1" stay strings and fail). */
 function coerce(value: unknown, schema: any): unknown {
@@ -73,14 +116,14 @@ function compileParameters(ctx: Context, op: Operation): (request: FastifyReques
       const source = (p.in === 'path' ? request.params : request.query) as Record<string, unknown>;
       let value = source?.[p.name];
       if (value === undefined) {
-        if (p.required) throw invalidRequest(`${p.name} is required.`);
+        if (p.required) throw Object.assign(invalidRequest(`${p.name} is required.`), { parameterIn: p.in });
         if (p.schema?.default === undefined) continue;
         value = p.schema.default;
       }
       value = coerce(value, p.schema);
       if (!validate(value)) {
         const rule = describe(p.schema);
-        throw invalidRequest(`${p.name} must be ${rule}.`);
+        throw Object.assign(invalidRequest(`${p.name} must be ${rule}.`), { parameterIn: p.in });
       }
       out[p.name] = value;
     }

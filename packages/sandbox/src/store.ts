@@ -104,6 +104,15 @@ export class Store {
     this.save();
   }
 
+  /** Back to the seed (`/_sandbox/reset`): the account's own videos go, its credits are refilled. */
+  resetAccount(account: string, credits: number) {
+    const own = this.byAccount.get(account) ?? [];
+    for (const v of own) if (!v.fixed_status) this.videos.delete(v.video_id);
+    this.byAccount.set(account, own.filter((v) => v.fixed_status));
+    this.credits.set(account, credits);
+    this.save();
+  }
+
   private save() {
     if (!this.file) return;
     const state: PersistedState = {

@@ -9,7 +9,7 @@ import { COPYRIGHT, statusAt, type VideoRecord } from './lifecycle.js';
 export const MAX_RUNNING = 2;
 
 export function statusView(ctx: Context, v: VideoRecord) {
-  const now = ctx.clock.now();
+  const now = ctx.clock.now(v.account);
   const status = statusAt(v, now);
   const completed = status === 'completed';
   return {
@@ -25,7 +25,7 @@ export function checkCapacity(ctx: Context, account: Account, what: 'generation'
   if (ctx.store.creditsOf(account.name) < 1) {
     throw new ApiError(429, 'INSUFFICIENT_CREDIT', `The credit balance is insufficient for this ${what}.`);
   }
-  const now = ctx.clock.now();
+  const now = ctx.clock.now(account.name);
   const running = ctx.store.all(account.name).filter((v) => statusAt(v, now) === 'running');
   if (running.length >= MAX_RUNNING) {
     const next = Math.min(...running.map((v) => v.finishes_at));
@@ -52,7 +52,7 @@ export interface NewVideo {
 }
 
 export function startVideo(ctx: Context, account: Account, spec: NewVideo): VideoRecord {
-  const now = ctx.clock.now();
+  const now = ctx.clock.now(account.name);
   const generation = ctx.clock.ms(ctx.durations.generationSeconds);
   const finishes_at = now + generation;
   const v: VideoRecord = {

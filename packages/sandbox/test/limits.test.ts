@@ -1,4 +1,4 @@
-// Rate limits (class A 2/10 s, class B 5/10 s, sliding, per account), the concurrency limit (503) and
+// Rate limits (class A 2/10 s, class B 5/10 s, with the sliding style these tests burst against, per account), the concurrency limit (503) and
 // the quota headers, with a hand-driven clock.
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, SANDBOX_KEYS } from '../src/index.js';
@@ -8,7 +8,7 @@ const A = FIXTURES.acme;
 
 describe('class B: 5 per 10 s per account', async () => {
   const clock = manualClock();
-  const sb = await sandbox({ now: clock.now });
+  const sb = await sandbox({ now: clock.now, rateLimiter: 'sliding' });
   it('allows 5, answers 429 with Retry-After and quota headers, frees as the window slides', async () => {
     const answers = [];
     for (let i = 0; i < 5; i++) {
@@ -45,7 +45,7 @@ describe('class B: 5 per 10 s per account', async () => {
 
 describe('class A: 2 per 10 s, concurrency 2, under a time scale', async () => {
   const clock = manualClock();
-  const sb = await sandbox({ now: clock.now, timeScale: 4 });
+  const sb = await sandbox({ now: clock.now, timeScale: 4, rateLimiter: 'sliding' });
   it('allows 2 per 2.5 s (10 s / 4) with decimal headers', async () => {
     const gen = () => call(sb, 'POST', '/videos/generate/', { key: SANDBOX_KEYS.acme, form: form({ video_setting_id: A.settings.text, text: 'a' }) });
     expect((await gen()).status).toBe(200);

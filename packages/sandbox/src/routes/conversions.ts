@@ -20,7 +20,7 @@ export function conversionHandlers(ctx: Context): Record<string, OperationHandle
   return {
     getConversionOptions: async (request, _reply, params) => {
       const v = findVideo(request.account!.name, params.video_id as string);
-      return conversionOptions(v, ctx.clock.now(), languages, aspectRatios);
+      return conversionOptions(v, ctx.clock.now(v.account), languages, aspectRatios);
     },
     createConversion: async (request, _reply, params) => {
       const account = request.account!;
@@ -36,7 +36,7 @@ export function conversionHandlers(ctx: Context): Record<string, OperationHandle
         throw bad('INVALID_ASPECT_RATIO', `aspect_ratio ${JSON.stringify(aspect_ratio)} is not a supported aspect ratio.`);
       }
       if (source.real_avatar) throw bad('UNSUPPORTED_HEAVY_AVATAR', 'The source video contains a real avatar and cannot be converted.');
-      const options = conversionOptions(source, ctx.clock.now(), languages, aspectRatios);
+      const options = conversionOptions(source, ctx.clock.now(account.name), languages, aspectRatios);
       if (!options.is_convertible) {
         throw bad('SOURCE_VIDEO_NOT_CONVERTIBLE', 'The source video has no generated video data (or is not completed) and cannot be converted.');
       }

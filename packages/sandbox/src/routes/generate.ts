@@ -46,7 +46,7 @@ export function generateHandlers(ctx: Context): Record<string, OperationHandler>
       const optional = combination.optional ?? [];
       const fits =
         given.every((g) => setting.request_fields.includes(g)) &&
-        setting.request_fields.every((f) => given.includes(f) || optional.includes(f));
+        (ctx.personality.lenientRequestFields || setting.request_fields.every((f) => given.includes(f) || optional.includes(f)));
       if (!fits) {
         throw new ApiError(
           400,

@@ -8,7 +8,9 @@ import { statusView } from '../videos.js';
 export function videoHandlers(ctx: Context): Record<string, OperationHandler> {
   return {
     listVideos: async (request, _reply, params) => {
-      const items = ctx.store.list(request.account!.name).map((v) => ({
+      const videos = ctx.store.list(request.account!.name);
+      if (ctx.personality.oldestFirst) videos.reverse();
+      const items = videos.map((v) => ({
         video_id: v.video_id,
         created_at: new Date(v.created_at).toISOString(),
         prompt: v.prompt,

@@ -1,0 +1,41 @@
+// How a user meets the package: the packed tarball installed in a fresh project outside the workspace,
+// a strict TypeScript program compiled against it (nodenext and bundler resolution), run on the sandbox.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { startSandbox, SANDBOX_KEYS, FIXTURES, type RunningSandbox } from '@videogen/sandbox';
+import { runJson } from './run.js';
+
+const dir = inject('consumerDir');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+let sb: RunningSandbox;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, timeScale: 100, validateResponses: true });
+});
+afterAll(async () => {
+  expect(sb.violations).toEqual([]);
+  await sb.close();
+});
+
+describe('the packed client in a fresh project', () => {
+  it('depends at run time only on what the registry serves (no workspace package)', () => {
+    const pkg = JSON.parse(readFileSync(join(dir, 'node_modules/@videogen/client/package.json'), 'utf8'));
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['openapi-fetch']);
+    expect(pkg.peerDependencies ?? {}).toEqual({});
+  });
+
+  it.each(['nodenext', 'bundler'])('compiles a strict program with moduleResolution %s and runs it', async (mode) => {
+    try {
+      execFileSync(process.execPath, [tsc, '-p', `tsconfig.${mode}.json`], { cwd: dir, encoding: 'utf8' });
+    } catch (e) {
+      throw new Error(`tsc (${mode}) failed:\n${(e as { stdout?: string }).stdout}`);
+    }
+    const out = await runJson(process.execPath, [`out-${mode}/consumer.js`, FIXTURES.acme.settings.text, '00000000-0000-4000-8000-0000000000ff'], {
+      cwd: dir, env: { VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl },
+    });
+    expect(out).toEqual({ settings: 7, status: 'completed', hasUrl: true, language: expect.any(String), notFound: true });
+  });
+});

@@ -1,0 +1,73 @@
+// The packed client, imported as users import it, on each runtime we state: one real session
+// against a real sandbox on loopback (settings, generations, polling, download URL, a typed error).
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { build } from 'esbuild';
+import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { startSandbox, SANDBOX_KEYS, FIXTURES, type RunningSandbox } from '@videogen/sandbox';
+import { MINIFLARE } from '../scripts/runtimes.mjs';
+import { runJson } from './run.js';
+
+const dir = inject('consumerDir');
+const bins = inject('runtimes');
+const F = FIXTURES.acme;
+const MISSING = '00000000-0000-4000-8000-0000000000ff';
+let sb: RunningSandbox;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, timeScale: 100, validateResponses: true });
+});
+afterAll(async () => {
+  expect(sb.violations).toEqual([]);
+  await sb.close();
+});
+
+/** What every runtime's session must have seen. */
+function expectSession(out: Record<string, any>) {
+  expect(out.settings).toEqual(Object.values(F.settings).sort());
+  expect(out.status).toBe('completed');
+  expect(out.download).toMatchObject({ status: 200, box: 'ftyp' });
+  expect(out.download.bytes).toBeGreaterThan(1000);
+  expect(out.pdfStatus).toBe('completed');
+  expect(out.notFound).toEqual({ isNotFound: true, isApiError: true, status: 404, code: 'NOT_FOUND' });
+}
+
+// The key comes from VIDEO_API_KEY, the client's default on runtimes that have process.env.
+const args = (name: string) => [F.settings.text, F.settings.pdf, MISSING, join(dir, `${name}.mp4`)];
+const env = () => ({ VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl });
+const saved = (out: Record<string, any>, name: string) => {
+  expect(out.saved).toEqual({ path: join(dir, `${name}.mp4`), bytes: out.download.bytes });
+  expect(statSync(out.saved.path).size).toBe(out.download.bytes);
+};
+
+describe.each([
+  ['Node 22', 'node22', (b: string) => [b, ['main.mjs']]],
+  ['Node 24', 'node24', (b: string) => [b, ['main.mjs']]],
+  ['Bun', 'bun', (b: string) => [b, ['main.mjs']]],
+  // The permissions a user grants: network, the key's variable, files for uploads and downloads.
+  ['Deno', 'deno', (b: string) => [b, ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${dir}`, 'main.mjs']]],
+] as const)('%s', (_, name, command) => {
+  it('runs a session with the packed client against the sandbox', async () => {
+    const [cmd, pre] = command(bins[name]);
+    const out = await runJson(cmd, [...pre, ...args(name)], { cwd: dir, env: env() });
+    expectSession(out);
+    saved(out, name);
+  });
+});
+
+describe('Cloudflare Worker (workerd via miniflare, nodejs_compat)', () => {
+  it('runs a session with the key from its bindings, and says why a file path fails', async () => {
+    // Bundled as wrangler does: esbuild with the workerd conditions, node: built-ins left to workerd.
+    const script = join(dir, 'worker.bundle.mjs');
+    await build({
+      entryPoints: [join(dir, 'worker.mjs')], outfile: script, bundle: true, format: 'esm', platform: 'neutral',
+      conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], external: ['node:*'], logLevel: 'error',
+    });
+    const bindings = { VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl, textSetting: F.settings.text, pdfSetting: F.settings.pdf, missingId: MISSING };
+    // miniflare needs Node >= 22: it runs on the pinned Node 24.
+    const out = await runJson(bins.node24, ['run-worker.mjs', MINIFLARE, script, JSON.stringify(bindings), '["nodejs_compat"]'], { cwd: dir });
+    expectSession(out);
+    // workerd's file system is a per-request in-memory one: a path to upload names the missing file.
+    expect(out.upload_from_path.message).toMatch(/deck\.pdf/);
+  });
+});
