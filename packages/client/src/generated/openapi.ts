@@ -365,11 +365,11 @@ export interface components {
         };
         /**
          * PageEnvelope
-         * @description Paged list envelope (interface 2.5). Every page holds at most 50 items.
+         * @description The paging fields of the list envelope (interface 2.5). Each list (`VideoList`,
+         *     `VideoSettingList`) adds `results`, typed by its items, so that generated types give an array
+         *     of the items rather than an intersection with `unknown[]`.
          */
         PageEnvelope: {
-            /** @description Items of the requested page. */
-            results: unknown[];
             /** @description Whether a further page exists. */
             has_next: boolean;
             /** @description Total number of items. */
@@ -387,14 +387,16 @@ export interface components {
          * @description A page of the caller's videos.
          */
         VideoList: components["schemas"]["PageEnvelope"] & {
-            results?: components["schemas"]["VideoListItem"][];
+            /** @description Items of the requested page (at most 50). */
+            results: components["schemas"]["VideoListItem"][];
         };
         /**
          * VideoSettingList
          * @description A page of video settings.
          */
         VideoSettingList: components["schemas"]["PageEnvelope"] & {
-            results?: components["schemas"]["VideoSetting"][];
+            /** @description Items of the requested page (at most 50). */
+            results: components["schemas"]["VideoSetting"][];
         };
         /**
          * Error
@@ -403,7 +405,7 @@ export interface components {
         Error: {
             /**
              * @description Machine-readable code: one of the known codes (`ErrorCode`) or, since the interface does
-             *     not show every code, any other non-empty string.
+             *     not show every code, any other string.
              */
             error_code: components["schemas"]["ErrorCode"] | string;
             /** @description Human-readable detailed description. */
@@ -424,8 +426,12 @@ export interface components {
          * @description 400 body of a conversion.
          */
         ConversionBadRequestError: components["schemas"]["Error"] & {
-            /** @enum {string} */
-            error_code?: "CONVERT_TARGET_REQUIRED" | "INVALID_LANGUAGE" | "INVALID_ASPECT_RATIO" | "LANGUAGE_NOT_SUPPORTED_BY_VOICES" | "CONVERT_NO_CHANGE" | "SOURCE_VIDEO_NOT_CONVERTIBLE" | "UNSUPPORTED_HEAVY_AVATAR" | "INVALID_REQUEST";
+            /**
+             * @description The 7 codes of interface 7.2 for a 400, `INVALID_REQUEST` (this document's code for a
+             *     malformed body or `video_id`, DECISIONS.md #10), or any other string: the interface does
+             *     not say that its table lists every 400 a conversion may answer.
+             */
+            error_code?: ("CONVERT_TARGET_REQUIRED" | "INVALID_LANGUAGE" | "INVALID_ASPECT_RATIO" | "LANGUAGE_NOT_SUPPORTED_BY_VOICES" | "CONVERT_NO_CHANGE" | "SOURCE_VIDEO_NOT_CONVERTIBLE" | "UNSUPPORTED_HEAVY_AVATAR" | "INVALID_REQUEST") | string;
         };
         /**
          * ConversionNotFoundError
@@ -440,8 +446,12 @@ export interface components {
          * @description 429 body of a conversion.
          */
         ConversionTooManyRequestsError: components["schemas"]["Error"] & {
-            /** @enum {string} */
-            error_code?: "INSUFFICIENT_CREDIT" | "RATE_LIMIT_EXCEEDED";
+            /**
+             * @description `INSUFFICIENT_CREDIT` (interface 7.2), `RATE_LIMIT_EXCEEDED` (this document's code for the
+             *     rate limit, DECISIONS.md #6), or any other string: the interface shows no code for the
+             *     rate limit of 8.1. How each is retried: `x-retry-policy` (DECISIONS.md #31).
+             */
+            error_code?: ("INSUFFICIENT_CREDIT" | "RATE_LIMIT_EXCEEDED") | string;
         };
         /**
          * ConversionServerError
@@ -456,16 +466,23 @@ export interface components {
          * @description 403 body of a conversion (`FORBIDDEN` is this document's code for a failed authentication answered with 403).
          */
         ConversionForbiddenError: components["schemas"]["Error"] & {
-            /** @enum {string} */
-            error_code?: "INSUFFICIENT_CREDIT" | "FORBIDDEN";
+            /**
+             * @description `INSUFFICIENT_CREDIT` (interface 7.2, the plan), `FORBIDDEN` (this document's code for a
+             *     failed authentication answered with 403, DECISIONS.md #7), or any other string: 5.4 shows
+             *     no code for an authentication failure.
+             */
+            error_code?: ("INSUFFICIENT_CREDIT" | "FORBIDDEN") | string;
         };
         /**
          * ConversionUnavailableError
          * @description 503 body of a conversion.
          */
         ConversionUnavailableError: components["schemas"]["Error"] & {
-            /** @enum {string} */
-            error_code?: "SIMULTANEOUS_GENERATE_LIMIT" | "SERVICE_UNAVAILABLE";
+            /**
+             * @description `SIMULTANEOUS_GENERATE_LIMIT` (interface 7.2), `SERVICE_UNAVAILABLE` (this document's code
+             *     for server load, DECISIONS.md #9), or any other string: 7.1 shows no code for server load.
+             */
+            error_code?: ("SIMULTANEOUS_GENERATE_LIMIT" | "SERVICE_UNAVAILABLE") | string;
         };
     };
     responses: {
@@ -534,7 +551,7 @@ export interface components {
         /**
          * @description Rate limit exceeded (class A: 2 requests per 10 seconds per account), or the credit balance is
          *     insufficient. Codes: `RATE_LIMIT_EXCEEDED` (this document's choice) and `INSUFFICIENT_CREDIT`
-         *     (as for conversions; only the rate limit is worth waiting for, and only it carries `Retry-After`).
+         *     (as for conversions). Which of them is retried: the `INSUFFICIENT_CREDIT` rule of `x-retry-policy`.
          */
         GenerationTooManyRequests: {
             headers: {
@@ -562,7 +579,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Internal server error (`UNKNOWN_ERROR`). Retry up to 3 times with exponential backoff. */
+        /**
+         * @description A server error (any 5xx not declared on its own). Retry up to 3 times with exponential backoff
+         *     (interface 7.1, `x-retry-policy`). The interface shows a 5xx code only for conversions (500
+         *     `UNKNOWN_ERROR`); the sandbox answers `UNKNOWN_ERROR` everywhere.
+         */
         ServerError: {
             headers: {
                 [name: string]: unknown;
@@ -685,8 +706,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["GenerationTooManyRequests"];
-            500: components["responses"]["ServerError"];
             503: components["responses"]["SimultaneousGenerateLimit"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listVideos: {
@@ -721,8 +742,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getVideo: {
@@ -758,8 +779,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getConversionOptions: {
@@ -795,8 +816,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createConversion: {
@@ -868,8 +889,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /**
              * @description `INSUFFICIENT_CREDIT` when the credit balance is insufficient, or `RATE_LIMIT_EXCEEDED`
-             *     beyond class A (the rate-limit code is this document's choice). Only the rate limit
-             *     is worth waiting for (`Retry-After` comes with it); an insufficient credit is not retried.
+             *     beyond class A (the rate-limit code is this document's choice). Which of them is retried:
+             *     the `INSUFFICIENT_CREDIT` rule of `x-retry-policy`.
              */
             429: {
                 headers: {
@@ -907,6 +928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConversionUnavailableError"];
                 };
             };
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listVideoSettings: {
@@ -941,8 +963,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
 }
