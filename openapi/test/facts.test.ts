@@ -71,7 +71,9 @@ describe('operations', () => {
     const rules = spec['x-retry-policy'].rules;
     expect(rules).toContainEqual({ status: '5XX', retry: true, max_retries: 3, backoff: 'exponential' });
     expect(rules.find((r: any) => r.status === '503').wait_seconds).toEqual({ min: 30, max: 60 });
-    expect(rules.find((r: any) => r.status === '429').wait).toBe('until-rate-limit-reset');
+    expect(rules.find((r: any) => r.status === '429' && !r.error_code).wait).toBe('until-rate-limit-reset');
+    // 7.2: a 429 INSUFFICIENT_CREDIT is the credit balance; waiting adds no credit.
+    expect(rules).toContainEqual(expect.objectContaining({ status: '429', error_code: 'INSUFFICIENT_CREDIT', retry: false }));
     expect(rules.find((r: any) => r.status === 'other').retry).toBe(false);
     expect(ops.getVideo.operation['x-polling']).toMatchObject({ interval_seconds: 10, timeout_seconds: 600 });
   });

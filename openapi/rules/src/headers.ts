@@ -1,0 +1,114 @@
+// Parsers of the headers a service may send about its limits: Retry-After (RFC 9110 10.2.3) and the
+// RateLimit-* fields (IETF draft, in its older `5;w=10` and newer `"name";q=5;w=10` forms).
+// The sandbox scales its clock, so seconds may be decimals (`Retry-After: 0.25`).
+
+/** A header source: fetch `Headers`, or a plain object (node:http style, any case of names). */
+export type HeaderSource = { get(name: string): string | null } | Record<string, string | number | readonly string[] | undefined | null>;
+
+/** Retry-After values beyond this are treated as this: a wait of hours is a misconfiguration, and every caller has its own ceiling below. */
+export const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
+
+function header(h: HeaderSource, name: string): string | undefined {
+  if (typeof (h as { get?: unknown }).get === 'function') return (h as { get(n: string): string | null }).get(name) ?? undefined;
+  const wanted = name.toLowerCase();
+  for (const [k, v] of Object.entries(h)) {
+    if (k.toLowerCase() !== wanted || v == null) continue;
+    return Array.isArray(v) ? v.join(', ') : String(v);
+  }
+  return undefined;
+}
+
+const SECONDS = /^\d+(?:\.\d+)?$/;
+// IMF-fixdate "Sun, 06 Nov 1994 08:49:37 GMT", RFC 850 "Sunday, 06-Nov-94 08:49:37 GMT", asctime "Sun Nov  6 08:49:37 1994".
+const HTTP_DATE = /^(?:[A-Za-z]{3,9}, \d{2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+/**
+ * Retry-After → milliseconds to wait from `nowMs`: delta-seconds (decimals accepted), or an HTTP-date
+ * (a date in the past → 0). Capped at MAX_RETRY_AFTER_MS. Undefined when absent or not one of these forms
+ * (negative, `soon`, `5s`, …): the caller then applies its own default.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number = Date.now()): number | undefined {
+  const v = value?.trim();
+  if (!v) return undefined;
+  let ms: number;
+  if (SECONDS.test(v)) ms = Number(v) * 1000;
+  else if (HTTP_DATE.test(v)) ms = Date.parse(v) - nowMs;
+  else return undefined;
+  if (!Number.isFinite(ms)) return ms > 0 ? MAX_RETRY_AFTER_MS : undefined;
+  return Math.min(Math.max(0, Math.ceil(ms)), MAX_RETRY_AFTER_MS);
+}
+
+export interface RateLimitPolicy {
+  /** The policy's name (newer draft form), if given. */
+  name?: string;
+  /** Requests allowed per window. */
+  limit: number;
+  /** The window, in milliseconds. */
+  windowMs: number;
+}
+
+export interface RateLimitInfo {
+  /** RateLimit-Policy, one entry per policy (a header may list several). */
+  policies: RateLimitPolicy[];
+  /** RateLimit-Limit (or the q= of a combined RateLimit header). */
+  limit?: number;
+  /** RateLimit-Remaining (or r=). */
+  remaining?: number;
+  /** RateLimit-Reset (or t=), in milliseconds from now. */
+  resetMs?: number;
+}
+
+/** Splits a structured-field list: `a;k=v, b;k=v` → [[item, {k: v}], …]. */
+function items(value: string): Array<[string, Record<string, string>]> {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [head, ...params] = part.split(';').map((s) => s.trim());
+      const map: Record<string, string> = {};
+      for (const p of params) {
+        const eq = p.indexOf('=');
+        if (eq > 0) map[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      }
+      return [head, map];
+    });
+}
+
+const number = (s: string | undefined): number | undefined => (s !== undefined && SECONDS.test(s.trim()) ? Number(s) : undefined);
+
+/**
+ * RateLimit-Policy / RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset (and the combined
+ * `RateLimit: "name";r=0;t=3` of the newer draft) → numbers. Values that are not non-negative
+ * numbers are ignored, never guessed.
+ */
+export function parseRateLimitHeaders(headers: HeaderSource): RateLimitInfo {
+  const info: RateLimitInfo = { policies: [] };
+  const policy = header(headers, 'ratelimit-policy');
+  if (policy) {
+    for (const [head, params] of items(policy)) {
+      // Older form: "5;w=10" (limit first); newer: "name";q=5;w=10.
+      const limit = number(params.q) ?? number(head);
+      const window = number(params.w);
+      if (limit === undefined || window === undefined || window <= 0) continue;
+      const name = number(head) === undefined ? head.replace(/^"(.*)"$/, '$1') : undefined;
+      info.policies.push({ ...(name && { name }), limit, windowMs: window * 1000 });
+    }
+  }
+  const first = (name: string) => {
+    const v = header(headers, name);
+    return v === undefined ? undefined : number(items(v)[0]?.[0]);
+  };
+  const limit = first('ratelimit-limit');
+  const remaining = first('ratelimit-remaining');
+  const reset = first('ratelimit-reset');
+  const combined = header(headers, 'ratelimit');
+  const c = combined ? items(combined)[0]?.[1] : undefined;
+  const l = limit ?? number(c?.q) ?? info.policies[0]?.limit;
+  const r = remaining ?? number(c?.r);
+  const t = reset ?? number(c?.t);
+  if (l !== undefined) info.limit = l;
+  if (r !== undefined) info.remaining = r;
+  if (t !== undefined) info.resetMs = Math.min(Math.ceil(t * 1000), MAX_RETRY_AFTER_MS);
+  return info;
+}

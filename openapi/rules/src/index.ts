@@ -1,0 +1,8 @@
+// @videogen/openapi/rules: the spec's constants and the rules more than one package needs.
+// Pure (no Node built-ins): bundled into the client, which runs in Workers, Deno and Bun.
+export * from './generated/constants.js';
+export { operationFor, type OperationEntry } from './operations.js';
+export { conversionProblem, type ConversionProblem, type ConversionProblemKind, type ConversionSource, type ConversionTarget } from './conversion.js';
+export { formProblem, type FormProblem } from './form.js';
+export { parseRetryAfter, parseRateLimitHeaders, MAX_RETRY_AFTER_MS, type HeaderSource, type RateLimitInfo, type RateLimitPolicy } from './headers.js';
+export { classifyError, type ErrorClass, type ErrorKind } from './errors.js';

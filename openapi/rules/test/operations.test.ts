@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { listOperations, loadSpec } from '../../lib/index.js';
+import { MAX_RUNNING, OPERATIONS, PAGE_SIZE, RATE_LIMITS, operationFor } from '../src/index.js';
+
+describe('operation table', () => {
+  it('has one entry per operation of the spec, with its rate class', () => {
+    const spec = loadSpec();
+    expect(OPERATIONS.map((o) => o.operationId).sort()).toEqual(listOperations(spec).map((o) => o.operationId).sort());
+    for (const o of listOperations(spec)) {
+      const e = OPERATIONS.find((x) => x.operationId === o.operationId)!;
+      expect(e.rateClass).toBe(o.operation['x-rate-limit'].class);
+      expect(e.startsVideo).toBe(Boolean(o.operation['x-concurrency-limit']));
+    }
+  });
+  it('finds the operation of a request path, with or without the base path', () => {
+    const id = '71de0a00-0000-4000-8000-000000000001';
+    expect(operationFor('post', '/v1/videos/generate/')?.operationId).toBe('generateVideo');
+    expect(operationFor('GET', `/videos/${id}/`)?.operationId).toBe('getVideo');
+    expect(operationFor('GET', `/api/v1/videos/${id}/conversions/?x=1`)?.operationId).toBe('getConversionOptions');
+    expect(operationFor('POST', `/v1/videos/${id}/conversions`)).toMatchObject({ operationId: 'createConversion', rateClass: 'A', startsVideo: true });
+    expect(operationFor('GET', '/v1/video-settings/')?.rateClass).toBe('B');
+    expect(operationFor('DELETE', '/v1/videos/')).toBeUndefined();
+    expect(operationFor('GET', '/v1/videos/a/b/')).toBeUndefined();
+  });
+  it('carries the numbers the interface states (a sanity check of the generator, not a restatement used by code)', () => {
+    expect(RATE_LIMITS.A.requests).toBeLessThan(RATE_LIMITS.B.requests);
+    expect(MAX_RUNNING).toBeGreaterThan(0);
+    expect(PAGE_SIZE).toBeGreaterThan(0);
+  });
+});
