@@ -106,7 +106,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const app = buildApp(ctx, { httpLimits, validateResponses: options.validateResponses ?? false, violations, log });
 
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ port: options.port ?? 4010, host });
+  try {
+    await app.listen({ port: options.port ?? 4010, host });
+  } catch (err) {
+    await store.close(); // releases the data dir
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
   // Download URLs must be reachable by the client: a wildcard bind is reached on loopback.
@@ -120,6 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     stats: () => stats.total(),
     close: async () => {
       await app.close();
+      await store.close();
     },
   };
 }
