@@ -1,7 +1,7 @@
 import { ASPECT_RATIOS, conversionProblem, LANGUAGES, type AspectRatio, type Language } from '@videogen/openapi/rules';
 import type { Command } from 'commander';
 import { createContext, errorContext } from '../context.js';
-import { CliError, usageError } from '../errors.js';
+import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { describeLanguages, languageName } from '../languages.js';
 import { finish } from './generate.js';
@@ -41,11 +41,13 @@ Examples:
       };
       // The rows of 7.2 that need no source, with the flags' names (the shared rule decides).
       const early = conversionProblem(target);
-      if (early?.kind === 'target_required') throw usageError('Give --language, --aspect-ratio, or both.');
+      // The error code is the one the service would answer, so that scripts see the same code either way.
+      const invalid = (message: string) => new CliError(message, EXIT.INVALID_INPUT, early?.error_code);
+      if (early?.kind === 'target_required') throw invalid('Give --language, --aspect-ratio, or both.');
       if (early?.kind === 'invalid_language') {
-        throw usageError(`--language ${language} is not a supported language code: use one of ${LANGUAGES.join(', ')} (names: "videogen languages").`);
+        throw invalid(`--language ${language} is not a supported language code: use one of ${LANGUAGES.join(', ')} (names: "videogen languages").`);
       }
-      if (early?.kind === 'invalid_aspect_ratio') throw usageError(`--aspect-ratio ${aspectRatio} is not supported: use one of ${ASPECT_RATIOS.join(', ')}.`);
+      if (early?.kind === 'invalid_aspect_ratio') throw invalid(`--aspect-ratio ${aspectRatio} is not supported: use one of ${ASPECT_RATIOS.join(', ')}.`);
       const ctx = createContext(cmd.optsWithGlobals());
 
       // The allowed targets differ from video to video: read them once, so that the message can list
