@@ -3,7 +3,7 @@
 // breaking / non-breaking for a client of this API, and whether CHANGELOG.md and info.version cover every
 // breaking change. Why our own classifier: no diff tool from the npm registry that runs here reads OpenAPI
 // 3.1 as it is (DECISIONS.md, "The spec-change gate"): `openapi-diff` rejects 3.1 ("Swagger Parser only supports 3.0.x"),
-// oasdiff's npm wrappers download a Go binary (no internet here), and Optic's rulesets (archived project)
+// oasdiff's npm wrappers download a Go binary (no internet here), and Optic's rulesets (1.0.9)
 // report the moves of this push (allOf restructuring, 500 folded into 5XX) as removals.
 //
 // Usage: node openapi/scripts/spec-diff.mjs [BASE_REF] [--json]
