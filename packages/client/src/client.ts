@@ -42,6 +42,10 @@ export interface ClientOptions {
 export interface RequestOptions {
   signal?: AbortSignal;
 }
+export interface ConvertOptions extends RequestOptions {
+  /** The source's conversion options when already read (GET .../conversions/): saves a second read. */
+  conversionOptions?: components['schemas']['ConversionOptions'];
+}
 export interface GenerateOptions extends RequestOptions {
   onUploadProgress?: (p: UploadProgress) => void;
   /** The setting's request_fields are checked before sending; without it the setting is looked up. */
@@ -178,9 +182,9 @@ export function createClient(options: ClientOptions = {}) {
         api.GET('/videos/{video_id}/conversions/', { ...path(id), ...o }).then(unwrap),
     },
     /** Converts a video after checking the target against its conversion options. */
-    async convert(id: string, target: ConversionTarget, o: RequestOptions = {}): Promise<Created> {
+    async convert(id: string, target: ConversionTarget, { conversionOptions, ...o }: ConvertOptions = {}): Promise<Created> {
       checkConversion(target);
-      checkConversion(target, await client.conversions.get(id, o));
+      checkConversion(target, conversionOptions ?? (await client.conversions.get(id, o)));
       return unwrap(await api.POST('/videos/{video_id}/conversions/', { ...path(id), body: target, ...o }));
     },
     waitForVideo: (id: string, o?: WaitOptions): Promise<Video> => waitForVideo(videos.get, clock, id, o),

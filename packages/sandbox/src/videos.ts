@@ -1,12 +1,13 @@
 // Creating videos (generation and conversion share the credit and concurrency rules) and viewing them.
 import { randomUUID } from 'node:crypto';
+import { MAX_RUNNING } from '@videogen/openapi/rules';
 import type { Account } from './accounts.js';
 import type { Context } from './context.js';
 import { ApiError } from './errors.js';
 import { COPYRIGHT, statusAt, type VideoRecord } from './lifecycle.js';
 
-/** Interface 8.2: at most this many generations + conversions running per account. */
-export const MAX_RUNNING = 2;
+/** Interface 8.2: at most this many generations + conversions running per account (x-concurrency-limit). */
+export { MAX_RUNNING };
 
 export function statusView(ctx: Context, v: VideoRecord) {
   const now = ctx.clock.now(v.account);
