@@ -11,8 +11,8 @@ export interface FormProblem {
 }
 
 const list = (fields: readonly string[]) => fields.join(' + ');
-const combos = VALID_COMBINATIONS.map(([req, opt]) => ({ req: req as readonly string[], opt: opt as readonly string[] }));
-const allCombos = combos.map(({ req, opt }) => [...req, ...opt]);
+const combos = /* @__PURE__ */ VALID_COMBINATIONS.map(([req, opt]) => ({ req: req as readonly string[], opt: opt as readonly string[] }));
+const allCombos = /* @__PURE__ */ combos.map(({ req, opt }) => [...req, ...opt]);
 
 /**
  * The problem of sending `fields` (the input fields given, video_setting_id excepted) with a setting

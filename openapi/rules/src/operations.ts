@@ -4,7 +4,7 @@ import { BASE_PATH, OPERATIONS } from './generated/constants.js';
 export type OperationEntry = (typeof OPERATIONS)[number];
 
 // One regular expression per path template; `{name}` matches one segment.
-const patterns = OPERATIONS.map((op) => ({
+const patterns = /* @__PURE__ */ OPERATIONS.map((op) => ({
   op,
   re: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
 }));

@@ -11,6 +11,7 @@ import { registerWait } from './commands/wait.js';
 import { errorContext } from './context.js';
 import { describeError, sanitize } from './errors.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { PLANS } from '@videogen/openapi/rules';
 
 const ENVIRONMENT_HELP = `
 Environment:
@@ -25,7 +26,7 @@ function buildProgram(): Command {
     .addOption(new Option('--json', 'print results as JSON on stdout (progress stays on stderr)'))
     .addOption(new Option('-q, --quiet', 'no progress output'))
     .addOption(new Option('--base-url <url>', 'API base URL including /v1 (default: $VIDEO_API_BASE_URL)'))
-    .addOption(new Option('--plan <plan>', 'your plan, for the upload limits (default: $VIDEO_API_PLAN or personal)').choices(['free', 'personal', 'business']))
+    .addOption(new Option('--plan <plan>', 'your plan, for the upload limits (default: $VIDEO_API_PLAN or personal)').choices([...PLANS]))
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({ outputError: (text, write) => write(oneLineUsageError(text)) })
     // Commander would exit(1) on a usage error; cli.ts maps it to the documented invalid-input code.

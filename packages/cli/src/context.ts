@@ -1,12 +1,12 @@
 import { createClient } from '@videogen/client';
+import { PLANS, type Plan } from '@videogen/openapi/rules';
 import { CliError, usageError, type ErrorContext } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
 import { chooseMode, createProgress, type Progress } from './progress.js';
 
 export type Client = ReturnType<typeof createClient>;
-export type Plan = 'free' | 'personal' | 'business';
-const PLANS: Plan[] = ['free', 'personal', 'business'];
+export type { Plan };
 
 /** Options every command accepts (declared on the program, shown in each command's --help). */
 export interface GlobalOptions {
@@ -33,7 +33,7 @@ export const errorContext: ErrorContext = {};
 export function parsePlan(value: string | undefined): Plan | undefined {
   if (value === undefined || value === '') return undefined;
   const plan = value.toLowerCase() as Plan;
-  if (!PLANS.includes(plan)) throw usageError(`Unknown plan "${value}" (from --plan or VIDEO_API_PLAN): use one of ${PLANS.join(', ')}.`);
+  if (!(PLANS as readonly string[]).includes(plan)) throw usageError(`Unknown plan "${value}" (from --plan or VIDEO_API_PLAN): use one of ${PLANS.join(', ')}.`);
   return plan;
 }
 

@@ -1,3 +1,4 @@
+import { classifyError, MAX_RUNNING } from '@videogen/openapi/rules';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 /** An error the CLI raises itself: its message already says what to fix. */
@@ -90,18 +91,19 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
   const detail = (err.error ?? err.message ?? '').trim();
   const tag = status ? `${status} ${code}` : code;
   const video = ctx.videoId ? `video ${ctx.videoId}` : 'the video';
-  const kind = (err.kind ?? '').toLowerCase();
+  // An answer of the service is classified by the one shared rule (interface 7.1, x-retry-policy),
+  // exactly as the client does; the client's local errors (no status) keep their own kind.
+  const kind = status !== undefined ? classifyError(status, err.error_code).kind : (err.kind ?? '').toLowerCase();
   const is = (name: string, k: string) => err.name === name || kind === k;
 
-  // Credit/plan first (InsufficientCreditError): the service answers it with 403 as well as 429.
-  if (is('InsufficientCreditError', 'credit') || code === 'INSUFFICIENT_CREDIT') {
+  if (kind === 'insufficient_credit') {
     const fix =
       status === 403
         ? 'use the key of an account whose plan includes conversion (Standard/Premium or higher)'
         : 'top up the account\'s credit, or use the key of another account';
     return { message: `${detail.replace(/\.$/, '')} (${tag}): ${fix}.`, exitCode: EXIT.LIMIT, code, status };
   }
-  if (is('AuthenticationError', 'auth') || status === 401 || status === 403) {
+  if (kind === 'auth') {
     return {
       message: `Authentication failed (${tag}): set VIDEO_API_KEY to a valid API key for ${ctx.baseUrl ?? 'the service'}.`,
       exitCode: EXIT.AUTH,
@@ -109,7 +111,7 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       status,
     };
   }
-  if (is('NotFoundError', 'not_found') || status === 404) {
+  if (kind === 'not_found') {
     return {
       message: `${ctx.videoId ? `Video ${ctx.videoId}` : 'The resource'} was not found (${tag}): check the id with "videogen list"; a video of another account is not visible.`,
       exitCode: EXIT.NOT_FOUND,
@@ -117,15 +119,15 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       status,
     };
   }
-  if (code === 'SIMULTANEOUS_GENERATE_LIMIT' || is('ConcurrencyLimitError', 'concurrency')) {
+  if (kind === 'concurrency') {
     return {
-      message: `At most 2 videos can be generated or converted at once per account (${tag}): wait for one to finish ("videogen wait ID") and retry.`,
+      message: `At most ${MAX_RUNNING} videos can be generated or converted at once per account (${tag}): wait for one to finish ("videogen wait ID") and retry.`,
       exitCode: EXIT.LIMIT,
       code,
       status,
     };
   }
-  if (is('RateLimitError', 'rate_limit') || status === 429) {
+  if (kind === 'rate_limit') {
     return { message: `Rate limit exceeded (${tag}): ${detail || 'wait a few seconds'} and retry.`, exitCode: EXIT.LIMIT, code, status };
   }
   if (is('VideoFailedError', 'video_failed')) {
@@ -159,7 +161,7 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       code: 'VIDEO_RUNNING',
     };
   }
-  if (is('ValidationError', 'validation') || status === 400) {
+  if (kind === 'validation') {
     return { message: describeValidation(err, ctx, tag, detail), exitCode: EXIT.INVALID_INPUT, code, status };
   }
   if (is('NetworkError', 'network')) {
@@ -169,7 +171,7 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       code: 'NETWORK_ERROR',
     };
   }
-  if (is('ServerError', 'server') || (status !== undefined && status >= 500)) {
+  if (kind === 'server' || kind === 'unavailable') {
     return { message: `The service failed (${tag}): ${detail || 'server error'}; try again later.`, exitCode: EXIT.ERROR, code, status };
   }
   return { message: `${detail || err.name} (${tag})`, exitCode: EXIT.ERROR, code, status };

@@ -1,6 +1,6 @@
-import { LANGUAGES, LANGUAGE_NAMES } from '@videogen/client';
+import { LANGUAGES, LANGUAGE_NAMES } from '@videogen/openapi/rules';
 
-// The client's generated data (from the spec's Language enum and its x-enumDescriptions).
+// Generated from the spec's Language enum and its x-enumDescriptions.
 const NAMES: Readonly<Record<string, string>> = LANGUAGE_NAMES;
 
 export interface LanguageInfo {
@@ -8,7 +8,7 @@ export interface LanguageInfo {
   name: string;
 }
 
-/** The client's language codes (the spec's enum), named from the spec's x-enumDescriptions. */
+/** The language codes (the spec's enum), named from the spec's x-enumDescriptions. */
 export const LANGUAGE_LIST: LanguageInfo[] = LANGUAGES.map((code) => ({ code, name: NAMES[code] ?? code }));
 
 export const languageName = (code: string) => NAMES[code] ?? code;

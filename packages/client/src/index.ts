@@ -1,5 +1,5 @@
 export { createClient } from './client.js';
-export type { ClientOptions, GenerateOptions, RequestOptions, Video, VideoClient, VideoSetting } from './client.js';
+export type { ClientOptions, ConvertOptions, GenerateOptions, RequestOptions, Video, VideoClient, VideoSetting } from './client.js';
 export {
   VideoApiError, isVideoApiError, AuthenticationError, NotFoundError, RateLimitError, InsufficientCreditError,
   ConcurrencyLimitError, ValidationError, ServerError, TimeoutError, NetworkError, VideoFailedError, VideoExpiredError,

@@ -33,7 +33,7 @@ describe('package', () => {
     const imports = [...dist.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1]);
     expect(imports.filter((i) => !i.startsWith('node:'))).toEqual(['openapi-fetch']);
     expect(pkg.sideEffects).toBe(false);
-    expect(pkg.engines.node).toBe('>=20.19');
+    expect(pkg.engines.node).toBe('^20.19.0 || ^22.0.0 || ^24.0.0'); // the Node majors CI proves (README: Runtimes)
   });
 
   it('is tree-shakeable: one export costs only itself', async () => {

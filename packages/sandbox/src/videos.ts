@@ -1,12 +1,13 @@
 // Creating videos (generation and conversion share the credit and concurrency rules) and viewing them.
 import { randomUUID } from 'node:crypto';
+import { MAX_RUNNING } from '@videogen/openapi/rules';
 import type { Account } from './accounts.js';
 import type { Context } from './context.js';
 import { ApiError } from './errors.js';
 import { COPYRIGHT, statusAt, type VideoRecord } from './lifecycle.js';
 
-/** Interface 8.2: at most this many generations + conversions running per account. */
-export const MAX_RUNNING = 2;
+/** Interface 8.2: at most this many generations + conversions running per account (x-concurrency-limit). */
+export { MAX_RUNNING };
 
 export function statusView(ctx: Context, v: VideoRecord) {
   const now = ctx.clock.now(v.account);
@@ -26,7 +27,7 @@ export function checkCapacity(ctx: Context, account: Account, what: 'generation'
     throw new ApiError(429, 'INSUFFICIENT_CREDIT', `The credit balance is insufficient for this ${what}.`);
   }
   const now = ctx.clock.now(account.name);
-  const running = ctx.store.all(account.name).filter((v) => statusAt(v, now) === 'running');
+  const running = ctx.store.runningAt(account.name, now);
   if (running.length >= MAX_RUNNING) {
     const next = Math.min(...running.map((v) => v.finishes_at));
     throw new ApiError(
@@ -51,7 +52,8 @@ export interface NewVideo {
   source_video_id?: string;
 }
 
-export function startVideo(ctx: Context, account: Account, spec: NewVideo): VideoRecord {
+/** Resolves once the video is stored (durably, with a data dir): only then may it be acknowledged. */
+export async function startVideo(ctx: Context, account: Account, spec: NewVideo): Promise<VideoRecord> {
   const now = ctx.clock.now(account.name);
   const generation = ctx.clock.ms(ctx.durations.generationSeconds);
   const finishes_at = now + generation;
@@ -71,6 +73,6 @@ export function startVideo(ctx: Context, account: Account, spec: NewVideo): Vide
     copyright: spec.outcome === 'completed' ? [...COPYRIGHT] : [],
     ...(spec.source_video_id ? { source_video_id: spec.source_video_id } : {}),
   };
-  ctx.store.create(v);
+  await ctx.store.create(v);
   return v;
 }

@@ -1,7 +1,7 @@
-import { ASPECT_RATIOS, LANGUAGES } from '@videogen/client';
+import { ASPECT_RATIOS, conversionProblem, LANGUAGES, type AspectRatio, type Language } from '@videogen/openapi/rules';
 import type { Command } from 'commander';
 import { createContext, errorContext } from '../context.js';
-import { CliError, usageError } from '../errors.js';
+import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { describeLanguages, languageName } from '../languages.js';
 import { finish } from './generate.js';
@@ -35,49 +35,46 @@ Examples:
     .action(async (id: string, opts: ConvertFlags, cmd: Command) => {
       errorContext.videoId = id;
       const { language, aspectRatio } = opts;
-      if (language === undefined && aspectRatio === undefined) throw usageError('Give --language, --aspect-ratio, or both.');
-      if (language !== undefined && !(LANGUAGES as readonly string[]).includes(language)) {
-        throw usageError(`--language ${language} is not a supported language code: use one of ${LANGUAGES.join(', ')} (names: "videogen languages").`);
+      const target = {
+        ...(language !== undefined && { language: language as Language }),
+        ...(aspectRatio !== undefined && { aspect_ratio: aspectRatio as AspectRatio }),
+      };
+      // The rows of 7.2 that need no source, with the flags' names (the shared rule decides).
+      const early = conversionProblem(target);
+      // The error code is the one the service would answer, so that scripts see the same code either way.
+      const invalid = (message: string) => new CliError(message, EXIT.INVALID_INPUT, early?.error_code);
+      if (early?.kind === 'target_required') throw invalid('Give --language, --aspect-ratio, or both.');
+      if (early?.kind === 'invalid_language') {
+        throw invalid(`--language ${language} is not a supported language code: use one of ${LANGUAGES.join(', ')} (names: "videogen languages").`);
       }
-      if (aspectRatio !== undefined && !(ASPECT_RATIOS as readonly string[]).includes(aspectRatio)) {
-        throw usageError(`--aspect-ratio ${aspectRatio} is not supported: use one of ${ASPECT_RATIOS.join(', ')}.`);
-      }
+      if (early?.kind === 'invalid_aspect_ratio') throw invalid(`--aspect-ratio ${aspectRatio} is not supported: use one of ${ASPECT_RATIOS.join(', ')}.`);
       const ctx = createContext(cmd.optsWithGlobals());
 
-      // The allowed targets differ from video to video: read them first, so that the message can
-      // list what this video accepts.
+      // The allowed targets differ from video to video: read them once, so that the message can list
+      // what this video accepts; the client is handed them and does not read them again.
       const options = await ctx.client.conversions.get(id);
       const available: string[] = options.available_languages;
-      if (!options.is_convertible) {
-        throw new CliError(
-          `Video ${id} cannot be converted (it has no generated video data, contains a real avatar, or is not completed): convert another video, or generate a new one.`,
-          EXIT.INVALID_INPUT,
-          'SOURCE_VIDEO_NOT_CONVERTIBLE',
-        );
-      }
-      const sameLanguage = language === undefined || language === options.current_language;
-      const sameRatio = aspectRatio === undefined || aspectRatio === options.current_aspect_ratio;
-      if (sameLanguage && sameRatio) {
+      const problem = conversionProblem(target, options);
+      if (problem?.kind === 'no_change') {
         throw new CliError(
           `Video ${id} is already in ${options.current_language} (${languageName(options.current_language)}) and ${options.current_aspect_ratio}: ` +
             `choose another target; available languages: ${describeLanguages(available)}.`,
           EXIT.INVALID_INPUT,
-          'CONVERT_NO_CHANGE',
+          problem.error_code,
         );
       }
-      if (language !== undefined && !sameLanguage && !available.includes(language)) {
+      if (problem?.kind === 'language_not_available') {
         throw new CliError(
-          `Language ${language} (${languageName(language)}) is not available for video ${id} (its voices do not support it): available: ${describeLanguages(available)}.`,
+          `Language ${language} (${languageName(language!)}) is not available for video ${id} (its voices do not support it): available: ${describeLanguages(available)}.`,
           EXIT.INVALID_INPUT,
-          'LANGUAGE_NOT_SUPPORTED_BY_VOICES',
+          problem.error_code,
         );
       }
+      // kind 'not_convertible': is_convertible is false, and only the service knows why (no video data,
+      // or a real avatar): the request is sent and its answer's code is reported, never a guess.
       let created: { video_id: string };
       try {
-        created = await ctx.client.convert(id, {
-          ...(language !== undefined && { language: language as (typeof LANGUAGES)[number] }),
-          ...(aspectRatio !== undefined && { aspect_ratio: aspectRatio as (typeof ASPECT_RATIOS)[number] }),
-        });
+        created = await ctx.client.convert(id, target, { conversionOptions: options });
       } catch (err) {
         throw explainConvertError(err, id, available);
       }
@@ -97,7 +94,11 @@ function explainConvertError(err: unknown, id: string, available: string[]): unk
       return new CliError(`${detail} (${code}): available for video ${id}: ${describeLanguages(available)}.`, EXIT.INVALID_INPUT, code);
     case 'SOURCE_VIDEO_NOT_CONVERTIBLE':
     case 'UNSUPPORTED_HEAVY_AVATAR':
-      return new CliError(`${detail} (${code}): video ${id} cannot be converted; convert another video or generate a new one.`, EXIT.INVALID_INPUT, code);
+      return new CliError(
+        `Video ${id} cannot be converted (${detail.replace(/\.$/, '')}; ${code}): convert another video, or generate a new one.`,
+        EXIT.INVALID_INPUT,
+        code,
+      );
     case 'CONVERT_NO_CHANGE':
       return new CliError(`${detail} (${code}): choose a language or aspect ratio different from the source video's.`, EXIT.INVALID_INPUT, code);
     default:

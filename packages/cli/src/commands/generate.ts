@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { formProblem, VALID_COMBINATIONS } from '@videogen/openapi/rules';
 import { Command } from 'commander';
 import { createContext, errorContext, type Context } from '../context.js';
 import { CliError, FIELD_FLAGS, usageError } from '../errors.js';
@@ -18,8 +19,9 @@ interface GenerateFlags extends WaitFlags {
 }
 
 /** The spec's valid input combinations (x-valid-combinations), as CLI flags for messages. */
-const COMBINATIONS: string[][] = [['text'], ['pdf_file'], ['pptx_file'], ['text', 'pdf_file'], ['audio_file'], ['video_file']];
-const COMBINATIONS_HELP = '--text, --pdf, --pptx, --audio, --video, or --text with --pdf';
+const COMBINATIONS_HELP = ((all: string[]) => `${all.slice(0, -1).join(', ')}, or ${all.at(-1)}`)(
+  VALID_COMBINATIONS.map(([fields]) => fields.map((f) => FIELD_FLAGS[f] ?? f).join(' with ')),
+);
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 const flagsOf = (fields: readonly string[]) => fields.map((f) => FIELD_FLAGS[f] ?? f).join(' and ');
@@ -108,13 +110,15 @@ function inputFields(opts: GenerateFlags & { image: string[] }): string[] {
     (f) => opts[({ text: 'text', pdf_file: 'pdf', pptx_file: 'pptx', audio_file: 'audio', video_file: 'video' } as const)[f]] !== undefined,
   );
   if (given.length === 0) throw usageError(`Give an input: ${COMBINATIONS_HELP}.`);
-  const valid = COMBINATIONS.some((c) => c.length === given.length && c.every((f) => given.includes(f as never)));
-  if (!valid) throw usageError(`${flagsOf(given)} cannot be combined: give exactly one of ${COMBINATIONS_HELP}.`);
-  if (opts.image.length && !(given.length === 1 && given[0] === 'text')) {
-    throw usageError('--image goes with --text only (the question/instruction mode).');
+  const fields = opts.image.length ? [...given, 'image_files'] : [...given];
+  // The shared rule (x-valid-combinations); the messages name the flags.
+  if (formProblem(given)) throw usageError(`${flagsOf(given)} cannot be combined: give exactly one of ${COMBINATIONS_HELP}.`);
+  if (formProblem(fields)) {
+    const withImages = VALID_COMBINATIONS.filter(([, optional]) => (optional as readonly string[]).includes('image_files'));
+    throw usageError(`--image goes with ${withImages.map(([f]) => flagsOf(f)).join(' or ')} only.`);
   }
   if (opts.text !== undefined && opts.text.trim() === '') throw usageError('--text is empty: give the question or instruction.');
-  return opts.image.length ? [...given, 'image_files'] : [...given];
+  return fields;
 }
 
 /** Every file must exist before anything is sent; sizes are kept for the error messages. */
@@ -151,11 +155,11 @@ async function findSetting(ctx: Context, id: string, fields: string[]) {
   for await (const s of ctx.client.settings.list()) {
     if (s.video_setting_id !== id) continue;
     const accepted: string[] = s.request_fields;
-    const primary = accepted.filter((f) => f !== 'image_files');
-    const unexpected = fields.filter((f) => !accepted.includes(f));
-    const missing = primary.filter((f) => !fields.includes(f));
-    if (unexpected.length || missing.length) {
-      const optional = accepted.includes('image_files') ? ' (and optionally --image)' : '';
+    // DECISIONS #26 (the shared rule): only the setting's fields, and all of them but the optional ones.
+    if (formProblem(fields, accepted)) {
+      const optionalFields = new Set(VALID_COMBINATIONS.flatMap(([, optional]) => optional as readonly string[]));
+      const primary = accepted.filter((f) => !optionalFields.has(f));
+      const optional = accepted.filter((f) => optionalFields.has(f)).map((f) => ` (and optionally ${FIELD_FLAGS[f] ?? f})`).join('');
       throw new CliError(
         `Video setting ${id} ("${s.title}") expects ${flagsOf(primary)}${optional}, but you gave ${flagsOf(fields)}: ` +
           `pass ${flagsOf(primary)}, or pick another setting with "videogen settings".`,

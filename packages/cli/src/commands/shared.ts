@@ -1,14 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { POLLING } from '@videogen/openapi/rules';
 import type { Command } from 'commander';
 import { errorContext, parseSeconds, type Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { formatBytes, formatDuration } from '../progress.js';
 
-/** The spec's polling rule (x-polling on getVideo): every 10 s, give up after 600 s. */
-export const DEFAULT_INTERVAL_S = 10;
-export const DEFAULT_TIMEOUT_S = 600;
+/** The spec's polling rule (x-polling on getVideo), in the seconds the flags take. */
+export const DEFAULT_INTERVAL_S = POLLING.intervalMs / 1000;
+export const DEFAULT_TIMEOUT_S = POLLING.timeoutMs / 1000;
 
 export interface WaitFlags {
   interval: number;
