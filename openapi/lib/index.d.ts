@@ -40,3 +40,29 @@ export function checkResponse(
     headers?: { get(name: string): string | null } | Record<string, string | number | string[] | undefined>;
   },
 ): string[];
+
+export interface Finding {
+  kind: 'status' | 'content-type' | 'body' | 'header';
+  message: string;
+  /** DECISIONS.md entries: the finding breaks only this document's choice (an x-decision on the failing node). */
+  decision?: number[];
+  /** For a status finding under a decision: the status the document chose. */
+  expected?: string;
+  /** For a body finding: the JSON pointer of the value, and the failing keyword. */
+  pointer?: string;
+  keyword?: string;
+  /** For a header finding: the header's name. */
+  header?: string;
+}
+export function decisionsOf(node: unknown): number[] | undefined;
+export function decidedSibling(
+  spec: OpenApiDocument,
+  operation: Record<string, any>,
+  status: number,
+): { key: string; response: Record<string, any>; decisions: number[] } | undefined;
+export function responseFindings(
+  ajv: Ajv,
+  spec: OpenApiDocument,
+  operation: Record<string, any>,
+  response: Parameters<typeof checkResponse>[3],
+): Finding[];

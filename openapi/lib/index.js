@@ -39,7 +39,8 @@ function vendorKeywords(node, found = new Set()) {
  * `#/components/...` ref inside it resolves. OpenAPI's own words are declared as annotations.
  */
 export function createAjv(spec = loadSpec(), options = {}) {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, ...options });
+  // verbose: each error names the schema node that failed, so that findings can read its x-decision.
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true, ...options });
   addFormats.default ? addFormats.default(ajv) : addFormats(ajv);
   ajv.addFormat('binary', true);
   const words = ['example', 'discriminator', 'xml', 'externalDocs', ...vendorKeywords(spec)];
@@ -110,40 +111,98 @@ function headerValue(raw, schema) {
   return raw;
 }
 
+/** The `x-decision` numbers a node of the document carries (DECISIONS.md entries), or undefined. */
+export function decisionsOf(node) {
+  const d = node?.['x-decision'];
+  if (d === undefined) return undefined;
+  return Array.isArray(d) ? d : [d];
+}
+
+/**
+ * The declared response that a status "should have been" when the document chose the status where the
+ * interface does not fix it: another 2xx than the chosen success status, another 4xx than the chosen
+ * error statuses. Undefined when no declared response of the same class carries an `x-decision`.
+ */
+export function decidedSibling(spec, operation, status) {
+  const cls = String(status)[0];
+  const keys = Object.keys(operation.responses ?? {}).filter((k) => k[0] === cls && /^\d\d\d$/.test(k)).sort();
+  // The generic answer of the class first: 200 for a success, 400 for a client error.
+  const preferred = [`${cls}00`, ...keys.filter((k) => k !== `${cls}00`)];
+  for (const key of preferred) {
+    if (!keys.includes(key)) continue;
+    const response = deref(spec, operation.responses[key]);
+    const decisions = decisionsOf(operation.responses[key]) ?? decisionsOf(response);
+    if (decisions) return { key, response, decisions };
+  }
+  return undefined;
+}
+
 /**
  * Validate a response against the document: status declared, content type declared, body valid,
  * and every declared header that is present (or required) valid against its schema.
  * `headers` is anything with `get(name)` (a fetch `Headers`) or a plain object of lower-case names.
- * Returns a list of problems (empty when the response conforms).
+ *
+ * Returns typed findings `{ kind: 'status' | 'content-type' | 'body' | 'header', message, decision? }`,
+ * empty when the response conforms. `decision` lists the DECISIONS.md entries when the finding breaks
+ * only a choice of this document (an `x-decision` on the very node whose rule failed), never when it
+ * breaks something the interface states: a body that lacks `video_id` under a chosen status code is
+ * still an interface finding.
  */
-export function checkResponse(ajv, spec, operation, { status, contentType, body, headers }) {
-  const problems = [];
-  const found = declaredResponse(spec, operation, status);
-  if (!found) return [`status ${status} is not declared for ${operation.operationId}`];
+export function responseFindings(ajv, spec, operation, { status, contentType, body, headers }) {
+  const findings = [];
+  const id = operation.operationId;
+  let found = declaredResponse(spec, operation, status);
+  if (!found) {
+    const sibling = decidedSibling(spec, operation, status);
+    if (!sibling) return [{ kind: 'status', message: `status ${status} is not declared for ${id}` }];
+    findings.push({
+      kind: 'status',
+      message: `status ${status} is not declared for ${id}: the document chose ${sibling.key}`,
+      decision: sibling.decisions,
+      expected: sibling.key,
+    });
+    // What the interface says of the body still holds: judge it by the response the document chose.
+    found = sibling;
+  }
   if (headers) {
     const get = typeof headers.get === 'function' ? (n) => headers.get(n) : (n) => headers[n.toLowerCase()];
     for (const [name, declared] of Object.entries(found.response.headers ?? {})) {
       const h = deref(spec, declared);
+      const decision = decisionsOf(declared) ?? decisionsOf(h);
       const raw = get(name);
       if (raw === undefined || raw === null) {
-        if (h.required) problems.push(`${operation.operationId} ${status} lacks the required header ${name}`);
+        if (h.required) findings.push({ kind: 'header', header: name, message: `${id} ${status} lacks the required header ${name}`, ...(decision && { decision }) });
         continue;
       }
       const validate = ajv.compile(h.schema ?? {});
-      if (!validate(headerValue(String(raw), h.schema))) problems.push(`${operation.operationId} ${status} header ${name}: "${raw}" ${validate.errors?.[0]?.message ?? 'is invalid'}`);
+      if (!validate(headerValue(String(raw), h.schema))) {
+        findings.push({ kind: 'header', header: name, message: `${id} ${status} header ${name}: "${raw}" ${validate.errors?.[0]?.message ?? 'is invalid'}`, ...(decision && { decision }) });
+      }
     }
   }
   const content = found.response.content;
-  if (!content) return problems;
+  if (!content) return findings;
   const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const media = content[mediaType];
-  if (!media) return [`content type "${contentType}" is not declared for ${operation.operationId} ${status} (expected ${Object.keys(content).join(', ')})`];
+  if (!media) {
+    findings.push({ kind: 'content-type', message: `content type "${contentType}" is not declared for ${id} ${status} (expected ${Object.keys(content).join(', ')})` });
+    return findings;
+  }
   if (media.schema) {
     const ref = media.schema.$ref ?? null;
     const validate = ref ? validatorFor(ajv, ref) : ajv.compile(media.schema);
     if (!validate(body)) {
-      for (const e of validate.errors ?? []) problems.push(`${operation.operationId} ${status} body${e.instancePath} ${e.message}`);
+      for (const e of validate.errors ?? []) {
+        // createAjv sets `verbose`, so each error carries the schema node whose keyword failed.
+        const decision = decisionsOf(e.parentSchema);
+        findings.push({ kind: 'body', pointer: e.instancePath, keyword: e.keyword, message: `${id} ${status} body${e.instancePath} ${e.message}`, ...(decision && { decision }) });
+      }
     }
   }
-  return problems;
+  return findings;
+}
+
+/** The messages of `responseFindings`, for logs and tests that only print them. */
+export function checkResponse(ajv, spec, operation, response) {
+  return responseFindings(ajv, spec, operation, response).map((f) => f.message);
 }

@@ -57,7 +57,9 @@ export async function resolveFixtures(run: Run): Promise<Fixtures> {
   if (run.target.stateful && missing().length) {
     // The list items carry no status: read the status of the first few (the same reads serve every state).
     const ex = await run.main.get('/videos/');
-    const results: any[] = ex.status === 200 ? ((ex.body as any)?.results ?? []) : [];
+    // Newest first, whatever order the target lists in (the order is not shown: DECISIONS #18): a new
+    // video is the least likely to have expired.
+    const results: any[] = ex.status === 200 ? [...((ex.body as any)?.results ?? [])].sort(byNewest) : [];
     for (const item of results.slice(0, 5)) {
       const v = await run.main.get(`/videos/${encodeURIComponent(item.video_id)}/`);
       const state = (v.body as any)?.status as keyof typeof STATE_FIXTURES;
@@ -73,9 +75,14 @@ export async function resolveFixtures(run: Run): Promise<Fixtures> {
   }
   if (run.target.stateful && !f.otherAccountVideoId && run.other) {
     const ex = await run.other.get('/videos/');
-    const first = ex.status === 200 ? (ex.body as any)?.results?.[0] : undefined;
+    const first = ex.status === 200 ? [...((ex.body as any)?.results ?? [])].sort(byNewest)[0] : undefined;
     if (first?.video_id) f.otherAccountVideoId = first.video_id;
     else f.notes.otherAccountVideoId = 'the other account lists no video';
   }
   return f;
+}
+
+/** Sorts list items newest first by created_at (items without one last). */
+export function byNewest(a: any, b: any): number {
+  return String(b?.created_at ?? '').localeCompare(String(a?.created_at ?? ''));
 }

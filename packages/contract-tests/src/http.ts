@@ -1,7 +1,7 @@
 // A fetch wrapper that paces every request, records every exchange, and checks each response
 // against the contract as it arrives (the conformance checks later report what it found).
-import { checkResponse, matchOperation } from '@videogen/openapi';
-import type { Pacer } from './pacer.ts';
+import { responseFindings, matchOperation, type Finding } from '@videogen/openapi';
+import { parseRetryAfter, type Pacer, type RateClass } from '@videogen/openapi/rules';
 import { redact } from './redact.ts';
 import type { Contract } from './spec.ts';
 
@@ -10,6 +10,20 @@ export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' 
 export interface Problem {
   kind: ProblemKind;
   message: string;
+  /** DECISIONS.md entries when the problem breaks only this document's choice, not the interface. */
+  decision?: number[];
+}
+
+/** A finding of the shared response check → the conformance check that reports it. */
+const KIND_OF: Record<Finding['kind'], ProblemKind> = { status: 'status', 'content-type': 'content_type', body: 'schema', header: 'headers' };
+
+/** What was sent, enough to write it again as a curl line (never the key). */
+export interface SentRequest {
+  json?: string;
+  raw?: { body: string; contentType: string };
+  /** Form fields: text values, and files by name and size. */
+  form?: Array<{ name: string; value?: string; filename?: string; size?: number }>;
+  streamed?: string;
 }
 
 export interface Exchange {
@@ -31,6 +45,9 @@ export interface Exchange {
   problems: Problem[];
   /** Answered 429/503 and then waited out and re-sent (not a failure). */
   retried: boolean;
+  /** Full URL, for a curl line. */
+  url: string;
+  sent: SentRequest;
 }
 
 export type Auth = 'key' | 'none' | { header: string; label: string };
@@ -48,6 +65,8 @@ export interface RequestOptions {
   retry?: boolean;
   /** Wait for a free place in the rate-limit window (default true); off for deliberate bursts. */
   pace?: boolean;
+  /** Wait for a free place among the running videos (default true); off where the check provokes the 503. */
+  gate?: boolean;
   /** The check provokes a 5xx on purpose (e.g. the 7.2 UNKNOWN_ERROR row). */
   expectServerError?: boolean;
 }
@@ -62,6 +81,21 @@ export interface RunRecorder {
 }
 
 const MAX_ATTEMPTS = 4;
+
+function summarize(opts: RequestOptions): SentRequest {
+  if (opts.json !== undefined) return { json: JSON.stringify(opts.json) };
+  if (opts.raw) return { raw: opts.raw };
+  if (opts.stream) return { streamed: opts.stream.contentType };
+  if (opts.form) {
+    const form: NonNullable<SentRequest['form']> = [];
+    opts.form.forEach((value, name) => {
+      if (typeof value === 'string') form.push({ name, value: value.length > 200 ? value.slice(0, 200) + '…' : value });
+      else form.push({ name, filename: (value as File).name, size: value.size });
+    });
+    return { form };
+  }
+  return {};
+}
 
 export class Api {
   constructor(
@@ -88,7 +122,9 @@ export class Api {
     const { contract, pacer } = this.rec;
     const pathOnly = path.split('?')[0];
     const op = matchOperation(contract.spec, method, pathOnly);
-    const cls: string = op?.operation['x-rate-limit']?.class ?? 'B';
+    const rateClass: RateClass = op?.operation['x-rate-limit']?.class ?? 'B';
+    const startsVideo = Boolean(op?.operation['x-concurrency-limit']);
+    const videoId = op?.pathParams.video_id;
     const qs = opts.query ? '?' + new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString() : '';
     const auth = opts.auth ?? 'key';
     // Requests without a valid key belong to no account: they are paced on their own.
@@ -110,7 +146,14 @@ export class Api {
         body = opts.stream.make();
         headers['content-type'] = opts.stream.contentType;
       } else if (opts.form) body = opts.form;
-      const slot = opts.pace === false ? undefined : await pacer.acquire(account, cls);
+      const ticket = opts.pace === false ? undefined : await pacer.acquire({
+              account,
+              rateClass,
+              startsVideo: startsVideo && opts.gate !== false,
+              videoId,
+              // Believed full: a status read of the oldest running video shows whether it has finished.
+              checkRunning: auth === 'key' ? (id) => this.get(`/videos/${id}/`) : undefined,
+            });
       const started = performance.now();
       let res: Response;
       let text: string;
@@ -120,22 +163,25 @@ export class Api {
         res = await fetch(this.baseUrl + path + qs, init);
         text = await res.text();
       } catch (err) {
-        slot?.done();
+        ticket?.settle();
         throw new Error(redact(`${method} ${path}${qs} failed: ${(err as Error).message}${(err as any).cause ? ` (${(err as any).cause.message ?? (err as any).cause})` : ''}`));
       }
-      if (slot) slot.done();
-      else pacer.record(account, cls);
-      pacer.observe(account, cls, res.headers);
       const ex = this.record(method, path + qs, op?.operationId, auth, res, text, performance.now() - started, opts);
+      const answer = ex.body as { error_code?: unknown; video_id?: unknown; status?: unknown } | undefined;
+      const field = (v: unknown) => (typeof v === 'string' ? v : undefined);
+      const outcome = { status: res.status, headers: res.headers, error_code: field(answer?.error_code), video_id: field(answer?.video_id), videoStatus: field(answer?.status) };
+      if (ticket) ticket.settle(outcome);
+      else pacer.record(rateClass, undefined, account);
       const waitable = res.status === 429 || res.status === 503;
       if (!waitable || opts.retry === false || attempt >= MAX_ATTEMPTS) return ex;
-      // Waited out as the spec advises: Retry-After, else the window (429) or 30 s (503), scaled.
-      const retryAfter = Number(res.headers.get('retry-after'));
-      const fallback = res.status === 429 ? pacer.classOf(cls).windowMs : 30_000 / this.rec.timeScale;
-      const wait = Number.isFinite(retryAfter) && retryAfter >= 0 && res.headers.has('retry-after') ? retryAfter * 1000 : fallback;
+      // Waited out as the interface advises (7.1), and counted: the pacer already holds the class back
+      // after a 429 and video starts after a 503; any other 503 waits here, Retry-After else 30 s scaled.
       ex.retried = true;
       this.rec.retries++;
-      pacer.block(account, cls, wait + 5);
+      if (res.status === 503 && !startsVideo) {
+        const wait = parseRetryAfter(res.headers.get('retry-after')) ?? 30_000 / this.rec.timeScale;
+        await new Promise((r) => setTimeout(r, wait));
+      }
     }
   }
 
@@ -151,18 +197,13 @@ export class Api {
       }
     }
     const { contract } = this.rec;
-    if (res.status >= 500 && !opts.expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
+    // A 503 is documented for every operation (7.1: server load, 8.2: the concurrency limit): waited
+    // out, never a server error.
+    if (res.status >= 500 && res.status !== 503 && !opts.expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
     const op = operationId ? contract.operations.find((o) => o.operationId === operationId) : undefined;
     if (op) {
-      for (const p of checkResponse(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
-        const kind: ProblemKind = p.startsWith('status ')
-          ? 'status'
-          : p.startsWith('content type')
-            ? 'content_type'
-            : / header /.test(p) && !/ body/.test(p)
-              ? 'headers'
-              : 'schema';
-        problems.push({ kind, message: p });
+      for (const f of responseFindings(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
+        problems.push({ kind: KIND_OF[f.kind], message: f.message, ...(f.decision && { decision: f.decision }) });
       }
     }
     if (res.status >= 400) {
@@ -171,7 +212,8 @@ export class Api {
       const codes = operationId ? contract.documentedErrorCodes(operationId, res.status) : undefined;
       const code = (body as any)?.error_code;
       if (codes && typeof code === 'string' && !codes.includes(code)) {
-        problems.push({ kind: 'error_code', message: `error_code ${code} is not one documented for ${res.status} (${codes.join(', ')})` });
+        // The interface's own codes are closed only where it fixes them (7.2); elsewhere the codes are ours (#5).
+        problems.push({ kind: 'error_code', message: `error_code ${code} is not one documented for ${res.status} (${codes.join(', ')})`, ...(contract.codeDecision(codes) && { decision: contract.codeDecision(codes) }) });
       }
     }
     const ex: Exchange = {
@@ -187,8 +229,10 @@ export class Api {
       body,
       text: redact(text.slice(0, 2000)),
       ms,
-      problems: problems.map((p) => ({ kind: p.kind, message: redact(p.message) })),
+      problems: problems.map((p) => ({ ...p, message: redact(p.message) })),
       retried: false,
+      url: this.baseUrl + path,
+      sent: summarize(opts),
     };
     this.rec.exchanges.push(ex);
     return ex;

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { specPath } from '@videogen/openapi';
-import { registerTargetSecrets, targetFromEnv, type TargetConfig } from './target.ts';
+import { driftFileFromEnv, registerTargetSecrets, strictFromEnv, targetFromEnv, type TargetConfig } from './target.ts';
 
 export interface Launched {
   config: TargetConfig;
@@ -29,6 +29,8 @@ export function sandboxTarget(baseUrl: string, sandbox: { SANDBOX_KEYS: any; FIX
     stateful: true,
     checksKeys: true,
     rateLimited: true,
+    strict: strictFromEnv(process.env, 'sandbox'),
+    driftFile: driftFileFromEnv(process.env),
     fixtures: {
       videoSettingId: fx.acme.settings.text,
       pdfSettingId: fx.acme.settings.pdf,
@@ -107,6 +109,8 @@ export async function startPrismTarget(): Promise<Launched> {
     stateful: false,
     checksKeys: false,
     rateLimited: false,
+    strict: strictFromEnv(process.env, 'prism'),
+    driftFile: driftFileFromEnv(process.env),
     fixtures: {},
   };
   return {

@@ -1,6 +1,8 @@
 // The state of one contract run: the target, the pacer (one per process), every exchange.
 import { Api, type Exchange, type RunRecorder } from './http.ts';
-import { Pacer } from './pacer.ts';
+import { Pacer } from '@videogen/openapi/rules';
+import { DriftReport } from './drift.ts';
+import type { Mismatch } from './checks/types.ts';
 import { loadContract, type Contract } from './spec.ts';
 import { registerTargetSecrets, type TargetConfig } from './target.ts';
 import { resolveFixtures, type Fixtures } from './fixtures.ts';
@@ -10,7 +12,11 @@ export class Run implements RunRecorder {
   readonly pacer: Pacer;
   readonly exchanges: Exchange[] = [];
   currentCheck = 'setup';
+  /** 429/503 answers met outside the checks that provoke them, waited out and re-sent. */
   retries = 0;
+  readonly drift: DriftReport;
+  /** Decision mismatches fail the run too (CONTRACT_STRICT=1; the default against a sandbox we started). */
+  readonly strict: boolean;
   readonly timeScale: number;
   readonly main: Api;
   readonly anon: Api;
@@ -29,15 +35,20 @@ export class Run implements RunRecorder {
     registerTargetSecrets(target);
     this.contract = loadContract();
     this.timeScale = target.timeScale;
-    this.pacer = new Pacer({ classes: this.contract.classes });
-    this.pacer.setTimeScale(target.timeScale);
+    this.pacer = new Pacer({ timeScale: target.timeScale });
     this.pacer.enabled = target.rateLimited !== false;
+    this.strict = target.strict;
+    this.drift = new DriftReport(target.driftFile);
     const api = (account: string, key: string | undefined) => new Api(this, target.baseUrl, account, key);
     this.main = api('main', target.apiKey);
     this.anon = api('anonymous', undefined);
     if (target.otherAccountKey) this.other = api('other', target.otherAccountKey);
     if (target.freePlanKey) this.freePlan = api('free-plan', target.freePlanKey);
     if (target.noCreditKey) this.noCredit = api('no-credit', target.noCreditKey);
+  }
+
+  recordMismatches(checkId: string, found: Mismatch[]): void {
+    this.drift.add(checkId, found);
   }
 
   fixtures(): Promise<Fixtures> {

@@ -1,10 +1,12 @@
 // Runs checks outside any test framework (the self-test uses this directly; the vitest suite wraps it).
 import { FIXTURE_ENV } from './target.ts';
 import type { Run } from './run.ts';
-import { SkipError, type Check, type CheckContext } from './checks/types.ts';
+import { SkipError, mismatches, type Check, type CheckContext, type Mismatch } from './checks/types.ts';
 import { redact } from './redact.ts';
+import { assertEveryOperationCovered } from './checks/index.ts';
 
-export type CheckState = 'passed' | 'failed' | 'skipped';
+/** `mismatch`: the target differs only from this document's decisions (DECISIONS.md), not from the interface. */
+export type CheckState = 'passed' | 'failed' | 'skipped' | 'mismatch';
 
 export interface CheckResult {
   operation: string;
@@ -13,6 +15,8 @@ export interface CheckResult {
   /** Skip reason, or failure message (redacted). */
   message?: string;
   ms: number;
+  /** The decisions the target differed from, with what it did instead. */
+  mismatches?: Mismatch[];
 }
 
 export function checkId(c: { operation: string; name: string }): string {
@@ -52,14 +56,24 @@ export async function runOne(run: Run, check: Check): Promise<CheckResult> {
   const started = performance.now();
   run.currentCheck = checkId(check);
   const base = { operation: check.operation, name: check.name };
+  mismatches.length = 0;
   try {
     if (!run.main.hasKey && check.name !== 'ignored_auth_missing' && check.name !== 'ignored_auth_malformed') {
       throw new SkipError('no API key (VIDEO_API_KEY)');
     }
     await check.run(contextFor(run));
+    const found = mismatches.splice(0).map((m) => ({ ...m, message: redact(m.message) }));
+    if (found.length) {
+      run.recordMismatches(checkId(check), found);
+      const message = found.map((m) => `decision #${m.decision.join(', #')}: ${m.message}`).join('\n');
+      return { ...base, state: 'mismatch', message, mismatches: found, ms: performance.now() - started };
+    }
     return { ...base, state: 'passed', ms: performance.now() - started };
   } catch (err) {
     const ms = performance.now() - started;
+    // An interface failure outweighs the mismatches met before it; they are still reported in the drift.
+    const found = mismatches.splice(0).map((m) => ({ ...m, message: redact(m.message) }));
+    if (found.length) run.recordMismatches(checkId(check), found);
     if (err instanceof SkipError) return { ...base, state: 'skipped', message: redact(err.reason), ms };
     return { ...base, state: 'failed', message: redact((err as Error)?.message ?? String(err)), ms };
   } finally {
@@ -68,6 +82,7 @@ export async function runOne(run: Run, check: Check): Promise<CheckResult> {
 }
 
 export async function runAll(run: Run, checks: Check[]): Promise<CheckResult[]> {
+  assertEveryOperationCovered(run);
   const out: CheckResult[] = [];
   for (const c of checks) out.push(await runOne(run, c));
   return out;

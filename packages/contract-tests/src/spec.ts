@@ -1,18 +1,23 @@
 // The contract, read at run time from @videogen/openapi: nothing here restates a schema.
-import { createAjv, deref, listOperations, loadSpec, validatorFor, type OpenApiDocument, type Operation } from '@videogen/openapi';
-import type { RateClass } from './pacer.ts';
+import { createAjv, decisionsOf, deref, listOperations, loadSpec, validatorFor, type OpenApiDocument, type Operation } from '@videogen/openapi';
 
 export interface Contract {
   spec: OpenApiDocument;
   ajv: ReturnType<typeof createAjv>;
   operations: Operation[];
-  /** Rate-limit classes as the spec states them (`x-rate-limit`). */
-  classes: Record<string, RateClass>;
   /** Validate a value against `#/components/schemas/NAME`; returns problems. */
   validate(schemaName: string, value: unknown): string[];
   /** The enum (or const) of `error_code` in the schema of a declared response, when there is one. */
   documentedErrorCodes(operationId: string, status: number): string[] | undefined;
   enumOf(schemaName: string): string[];
+  /**
+   * The DECISIONS.md entries behind an expectation: the status `status` of `operationId` (its declared
+   * response's x-decision), or, with `code`, that error code (x-enumDecisions of ErrorCode, else the
+   * response's). Undefined when the interface itself states it.
+   */
+  decisionFor(operationId: string | undefined, status: number, code?: string): number[] | undefined;
+  /** The decisions behind the error codes of a response where this document closed them. */
+  codeDecision(codes: string[]): number[] | undefined;
 }
 
 let cached: Contract | undefined;
@@ -22,11 +27,6 @@ export function loadContract(): Contract {
   const spec = loadSpec();
   const ajv = createAjv(spec);
   const operations = listOperations(spec);
-  const classes: Record<string, RateClass> = {};
-  for (const op of operations) {
-    const rl = op.operation['x-rate-limit'];
-    if (rl) classes[rl.class] = { limit: rl.requests, windowMs: rl.window_seconds * 1000 };
-  }
   const validate = (name: string, value: unknown) => {
     const v = validatorFor(ajv, `#/components/schemas/${name}`);
     return v(value) ? [] : (v.errors ?? []).map((e) => `${name}${e.instancePath} ${e.message}`);
@@ -55,6 +55,17 @@ export function loadContract(): Contract {
     return schema ? codesIn(schema) : undefined;
   };
   const enumOf = (name: string) => (spec.components.schemas[name]?.enum ?? []) as string[];
-  cached = { spec, ajv, operations, classes, validate, documentedErrorCodes, enumOf };
+  const enumDecisions: Record<string, number[]> = spec.components.schemas.ErrorCode?.['x-enumDecisions'] ?? {};
+  const decisionFor = (operationId: string | undefined, status: number, code?: string) => {
+    if (code && enumDecisions[code]) return enumDecisions[code];
+    const op = operations.find((o) => o.operationId === operationId);
+    const declared = op?.operation.responses?.[String(status)];
+    return declared ? (decisionsOf(declared) ?? decisionsOf(deref(spec, declared))) : undefined;
+  };
+  const codeDecision = (codes: string[]) => {
+    const all = [...new Set(codes.flatMap((c) => enumDecisions[c] ?? []))];
+    return codes.every((c) => enumDecisions[c]) && all.length ? all : undefined;
+  };
+  cached = { spec, ajv, operations, validate, documentedErrorCodes, enumOf, decisionFor, codeDecision };
   return cached;
 }

@@ -3,13 +3,17 @@ import { describe, inject, it } from 'vitest';
 import { Run } from './run.ts';
 import { runOne } from './runner.ts';
 import type { Check } from './checks/types.ts';
+import { assertEveryOperationCovered } from './checks/index.ts';
 
 const KEY = Symbol.for('videogen.contract.run');
 
 /** One run (one pacer) per worker process, shared by every suite file. */
 export function currentRun(): Run {
   const g = globalThis as any;
-  if (!g[KEY]) g[KEY] = new Run(inject('contractTarget'));
+  if (!g[KEY]) {
+    g[KEY] = new Run(inject('contractTarget'));
+    assertEveryOperationCovered(g[KEY]);
+  }
   return g[KEY];
 }
 
@@ -25,6 +29,17 @@ export function defineChecks(checks: Check[]): void {
             // The reason also goes into the JUnit XML (as a property; <skipped/> carries no text).
             await t.annotate(r.message ?? 'skipped', 'skip-reason');
             t.skip(r.message);
+          }
+          if (r.state === 'mismatch') {
+            // Differs from our decision only: reported in its own section and in the drift report;
+            // it fails the run only in strict mode (CONTRACT_STRICT=1, the default against our sandbox).
+            await t.annotate(r.message ?? 'decision mismatch', 'decision-mismatch');
+            if (currentRun().strict) {
+              const err = new Error(`decision mismatch (CONTRACT_STRICT): ${r.message}`);
+              err.name = 'DecisionMismatch';
+              err.stack = `${err.name}: ${err.message}`;
+              throw err;
+            }
           }
           if (r.state === 'failed') {
             const err = new Error(r.message);

@@ -50,7 +50,18 @@ export interface TargetConfig {
   checksKeys: boolean;
   /** Whether the target enforces the rate limits (the Prism mock does not: no pacing needed). */
   rateLimited: boolean;
+  /** Decision mismatches fail the run too (CONTRACT_STRICT=1). Default: only against our own sandbox. */
+  strict: boolean;
+  /** Where the drift report goes (`.md`, and `.json` beside it). */
+  driftFile: string;
 }
+
+/** CONTRACT_STRICT=1/0, else strict only against our own sandbox, where a mismatch is our own bug. */
+export function strictFromEnv(env: NodeJS.ProcessEnv, kind: TargetKind): boolean {
+  return env.CONTRACT_STRICT ? env.CONTRACT_STRICT === '1' || env.CONTRACT_STRICT === 'true' : kind === 'sandbox';
+}
+
+export const driftFileFromEnv = (env: NodeJS.ProcessEnv) => env.CONTRACT_DRIFT_FILE ?? 'test-results/drift.md';
 
 /** Fixture environment variables, documented in the README. */
 export const FIXTURE_ENV: Record<keyof FixtureIds, string> = {
@@ -102,6 +113,8 @@ export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): TargetConfi
     stateful: kind !== 'prism',
     checksKeys: kind !== 'prism',
     rateLimited: kind !== 'prism',
+    strict: strictFromEnv(env, kind),
+    driftFile: driftFileFromEnv(env),
   };
   registerTargetSecrets(config);
   return config;
@@ -118,6 +131,8 @@ export function envForTarget(config: TargetConfig): Record<string, string> {
     CONTRACT_TARGET_KIND: config.kind,
     CONTRACT_PROFILE: config.profile,
     CONTRACT_TIME_SCALE: String(config.timeScale),
+    CONTRACT_STRICT: config.strict ? '1' : '0',
+    CONTRACT_DRIFT_FILE: config.driftFile,
   };
   if (config.apiKey) env.VIDEO_API_KEY = config.apiKey;
   if (config.otherAccountKey) env.VIDEO_API_OTHER_ACCOUNT_KEY = config.otherAccountKey;

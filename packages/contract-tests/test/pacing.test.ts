@@ -11,18 +11,13 @@ describe('pacing against the rate-limited sandbox', () => {
     const sandbox = await startSandboxTarget(50, 'read-only');
     try {
       const run = new Run({ ...sandbox.config, timeScale: 1 });
-      const started = Date.now();
       const results = await runAll(run, allChecks());
-      const ms = Date.now() - started;
       expect(results.filter((r) => r.state === 'failed').map((r) => r.message)).toEqual([]);
       expect(run.exchanges.filter((e) => e.status === 429).map((e) => `${e.check}: ${e.path}`)).toEqual([]);
       expect(run.exchanges.some((e) => e.method === 'POST')).toBe(false);
-      // Floor: class B allows 5 per 0.2 s for the main account; other buckets run alongside.
-      const mainB = run.exchanges.filter((e) => e.auth === 'key of main' && e.operationId !== 'generateVideo' && e.operationId !== 'createConversion').length;
-      const floor = (Math.ceil(mainB / 5) - 1) * 200;
-      expect(ms).toBeLessThan(floor * 1.5 + 2000);
-      // And the pacer did hold requests back (the limits were really in force).
-      expect(run.pacer.waitedMs).toBeGreaterThan(0);
+      // The pacer did hold requests back (the limits were really in force); wall time against the floor
+      // is measured by the pacing benchmark (npm run bench), not asserted here.
+      expect(run.pacer.stats.waitedMs).toBeGreaterThan(0);
     } finally {
       await sandbox.close();
     }

@@ -1,10 +1,8 @@
 // ignored_auth: every operation refuses a request without a usable key (401 or 403, interface 5.4).
 import { randomBytes } from 'node:crypto';
 import { check, ensureError, type Check } from './types.ts';
-import { sampleRequest } from './requests.ts';
+import { operationIds, sampleRequest } from './requests.ts';
 import type { Auth } from '../http.ts';
-
-const OPERATIONS = ['listVideoSettings', 'listVideos', 'getVideo', 'getConversionOptions', 'createConversion', 'generateVideo'];
 
 const VARIANTS: Array<{ name: string; auth: () => Auth; needsKeyCheck?: boolean }> = [
   { name: 'ignored_auth_missing', auth: () => 'none' },
@@ -13,7 +11,7 @@ const VARIANTS: Array<{ name: string; auth: () => Auth; needsKeyCheck?: boolean 
   { name: 'ignored_auth_unknown_key', auth: () => ({ header: `Bearer contract-unknown-${randomBytes(12).toString('hex')}`, label: 'unknown key' }), needsKeyCheck: true },
 ];
 
-export const authChecks: Check[] = OPERATIONS.flatMap((operation) =>
+export const authChecks = (): Check[] => operationIds().flatMap((operation) =>
   VARIANTS.map((v) =>
     check(operation, v.name, async (ctx) => {
       const { run } = ctx;

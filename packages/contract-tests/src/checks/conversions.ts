@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { check, ensure, ensureError, ensureStatus, type Check, type CheckContext } from './types.ts';
 import { ensureDownloads, pollUntilDone, UUID } from './video-helpers.ts';
+import { byNewest } from '../fixtures.ts';
 import type { Api, Exchange } from '../http.ts';
 
 const convert = (api: Api, id: string, json: unknown, extra: object = {}) => api.post(`/videos/${id}/conversions/`, { json, ...extra });
@@ -58,7 +59,7 @@ function row(name: string, fixture: Parameters<CheckContext['fixture']>[0], body
 async function ownConvertible(ctx: CheckContext, api: Api, configured: string | undefined): Promise<string> {
   if (configured) return configured;
   const list = ensureStatus(await api.get('/videos/'), 200, 'GET /videos/ of the other key');
-  for (const item of (list.results ?? []).slice(0, 5)) {
+  for (const item of [...(list.results ?? [])].sort(byNewest).slice(0, 5)) {
     const o = await api.get(`/videos/${item.video_id}/conversions/`);
     if (o.status === 200 && (o.body as any).is_convertible) return item.video_id;
   }

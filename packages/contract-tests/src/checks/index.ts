@@ -8,8 +8,8 @@ import { conversionChecks } from './conversions.ts';
 import { generationModeChecks } from './generation-modes.ts';
 import { limitChecks } from './limits.ts';
 import { conformanceChecks } from './conformance.ts';
-
-export const OPERATION_IDS = ['listVideoSettings', 'listVideos', 'getVideo', 'getConversionOptions', 'createConversion', 'generateVideo'];
+import { operationIds, sampleRequest } from './requests.ts';
+import type { Run } from '../run.ts';
 
 /** Groups, one suite file each. */
 export const groups: Record<string, Check[]> = {
@@ -21,9 +21,14 @@ export const groups: Record<string, Check[]> = {
   generationModes: generationModeChecks,
   // Limits after the rest: a burst leaves the window full, and the concurrency check waits for running videos.
   limits: limitChecks,
-  auth: authChecks,
-  conformance: conformanceChecks(OPERATION_IDS),
+  auth: authChecks(),
+  conformance: conformanceChecks(operationIds()),
 };
+
+/** Fails at start, naming the operation, when the document has one the suite cannot send. */
+export function assertEveryOperationCovered(run: Run): void {
+  for (const id of operationIds()) sampleRequest(run, id);
+}
 
 export function allChecks(): Check[] {
   return Object.values(groups).flat();

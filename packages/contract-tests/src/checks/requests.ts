@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Run } from '../run.ts';
 import type { RequestOptions } from '../http.ts';
+import { loadContract } from '../spec.ts';
 
 export interface SampleRequest {
   method: string;
@@ -35,6 +36,30 @@ export function sampleRequest(run: Run, operationId: string): SampleRequest {
     case 'listVideoSettings':
       return { method: 'GET', path: '/video-settings/', opts: {} };
     default:
-      throw new Error(`no sample request for ${operationId}`);
+      return genericRequest(operationId, videoId);
   }
+}
+
+/**
+ * A request for an operation this file does not know yet, built from the document: path parameters
+ * filled, a JSON body from its first example. An operation that cannot be built stops the suite at
+ * start, naming it, rather than going without its generic checks.
+ */
+function genericRequest(operationId: string, videoId: string): SampleRequest {
+  const op = loadContract().operations.find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`no operation ${operationId} in the document`);
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name) => (name === 'video_id' ? videoId : randomUUID()));
+  const content = op.operation.requestBody?.content;
+  if (!content) return { method: op.method, path, opts: {} };
+  const json = content['application/json'];
+  if (json) {
+    const example = json.example ?? (Object.values(json.examples ?? {})[0] as { value?: unknown } | undefined)?.value ?? {};
+    return { method: op.method, path, opts: { json: example } };
+  }
+  throw new Error(`the contract suite cannot build a request for ${operationId} (${Object.keys(content).join(', ')}): add it to checks/requests.ts`);
+}
+
+/** Every operation of the document, so that a new one gets every generic check (or the suite names it). */
+export function operationIds(): string[] {
+  return loadContract().operations.map((o) => o.operationId);
 }

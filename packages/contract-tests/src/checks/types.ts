@@ -2,6 +2,7 @@
 import { describe as describeExchange, type Api, type Exchange } from '../http.ts';
 import type { Run } from '../run.ts';
 import type { FixtureIds } from '../target.ts';
+import { loadContract } from '../spec.ts';
 
 export interface Check {
   /** operationId of the operation the check is about. */
@@ -16,6 +17,23 @@ export class SkipError extends Error {
     super(reason);
     this.name = 'SkipError';
   }
+}
+
+/**
+ * A difference from one of this document's decisions (DECISIONS.md), not from the interface: the
+ * target chose differently where the interface is silent. Recorded, and the check goes on.
+ */
+export interface Mismatch {
+  decision: number[];
+  message: string;
+  exchange?: Exchange;
+}
+
+/** The mismatches of the check now running (checks run one at a time; the runner empties it). */
+export const mismatches: Mismatch[] = [];
+
+export function mismatch(decision: number[], message: string, ex?: Exchange): void {
+  mismatches.push({ decision, message: ex ? `${message}\n  ${describeExchange(ex)}` : message, exchange: ex });
 }
 
 /** A breach of the contract found by a check. */
@@ -48,15 +66,40 @@ export function check(operation: string, name: string, run: (ctx: CheckContext) 
   return { operation, name, run };
 }
 
-/** An error response: the status, the envelope, and (when given) the exact error_code. */
+/**
+ * An error response: the status, the envelope, and (when given) the exact error_code. A status or code
+ * that only this document chose (an x-decision on the expected response, or an invented code) is
+ * recorded as a mismatch with that decision when the target answered another error of the same class.
+ */
 export function ensureError(ex: Exchange, statuses: number[], code?: string): void {
-  ensure(statuses.includes(ex.status), `expected ${statuses.join(' or ')}, got ${ex.status}`, ex);
+  const contract = loadContract();
+  if (!statuses.includes(ex.status)) {
+    const decided = statuses.map((s) => contract.decisionFor(ex.operationId, s));
+    const sameClass = statuses.some((s) => Math.floor(s / 100) === Math.floor(ex.status / 100));
+    if (sameClass && decided.every(Boolean)) mismatch([...new Set(decided.flat() as number[])], `expected ${statuses.join(' or ')}, got ${ex.status}`, ex);
+    else throw new ContractViolation(`expected ${statuses.join(' or ')}, got ${ex.status}\n  ${describeExchange(ex)}`);
+  }
   const b = ex.body as any;
   ensure(b && typeof b === 'object' && typeof b.error_code === 'string' && typeof b.error === 'string', 'error body is not the envelope {error_code, error}', ex);
-  if (code) ensure(b.error_code === code, `expected error_code ${code}, got ${b.error_code}`, ex);
+  if (code && b.error_code !== code) {
+    const decided = contract.decisionFor(ex.operationId, statuses[0], code);
+    if (decided) mismatch(decided, `expected error_code ${code}, got ${b.error_code}`, ex);
+    else throw new ContractViolation(`expected error_code ${code}, got ${b.error_code}\n  ${describeExchange(ex)}`);
+  }
 }
 
+/**
+ * A success with the status this document chose: another 2xx is a mismatch with that decision (the
+ * interface shows no success status), and the body is returned for the check to go on.
+ */
 export function ensureStatus(ex: Exchange, status: number, what: string): any {
+  if (ex.status !== status && Math.floor(ex.status / 100) === 2 && Math.floor(status / 100) === 2) {
+    const decided = loadContract().decisionFor(ex.operationId, status);
+    if (decided) {
+      mismatch(decided, `${what}: expected ${status}, got ${ex.status}`, ex);
+      return ex.body as any;
+    }
+  }
   ensure(ex.status === status, `${what}: expected ${status}, got ${ex.status}`, ex);
   return ex.body as any;
 }

@@ -1,0 +1,98 @@
+// The drift report: where the target differs from this document's decisions (DECISIONS.md), not from
+// the interface. Per decision: what the target did instead, how often, one request that shows it as a
+// curl line (the key as $VIDEO_API_KEY), and the change to the document that would make it true.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Exchange } from './http.ts';
+import type { Mismatch } from './checks/types.ts';
+import { redact } from './redact.ts';
+
+export interface DriftEntry {
+  decision: number;
+  /** What the target did instead, each with how often and where it was seen. */
+  differences: Array<{ what: string; count: number; checks: string[]; curl?: string; change: string }>;
+}
+
+/** One shell line that sends the exchange's request again; the key comes from the environment. */
+export function curlLine(ex: Exchange): string {
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const parts = ['curl', '-sS', '-X', ex.method];
+  if (ex.auth.startsWith('key of')) parts.push('-H', `"Authorization: Bearer $VIDEO_API_KEY"`);
+  const { sent } = ex;
+  if (sent.json !== undefined) parts.push('-H', q('Content-Type: application/json'), '--data', q(sent.json));
+  if (sent.raw) parts.push('-H', q(`Content-Type: ${sent.raw.contentType}`), '--data', q(sent.raw.body));
+  for (const f of sent.form ?? []) parts.push('-F', q(f.filename !== undefined ? `${f.name}=@${f.filename}` : `${f.name}=${f.value ?? ''}`));
+  if (sent.streamed) parts.push('-H', q(`Content-Type: ${sent.streamed}`), '--data-binary', '@FILE');
+  parts.push(q(ex.url));
+  return redact(parts.join(' '));
+}
+
+/** The change to openapi.yaml that would make the target's answer agree with the document. */
+function changeFor(m: Mismatch): string {
+  const ex = m.exchange;
+  const op = ex?.operationId ?? 'the operation';
+  const code = (ex?.body as { error_code?: unknown } | undefined)?.error_code;
+  if (/status \d+ is not declared|expected \d+( or \d+)*, got \d+/.test(m.message) && ex) return `declare status ${ex.status} under responses of ${op} (or a ${String(ex.status)[0]}XX range) with its body`;
+  if (/error_code/.test(m.message) && typeof code === 'string') return `document error_code ${code} for ${ex?.status} of ${op} (x-enumDecisions / the response's description)`;
+  if (/header/i.test(m.message)) return `loosen or drop the header's schema on ${op} ${ex?.status} (the interface does not show it)`;
+  return `relax the node of ${op} that carries this x-decision so that the answer above validates`;
+}
+
+/** The difference in one line, without the exchange that follows it in the message. */
+function what(m: Mismatch): string {
+  const first = m.message.split('\n')[0].replace(/^\[[^\]]*\]\s*/, '');
+  return first.length > 200 ? first.slice(0, 200) + '…' : first;
+}
+
+export class DriftReport {
+  private readonly entries = new Map<number, Map<string, DriftEntry['differences'][number]>>();
+
+  constructor(readonly file: string) {
+    this.write(); // a run starts with an empty report, not the last run's
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  add(checkId: string, found: Mismatch[]): void {
+    for (const m of found) {
+      for (const decision of m.decision) {
+        let byWhat = this.entries.get(decision);
+        if (!byWhat) this.entries.set(decision, (byWhat = new Map()));
+        const key = what(m);
+        const d = byWhat.get(key) ?? { what: key, count: 0, checks: [], curl: m.exchange && curlLine(m.exchange), change: changeFor(m) };
+        d.count++;
+        if (!d.checks.includes(checkId)) d.checks.push(checkId);
+        byWhat.set(key, d);
+      }
+    }
+    this.write();
+  }
+
+  toJSON(): DriftEntry[] {
+    return [...this.entries.entries()].sort(([a], [b]) => a - b).map(([decision, byWhat]) => ({ decision, differences: [...byWhat.values()] }));
+  }
+
+  toMarkdown(): string {
+    const lines = ['# Drift report', '', 'Where the target differs from a decision of `openapi/DECISIONS.md` (a choice of our document where the interface is silent), not from the interface itself.', ''];
+    const all = this.toJSON();
+    if (!all.length) lines.push('No difference from any decision was seen.');
+    for (const e of all) {
+      lines.push(`## Decision #${e.decision}`, '');
+      for (const d of e.differences) {
+        lines.push(`- **${d.what}** — ${d.count}× (${d.checks.slice(0, 3).join('; ')}${d.checks.length > 3 ? '; …' : ''})`);
+        if (d.curl) lines.push(`  - request: \`${d.curl}\``);
+        lines.push(`  - to make the document true: ${d.change}`);
+      }
+      lines.push('');
+    }
+    return redact(lines.join('\n'));
+  }
+
+  private write(): void {
+    mkdirSync(dirname(this.file), { recursive: true });
+    writeFileSync(this.file, this.toMarkdown());
+    writeFileSync(this.file.replace(/\.md$/, '') + '.json', redact(JSON.stringify(this.toJSON(), null, 2)));
+  }
+}
