@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { components } from './generated/openapi.js';
-import { PLAN_LIMITS_AS, UPLOAD_LIMITS, VALID_COMBINATIONS, type PLANS } from './generated/spec.js';
+import { PLAN_LIMITS_AS, UPLOAD_LIMITS, VALID_COMBINATIONS, type PLANS } from '@videogen/openapi/rules';
 import { ValidationError } from './errors.js';
 
 type Schemas = components['schemas'];
