@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
 import { PRODUCTION_BASE_URL } from '@videogen/openapi/rules';
@@ -11,6 +10,7 @@ import { waitForVideo, type WaitOptions } from './polling.js';
 import { multipart, prepare, type GenerateInput, type Plan, type UploadProgress } from './uploads.js';
 import { download, type DownloadOptions } from './download.js';
 import { checkConversion, type ConversionTarget } from './conversions.js';
+import { builtin, env as processEnv } from './runtime.js';
 
 type Schemas = components['schemas'];
 export type Video = Schemas['Video'];
@@ -54,10 +54,25 @@ export interface GenerateOptions extends RequestOptions {
   uploadTimeoutMs?: number;
 }
 
+/** The scheduler's name for a key, never the key itself: SHA-256 where node:crypto exists, else a 53-bit hash. */
+function fingerprint(key: string) {
+  const crypto = builtin<typeof import('node:crypto')>('node:crypto');
+  if (crypto?.createHash) return crypto.createHash('sha256').update(key).digest('hex');
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57; // cyrb53
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
+}
+
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 
 export function createClient(options: ClientOptions = {}) {
-  const { env } = process;
+  const env = processEnv();
   const key = options.apiKey ?? env.VIDEO_API_KEY;
   if (!key) throw new AuthenticationError('No API key: pass apiKey or set VIDEO_API_KEY');
   const baseUrl = (options.baseUrl ?? env.VIDEO_API_BASE_URL ?? PRODUCTION_BASE_URL).replace(/\/+$/, '');
@@ -73,7 +88,7 @@ export function createClient(options: ClientOptions = {}) {
     retry: retryOptions({ ...(options.maxRetries != null && { maxRetries: options.maxRetries }), ...options.retry }),
     timeoutMs: options.timeoutMs ?? 60_000,
     pacer: options.pacing === false ? undefined
-      : pacerFor(`${baseUrl} ${options.account ?? createHash('sha256').update(key).digest('hex')}`, clock),
+      : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock),
     check: (id) => videos.get(id),
   });
   // openapi-fetch builds each call's request with this: a LightRequest (the transport calls

@@ -1,5 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
-
 /** Time source of every wait (retries, pacing, polling). Inject one in tests so nothing sleeps for real. */
 export interface Clock {
   now(): number;
@@ -9,7 +7,20 @@ export interface Clock {
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => delay(ms, undefined, { signal }),
+  // setTimeout, not node:timers/promises, so that the client loads where Node's built-ins do not exist.
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      signal?.throwIfAborted();
+      const abort = () => {
+        clearTimeout(timer);
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', abort);
+        resolve(undefined);
+      }, ms);
+      signal?.addEventListener('abort', abort, { once: true });
+    }),
 };
 
 /** Seconds in a header (decimals allowed; Retry-After may also be an HTTP date) → ms, or undefined. */

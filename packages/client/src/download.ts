@@ -1,9 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
 import type { components } from './generated/openapi.js';
 import { fromResponse, VideoExpiredError, VideoFailedError, VideoNotReadyError } from './errors.js';
 import type { Send } from './retry.js';
+import { builtin, noFileSystem } from './runtime.js';
 
 export interface DownloadOptions {
   onProgress?: (p: { loaded: number; total?: number }) => void;
@@ -21,6 +19,11 @@ export async function download(
   path: string,
   { onProgress, signal }: DownloadOptions = {},
 ) {
+  const fs = builtin<typeof import('node:fs')>('node:fs');
+  const stream = builtin<typeof import('node:stream/promises')>('node:stream/promises');
+  if (!fs?.createWriteStream || !stream?.pipeline) throw new TypeError(`download(…, path): ${noFileSystem('writing a file')} (or read video.download_url with fetch)`);
+  const { createWriteStream, promises: { rename, rm } } = fs;
+  const { pipeline } = stream;
   for (let retried = false; ; retried = true) {
     const video = await get(id, { signal });
     const { status } = video;
@@ -33,7 +36,7 @@ export async function download(
     }
     if (!res.ok || !res.body) throw fromResponse(res.status, await res.text());
     const total = Number(res.headers.get('content-length')) || undefined;
-    const tmp = `${path}.${process.pid}-${Date.now()}.part`;
+    const tmp = `${path}.${Date.now()}-${Math.random().toString(36).slice(2)}.part`;
     let loaded = 0;
     try {
       await pipeline(

@@ -1,8 +1,7 @@
-import { openAsBlob } from 'node:fs';
-import { basename, extname } from 'node:path';
 import type { components } from './generated/openapi.js';
 import { PLAN_LIMITS_AS, UPLOAD_LIMITS, VALID_COMBINATIONS, type PLANS } from '@videogen/openapi/rules';
 import { ValidationError } from './errors.js';
+import { builtin, noFileSystem } from './runtime.js';
 
 type Schemas = components['schemas'];
 export type Plan = (typeof PLANS)[number];
@@ -32,11 +31,21 @@ interface Part {
   size?: number;
 }
 
+// Path names without node:path (so that this module loads in a Worker); same results as its basename/extname.
+const baseName = (p: string) => p.slice(p.search(/[^\\/]*$/));
+const extName = (f: string) => {
+  const b = baseName(f);
+  const i = b.lastIndexOf('.');
+  return i > 0 ? b.slice(i) : '';
+};
+
 async function toPart(name: FileField, f: FileInput): Promise<Part> {
   if (typeof f == 'string') {
     // Streamed from disk when sent: never read whole into memory.
-    const value = await openAsBlob(f);
-    return { name, value, filename: basename(f), size: value.size };
+    const fs = builtin<typeof import('node:fs')>('node:fs');
+    if (!fs?.openAsBlob) throw new ValidationError(`${name}: ${noFileSystem(`the file path "${f}"`)}`, { field: name });
+    const value = await fs.openAsBlob(f);
+    return { name, value, filename: baseName(f), size: value.size };
   }
   const { data, filename, size } =
     f instanceof Blob || f instanceof Uint8Array ? { data: f, filename: (f as File).name, size: undefined } : f;
@@ -71,7 +80,7 @@ export async function prepare(input: GenerateInput, plan: Plan, setting?: Pick<S
     if ('maxItems' in lim && files.length > lim.maxItems) fail(`${name}: at most ${lim.maxItems} files`, name, lim.maxItems);
     for (const f of files) {
       const part = await toPart(name, f);
-      const ext = extname(part.filename!).toLowerCase();
+      const ext = extName(part.filename!).toLowerCase();
       const exts: readonly string[] = lim.extensions[p];
       if (!exts.includes(ext)) fail(`${name}: ${part.filename} is not ${exts.join(', ')} (${plan} plan)`, name, exts);
       if (part.size! > lim.maxBytes[p]) fail(`${name}: ${part.filename} is over ${lim.maxBytes[p]} bytes (${plan} plan)`, name, lim.maxBytes[p]);

@@ -7,7 +7,7 @@ export default {
   async fetch(_request, env) {
     const client = lib.createClient({ apiKey: env.VIDEO_API_KEY, baseUrl: env.VIDEO_API_BASE_URL });
     const out = await session(client, lib, env);
-    // A file path has no meaning without a file system: the client must say so in one clear error.
+    // Without a file system a file path cannot work: the client must say so in one clear error.
     try {
       await client.download(out.videoId, '/tmp/video.mp4');
       out.download_to_path = 'no error';

@@ -55,19 +55,30 @@ describe.each([
   });
 });
 
-describe('Cloudflare Worker (workerd via miniflare, nodejs_compat)', () => {
-  it('runs a session with the key from its bindings, and says why a file path fails', async () => {
-    // Bundled as wrangler does: esbuild with the workerd conditions, node: built-ins left to workerd.
-    const script = join(dir, 'worker.bundle.mjs');
-    await build({
-      entryPoints: [join(dir, 'worker.mjs')], outfile: script, bundle: true, format: 'esm', platform: 'neutral',
-      conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], external: ['node:*'], logLevel: 'error',
-    });
-    const bindings = { VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl, textSetting: F.settings.text, pdfSetting: F.settings.pdf, missingId: MISSING };
-    // miniflare needs Node >= 22: it runs on the pinned Node 24.
-    const out = await runJson(bins.node24, ['run-worker.mjs', MINIFLARE, script, JSON.stringify(bindings), '["nodejs_compat"]'], { cwd: dir });
+// Bundled as wrangler does: esbuild with the workerd conditions, node: built-ins left to workerd.
+async function runWorker(flags: string[]) {
+  const script = join(dir, 'worker.bundle.mjs');
+  await build({
+    entryPoints: [join(dir, 'worker.mjs')], outfile: script, bundle: true, format: 'esm', platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], external: ['node:*'], logLevel: 'error',
+  });
+  const bindings = { VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl, textSetting: F.settings.text, pdfSetting: F.settings.pdf, missingId: MISSING };
+  // miniflare needs Node >= 22: it runs on the pinned Node 24.
+  return runJson(bins.node24, ['run-worker.mjs', MINIFLARE, script, JSON.stringify(bindings), JSON.stringify(flags)], { cwd: dir });
+}
+
+describe('Cloudflare Worker (workerd via miniflare)', () => {
+  it('plain (no process, no fs): runs a session with the key from its bindings; a file path gets one clear error', async () => {
+    const out = await runWorker([]);
     expectSession(out);
-    // workerd's file system is a per-request in-memory one: a path to upload names the missing file.
-    expect(out.upload_from_path.message).toMatch(/deck\.pdf/);
+    expect(out.upload_from_path).toEqual({ name: 'ValidationError', message: expect.stringMatching(/pdf_file: the file path "deck\.pdf" needs a file system/) });
+    expect(out.download_to_path).toEqual({ name: 'TypeError', message: expect.stringMatching(/needs a file system/) });
+  });
+
+  it('with nodejs_compat: the same session; paths reach workerd\'s in-memory file system', async () => {
+    const out = await runWorker(['nodejs_compat']);
+    expectSession(out);
+    expect(out.upload_from_path.message).toMatch(/deck\.pdf/); // ENOENT: nothing there
+    expect(out.download_to_path).toBe('no error'); // written to the per-request in-memory /tmp
   });
 });

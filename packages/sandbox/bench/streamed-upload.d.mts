@@ -4,7 +4,8 @@ export interface StreamedUploadOptions {
   key: string;
   setting: string;
   field?: string;
-  filename?: string;
+  /** null: send the part as a text field (no filename). */
+  filename?: string | null;
   /** Bytes of the generated file. */
   total: number;
   chunkBytes?: number;

@@ -12,7 +12,9 @@ export function streamedUpload({ baseUrl, key, setting, field = 'audio_file', fi
     const boundary = 'sandbox-upload-boundary';
     const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="video_setting_id"\r\n\r\n${setting}\r\n` +
-        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        (filename === null
+          ? `--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n` // a text field
+          : `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const req = http.request(`${baseUrl}/videos/generate/`, {

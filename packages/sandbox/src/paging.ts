@@ -13,3 +13,8 @@ export function pageOf<T>(items: T[], page: number) {
     items_per_page: ITEMS_PER_PAGE,
   };
 }
+
+/** The envelope of one page read from a store: `results` is that page alone, `total` the item count. */
+export function pageFrom<T>(results: T[], total: number, page: number) {
+  return { results, has_next: page * ITEMS_PER_PAGE < total, total_count: total, page, items_per_page: ITEMS_PER_PAGE };
+}

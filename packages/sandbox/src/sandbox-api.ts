@@ -67,7 +67,7 @@ export function registerSandboxApi(app: FastifyInstance, ctx: Context) {
 
   app.post(`${SANDBOX_PREFIX}/reset`, async (request) => {
     const account = accountOf(ctx, request);
-    ctx.store.resetAccount(account.name, ctx.accounts.initialCredits.get(account.name)!);
+    await ctx.store.resetAccount(account.name, ctx.accounts.initialCredits.get(account.name)!);
     ctx.clock.resetAccount(account.name);
     ctx.limiter.reset(account.name);
     ctx.faults.clear(account.name);

@@ -1,8 +1,6 @@
 // The sandbox server: Fastify, routes from the document, and the envelope for every failure a client
 // can provoke (bad bytes, bad headers, unknown paths and methods) so nothing answers an unplanned 5xx.
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import { matchOperation } from '@videogen/openapi';
@@ -10,6 +8,8 @@ import { Accounts, type AccountConfig } from './accounts.js';
 import { createClock } from './clock.js';
 import type { Context } from './context.js';
 import { ApiError, envelope } from './errors.js';
+import { createHttpServer, defaultHttpLimits, onClientError, type HttpLimits } from './http-server.js';
+import { registerRequestGuards } from './request-guards.js';
 import { RateLimiter, type RateLimiterStyle } from './rate-limit.js';
 import { personality as personalityOf, type PersonalityName } from './personality.js';
 import { Faults, ResponseStats } from './faults.js';
@@ -57,6 +57,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** HMAC secret of download URLs. Default: random per process (kept in the data dir when there is one). */
   signingSecret?: string;
+  /** Connection time limits and the connection cap (see the README, "Connection limits"); each defaults to its documented value. */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 export interface RunningSandbox {
@@ -100,10 +102,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
   const violations: string[] = [];
   const log = options.logger === true ? (line: string) => process.stdout.write(`${line}\n`) : options.logger || undefined;
-  const app = buildApp(ctx, { validateResponses: options.validateResponses ?? false, violations, log });
+  const httpLimits = { ...defaultHttpLimits(), ...options.httpLimits };
+  const app = buildApp(ctx, { httpLimits, validateResponses: options.validateResponses ?? false, violations, log });
 
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ port: options.port ?? 4010, host });
+  try {
+    await app.listen({ port: options.port ?? 4010, host });
+  } catch (err) {
+    await store.close(); // releases the data dir
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
   // Download URLs must be reachable by the client: a wildcard bind is reached on loopback.
@@ -117,11 +125,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     stats: () => stats.total(),
     close: async () => {
       await app.close();
+      await store.close();
     },
   };
 }
 
 interface AppOptions {
+  httpLimits: HttpLimits;
   validateResponses: boolean;
   violations: string[];
   log?: (line: string) => void;
@@ -135,9 +145,12 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     bodyLimit: JSON_BODY_LIMIT,
     // A too-long id should reach the UUID check (400), not the router's own answer.
     routerOptions: { maxParamLength: 2000 },
-    clientErrorHandler,
+    serverFactory: (handler) => createHttpServer(handler, opts.httpLimits),
+    clientErrorHandler: onClientError,
+    // Never echo the URL: its query string may hold a download signature.
     frameworkErrors: (error, _request, reply: any) => {
-      reply.code(400).send(envelope('INVALID_REQUEST', `Malformed request: ${error.message}`));
+      const what = error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid percent-encoding' : 'the request could not be read';
+      reply.code(400).send(envelope('INVALID_REQUEST', `Malformed request: ${what}.`));
     },
   });
 
@@ -171,14 +184,14 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
       reply.code(400).send(envelope('INVALID_REQUEST', err.message ?? 'Invalid request.'));
     } else {
       // A sandbox bug: answer, but make it loud for the tests.
-      const message = `internal error on ${request.method} ${request.url}: ${err?.stack ?? err}`;
+      const message = `internal error on ${request.method} ${request.url.split('?')[0]}: ${err?.stack ?? err}`;
       opts.violations.push(message);
       process.stderr.write(`[sandbox] ${message}\n`);
       reply.code(500).send(envelope('UNKNOWN_ERROR', 'An unexpected error occurred (sandbox bug; see the sandbox log).'));
     }
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     if (path.startsWith(`${API_PREFIX}/`)) {
       const specPath = path.slice(API_PREFIX.length);
@@ -189,7 +202,9 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
       }
     }
     return reply.code(404).send(envelope('NOT_FOUND', `No such endpoint: ${request.method} ${path}.`));
-  });
+  };
+  registerRequestGuards(app, opts.httpLimits, notFound);
+  app.setNotFoundHandler(notFound);
 
   if (opts.validateResponses) {
     app.addHook('onSend', async (request, reply, payload) => {
@@ -224,19 +239,4 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   registerDownloads(app, ctx);
   registerDocs(app);
   return app;
-}
-
-/** Errors Node raises before a request exists (oversized headers, garbage bytes): answer with the envelope. */
-function clientErrorHandler(err: NodeJS.ErrnoException & { code?: string }, socket: Socket) {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify(
-    envelope('INVALID_REQUEST', status === 431 ? 'The request headers are too large.' : status === 408 ? 'The request timed out.' : 'Malformed HTTP request.'),
-  );
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }

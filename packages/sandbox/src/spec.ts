@@ -44,6 +44,8 @@ export function specModel(): SpecModel {
   if (model) return model;
   const spec = loadSpec();
   const ajv = createAjv(spec);
+  // ajv-formats' uuid also accepts "urn:uuid:<id>"; an id in a path or a form is the bare UUID.
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   const schemas = spec.components.schemas;
   const form = schemas.GenerateVideoRequest;
   const limits = form['x-upload-limits'];

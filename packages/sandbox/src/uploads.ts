@@ -17,8 +17,13 @@ export interface GenerateForm {
 }
 
 const PLAN_NAMES: Record<string, string> = { personal: 'Personal', business: 'Business' };
-/** Longest text field accepted (the interface shows no maximum; this only bounds memory). */
-export const MAX_FIELD_BYTES = 1_000_000;
+/**
+ * Longest `text` accepted, in UTF-8 bytes (DECISIONS: text limit). The interface shows no maximum;
+ * this bounds what one request buffers and what one list page carries (50 prompts).
+ */
+export const MAX_TEXT_BYTES = 100_000;
+/** Longest other known text field (`video_setting_id` is a 36-character UUID). */
+export const MAX_OTHER_FIELD_BYTES = 1_000;
 
 const mb = (bytes: number) => `${bytes / 1_000_000} MB`;
 
@@ -32,16 +37,23 @@ export async function readGenerateForm(request: FastifyRequest, plan: Plan, mode
     const parts = request.parts({
       // (throwFileSizeLimit is read by @fastify/multipart, missing from its option type.)
       // busboy would silently truncate at fileSize: keep it above every limit and count bytes here.
-      limits: { fileSize: largest + 1, files: 32, fields: 32, parts: 64, fieldSize: MAX_FIELD_BYTES },
+      limits: { fileSize: largest + 1, files: 64, parts: 64 },
       throwFileSizeLimit: false,
+      // Every part comes as a stream, text fields too: a text is counted as it arrives and refused
+      // the moment it passes its limit, instead of being buffered whole first.
+      isPartAFile: () => true,
     } as Parameters<typeof request.parts>[0]);
     for await (const part of parts) {
       const name = part.fieldname;
-      if (part.type === 'field') {
+      if (part.type !== 'file') continue; // (every part is a stream, see isPartAFile)
+      if (isTextPart(part)) {
         if (model.fileFields.has(name)) throw invalidRequest(`${name} must be sent as a file.`);
         if (name in form.fields) throw invalidRequest(`${name} was given more than once.`);
-        if (part.valueTruncated) throw invalidRequest(`${name} is longer than ${MAX_FIELD_BYTES} bytes.`);
-        form.fields[name] = String(part.value);
+        if (!(name in properties)) {
+          for await (const _ of part.file); // unknown text fields are ignored, and never held
+          continue;
+        }
+        form.fields[name] = await readText(part.file, name, name === 'text' ? MAX_TEXT_BYTES : MAX_OTHER_FIELD_BYTES);
         continue;
       }
       if (!model.fileFields.has(name)) {
@@ -80,6 +92,20 @@ export async function readGenerateForm(request: FastifyRequest, plan: Plan, mode
     throw asApiError(err);
   }
   return form;
+}
+
+/** busboy's own rule for a text part: no filename, and not sent as application/octet-stream. */
+const isTextPart = (part: { filename?: string; mimetype?: string }) => !part.filename && part.mimetype !== 'application/octet-stream';
+
+async function readText(stream: AsyncIterable<Buffer>, name: string, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of stream) {
+    bytes += chunk.length;
+    if (bytes > max) throw invalidRequest(`${name} is longer than ${max} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Stop parsing and discard the rest of the body, so the answer goes out now and the socket drains. */

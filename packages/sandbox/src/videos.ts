@@ -27,7 +27,7 @@ export function checkCapacity(ctx: Context, account: Account, what: 'generation'
     throw new ApiError(429, 'INSUFFICIENT_CREDIT', `The credit balance is insufficient for this ${what}.`);
   }
   const now = ctx.clock.now(account.name);
-  const running = ctx.store.all(account.name).filter((v) => statusAt(v, now) === 'running');
+  const running = ctx.store.runningAt(account.name, now);
   if (running.length >= MAX_RUNNING) {
     const next = Math.min(...running.map((v) => v.finishes_at));
     throw new ApiError(
@@ -52,7 +52,8 @@ export interface NewVideo {
   source_video_id?: string;
 }
 
-export function startVideo(ctx: Context, account: Account, spec: NewVideo): VideoRecord {
+/** Resolves once the video is stored (durably, with a data dir): only then may it be acknowledged. */
+export async function startVideo(ctx: Context, account: Account, spec: NewVideo): Promise<VideoRecord> {
   const now = ctx.clock.now(account.name);
   const generation = ctx.clock.ms(ctx.durations.generationSeconds);
   const finishes_at = now + generation;
@@ -72,6 +73,6 @@ export function startVideo(ctx: Context, account: Account, spec: NewVideo): Vide
     copyright: spec.outcome === 'completed' ? [...COPYRIGHT] : [],
     ...(spec.source_video_id ? { source_video_id: spec.source_video_id } : {}),
   };
-  ctx.store.create(v);
+  await ctx.store.create(v);
   return v;
 }

@@ -1,5 +1,5 @@
 // --data-dir: videos and credits survive a restart, and so do the download URLs already handed out.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -22,7 +22,6 @@ it('restores videos, their states and the credit balances after a restart', asyn
   const url = (await call(first, 'GET', `/videos/${a.body.video_id}/`, { key: 'key-keeper' })).body.download_url;
   expect(first.violations).toEqual([]);
   await first.close();
-  expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).credits.keeper).toBe(3);
 
   const second = await startSandbox({ port: 0, dataDir: dir, now: clock.now, rateLimits: false, validateResponses: true, accounts });
   try {
@@ -37,6 +36,13 @@ it('restores videos, their states and the credit balances after a restart', asyn
     expect((await fetch(second.origin + u.pathname + u.search)).status).toBe(200);
     // seeded fixtures are still there and unchanged
     expect((await call(second, 'GET', `/videos/${FIXTURES.acme.videos.failed}/`, { key: 'sandbox-key-acme' })).body.status).toBe('failed');
+    // 5 credits, 2 spent before the restart: 3 left
+    for (let i = 0; i < 3; i++) {
+      clock.advance(30_000);
+      expect((await call(second, 'POST', '/videos/generate/', { key: 'key-keeper', form: form({ video_setting_id: text, text: `more ${i}` }) })).status).toBe(200);
+    }
+    const broke = await call(second, 'POST', '/videos/generate/', { key: 'key-keeper', form: form({ video_setting_id: text, text: 'one too many' }) });
+    expect(broke.body.error_code).toBe('INSUFFICIENT_CREDIT');
     expect(second.violations).toEqual([]);
   } finally {
     await second.close();

@@ -39,7 +39,7 @@ export function conversionHandlers(ctx: Context): Record<string, OperationHandle
       if (problem) throw bad(problem.error_code!, problem.message);
       if (source.unknown_error_on_convert) throw new ApiError(500, 'UNKNOWN_ERROR', 'An unexpected error occurred.');
       checkCapacity(ctx, account, 'conversion');
-      const v = startVideo(ctx, account, {
+      const v = await startVideo(ctx, account, {
         prompt: source.prompt,
         language: (language as string | undefined) ?? source.language,
         aspect_ratio: (aspect_ratio as string | undefined) ?? source.aspect_ratio,

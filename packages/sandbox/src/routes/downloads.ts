@@ -21,9 +21,15 @@ const forbidden = (message: string) => new ApiError(403, 'FORBIDDEN', message);
 
 export function registerDownloads(app: FastifyInstance, ctx: Context) {
   app.get<{ Params: { file: string }; Querystring: Record<string, unknown> }>('/downloads/:file', async (request, reply) => {
-    const m = /^([0-9a-f-]{36})\.mp4$/.exec(request.params.file);
+    // Any case: an id in another case is a tampered URL (403), not an unknown file.
+    const m = /^([0-9a-f-]{36})\.mp4$/i.exec(request.params.file);
     if (!m) throw new ApiError(404, 'NOT_FOUND', 'No such download.');
     const videoId = m[1];
+    // The signature covers the whole query: a parameter added to a signed URL makes it another URL.
+    const names = Object.keys(request.query);
+    if (names.length !== 2 || !names.includes('expires') || !names.includes('signature')) {
+      throw forbidden('The download URL signature is invalid (its query must be exactly expires and signature).');
+    }
     const video = ctx.store.find(videoId);
     // The owner's time: an account moved forward with /_sandbox/clock/advance sees its URLs expire.
     const now = ctx.clock.now(video?.account);

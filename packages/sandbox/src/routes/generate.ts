@@ -58,7 +58,7 @@ export function generateHandlers(ctx: Context): Record<string, OperationHandler>
       const scenario = readScenario([form.fields.text ?? '', ...fileNames(form)], model);
       if (scenario.unknownError) throw new ApiError(500, 'UNKNOWN_ERROR', 'An unexpected error occurred.');
       checkCapacity(ctx, account, 'generation');
-      const v = startVideo(ctx, account, {
+      const v = await startVideo(ctx, account, {
         prompt: form.fields.text ?? fileNames(form)[0],
         language: scenario.language ?? 'en',
         aspect_ratio: scenario.aspectRatio ?? '16:9',
