@@ -133,6 +133,11 @@ describe('x-decision placements', () => {
     expect(source['x-retry-policy'].rules[credit]).toMatchObject({ retry: false, 'x-decision': 31 });
   });
 
+  it('survive bundling (the suite reads dist/openapi.json)', () => {
+    const bundled = placements(loadSpec()).map((f) => `${f.path.join('/')}=${JSON.stringify(f.value)}`);
+    expect(bundled.sort()).toEqual(found.map((f) => `${f.path.join('/')}=${JSON.stringify(f.value)}`).sort());
+  });
+
   it('leave the Ajv setup working (x-decision is an annotation)', () => {
     const ajv = createAjv(loadSpec());
     const v = validatorFor(ajv, '#/components/schemas/Video');

@@ -407,7 +407,7 @@ export interface components {
              * @description Machine-readable code: one of the known codes (`ErrorCode`) or, since the interface does
              *     not show every code, any other string.
              */
-            error_code: components["schemas"]["ErrorCode"] | string;
+            error_code: components["schemas"]["ErrorCode"] | (string & {});
             /** @description Human-readable detailed description. */
             error: string;
         };
@@ -431,7 +431,7 @@ export interface components {
              *     malformed body or `video_id`, DECISIONS.md #10), or any other string: the interface does
              *     not say that its table lists every 400 a conversion may answer.
              */
-            error_code?: ("CONVERT_TARGET_REQUIRED" | "INVALID_LANGUAGE" | "INVALID_ASPECT_RATIO" | "LANGUAGE_NOT_SUPPORTED_BY_VOICES" | "CONVERT_NO_CHANGE" | "SOURCE_VIDEO_NOT_CONVERTIBLE" | "UNSUPPORTED_HEAVY_AVATAR" | "INVALID_REQUEST") | string;
+            error_code?: "CONVERT_TARGET_REQUIRED" | "INVALID_LANGUAGE" | "INVALID_ASPECT_RATIO" | "LANGUAGE_NOT_SUPPORTED_BY_VOICES" | "CONVERT_NO_CHANGE" | "SOURCE_VIDEO_NOT_CONVERTIBLE" | "UNSUPPORTED_HEAVY_AVATAR" | "INVALID_REQUEST" | (string & {});
         };
         /**
          * ConversionNotFoundError
@@ -451,7 +451,7 @@ export interface components {
              *     rate limit, DECISIONS.md #6), or any other string: the interface shows no code for the
              *     rate limit of 8.1. How each is retried: `x-retry-policy` (DECISIONS.md #31).
              */
-            error_code?: ("INSUFFICIENT_CREDIT" | "RATE_LIMIT_EXCEEDED") | string;
+            error_code?: "INSUFFICIENT_CREDIT" | "RATE_LIMIT_EXCEEDED" | (string & {});
         };
         /**
          * ConversionServerError
@@ -471,7 +471,7 @@ export interface components {
              *     failed authentication answered with 403, DECISIONS.md #7), or any other string: 5.4 shows
              *     no code for an authentication failure.
              */
-            error_code?: ("INSUFFICIENT_CREDIT" | "FORBIDDEN") | string;
+            error_code?: "INSUFFICIENT_CREDIT" | "FORBIDDEN" | (string & {});
         };
         /**
          * ConversionUnavailableError
@@ -482,7 +482,7 @@ export interface components {
              * @description `SIMULTANEOUS_GENERATE_LIMIT` (interface 7.2), `SERVICE_UNAVAILABLE` (this document's code
              *     for server load, DECISIONS.md #9), or any other string: 7.1 shows no code for server load.
              */
-            error_code?: ("SIMULTANEOUS_GENERATE_LIMIT" | "SERVICE_UNAVAILABLE") | string;
+            error_code?: "SIMULTANEOUS_GENERATE_LIMIT" | "SERVICE_UNAVAILABLE" | (string & {});
         };
     };
     responses: {
