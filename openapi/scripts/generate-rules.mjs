@@ -76,7 +76,9 @@ const deref = (n) => (n?.$ref ? deref(n.$ref.split('/').slice(1).reduce((o, k) =
 const codesOf = (schema) => {
   const s = deref(schema);
   if (!s) return [];
-  const own = s.properties?.error_code ? [deref(s.properties.error_code)].flatMap((c) => c.enum ?? (c.const ? [c.const] : [])) : [];
+  // An opened code is `anyOf: [{ enum: [known] }, { type: string }]`: its known codes are the enum branch's.
+  const known = (c) => c.enum ?? (c.const ? [c.const] : (c.anyOf ?? []).flatMap(known));
+  const own = s.properties?.error_code ? known(deref(s.properties.error_code)) : [];
   return [...own, ...(s.allOf ?? []).flatMap(codesOf)];
 };
 const conversionCodes = {};

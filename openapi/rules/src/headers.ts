@@ -8,7 +8,8 @@ export type HeaderSource = { get(name: string): string | null } | Record<string,
 /** Retry-After values beyond this are treated as this: a wait of hours is a misconfiguration, and every caller has its own ceiling below. */
 export const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
 
-function header(h: HeaderSource, name: string): string | undefined {
+/** One header's value from either kind of source (lists joined with ", "). */
+export function headerValue(h: HeaderSource, name: string): string | undefined {
   if (typeof (h as { get?: unknown }).get === 'function') return (h as { get(n: string): string | null }).get(name) ?? undefined;
   const wanted = name.toLowerCase();
   for (const [k, v] of Object.entries(h)) {
@@ -84,7 +85,7 @@ const number = (s: string | undefined): number | undefined => (s !== undefined &
  */
 export function parseRateLimitHeaders(headers: HeaderSource): RateLimitInfo {
   const info: RateLimitInfo = { policies: [] };
-  const policy = header(headers, 'ratelimit-policy');
+  const policy = headerValue(headers, 'ratelimit-policy');
   if (policy) {
     for (const [head, params] of items(policy)) {
       // Older form: "5;w=10" (limit first); newer: "name";q=5;w=10.
@@ -96,13 +97,13 @@ export function parseRateLimitHeaders(headers: HeaderSource): RateLimitInfo {
     }
   }
   const first = (name: string) => {
-    const v = header(headers, name);
+    const v = headerValue(headers, name);
     return v === undefined ? undefined : number(items(v)[0]?.[0]);
   };
   const limit = first('ratelimit-limit');
   const remaining = first('ratelimit-remaining');
   const reset = first('ratelimit-reset');
-  const combined = header(headers, 'ratelimit');
+  const combined = headerValue(headers, 'ratelimit');
   const c = combined ? items(combined)[0]?.[1] : undefined;
   const l = limit ?? number(c?.q) ?? info.policies[0]?.limit;
   const r = remaining ?? number(c?.r);

@@ -1,11 +1,15 @@
 // npm run bench: (1) GET /v1/videos/{video_id}/ throughput and p99, sandbox vs the Prism mock, in the
-// same run; (2) the sandbox's peak RSS while 4 clients upload 180 MB files at once.
+// same run; (2) the sandbox's peak RSS while 4 clients upload 180 MB files at once; (3) a client's p99
+// beside 10,000 stalled connections (stalled-connections.mjs); (4) create cost at 100,000 stored videos
+// (store-growth.mjs). Each of (3) and (4) also runs alone: node bench/<file>.
 // The figures are printed, not asserted: noise on shared machines must not fail CI.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { createRequire } from 'node:module';
 import { streamedUpload } from './streamed-upload.mjs';
+import { stalledConnectionsBench } from './stalled-connections.mjs';
+import { storeGrowthBench } from './store-growth.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -223,6 +227,10 @@ async function main() {
   console.log(`4 × 180 MB uploads at once: ${fmt(uploadSeconds, 1)} s, answers ${results.map((r) => r.status).join(', ')}`);
   console.log(`sandbox RSS before ${fmt(before.rss, 1)} MB, peak sampled ${fmt(peakSampled, 1)} MB, VmHWM ${fmt(after.hwm, 1)} MB (goal < 200 MB): ${after.hwm < 200 ? 'MET' : 'NOT MET'}`);
   if (results.some((r) => r.status !== 200)) console.log(`  unexpected answers: ${JSON.stringify(results)}`);
+
+  // (3) 10,000 stalled connections beside a well-behaved client; (4) the store at 100,000 videos.
+  await stalledConnectionsBench();
+  await storeGrowthBench();
 }
 
 main().catch((err) => {

@@ -12,7 +12,7 @@ const HELP = `Usage: videogen-sandbox [--port 4010] [--host 127.0.0.1] [--time-s
   --port N          port to listen on (0 = any free port); default 4010
   --host H          address to bind; default 127.0.0.1
   --time-scale N    run N times faster (generation, expiry, links, rate-limit windows)
-  --data-dir DIR    keep state in DIR/state.json across restarts
+  --data-dir DIR    keep state in DIR/sandbox.mdb across restarts (one sandbox per DIR)
   --personality P   ${PERSONALITIES.join(' | ')}: our choices, or other choices inside the interface
   --rate-limiter S  how the rate limits are enforced: ${RATE_LIMITER_STYLES.join(' | ')}; default even
   --no-validate     do not check responses against the OpenAPI document

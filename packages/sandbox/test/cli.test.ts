@@ -36,3 +36,17 @@ it('prints the base URL and the keys table, then one log line per request withou
   expect(log).not.toContain('wrong-key-123');
   expect(log).not.toContain('VIOLATES');
 });
+
+it('takes --personality and --rate-limiter, and refuses unknown values with a clear message', () => {
+  expect(out).toMatch(/rate limiter even, personality default/);
+  for (const [flag, value] of [['--rate-limiter', 'leaky'], ['--personality', 'grumpy']]) {
+    let message = '';
+    try {
+      execFileSync(process.execPath, ['dist/cli.js', '--port', '0', flag, value], { cwd: pkg, stdio: 'pipe', timeout: 10_000 });
+    } catch (err: any) {
+      message = String(err.stderr);
+      expect(err.status).toBe(1);
+    }
+    expect(message).toContain(`${flag} must be one of`);
+  }
+});

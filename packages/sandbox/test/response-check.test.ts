@@ -14,6 +14,8 @@ it('accepts a conforming answer and reports each kind of violation', () => {
   expect(responseProblems(model, op('getVideo'), 200, json, JSON.stringify({ ...running, status: 'done' })).length).toBeGreaterThan(0);
   expect(responseProblems(model, op('getVideo'), 418, json, '{}')).toEqual(['status 418 is not declared for getVideo']);
   expect(responseProblems(model, op('getVideo'), 200, 'text/plain', 'hi')[0]).toMatch(/content type/);
-  expect(responseProblems(model, op('createConversion'), 400, json, JSON.stringify({ error_code: 'NOT_A_CONVERSION_CODE', error: 'x' })).length).toBeGreaterThan(0);
+  // Conversion codes are open (known codes + any string, issue 10 §1) except 404 NOT_FOUND, fixed by 7.2.
+  expect(responseProblems(model, op('createConversion'), 400, json, JSON.stringify({ error_code: 42, error: 'x' })).length).toBeGreaterThan(0);
+  expect(responseProblems(model, op('createConversion'), 404, json, JSON.stringify({ error_code: 'VIDEO_NOT_FOUND', error: 'x' })).length).toBeGreaterThan(0);
   expect(responseProblems(model, op('listVideos'), 200, json, JSON.stringify({ results: [], has_next: false, total_count: 0, page: 1, items_per_page: 20 })).length).toBeGreaterThan(0);
 });

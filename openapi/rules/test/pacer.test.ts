@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_RUNNING, POLLING, Pacer, PacerWaitError, RATE_LIMITS, pacingFloorMs, type RateClass } from '../src/index.js';
+
+/** Virtual time: sleeps resolve in time order when the test runs the clock. */
+function virtualClock() {
+  let now = 0;
+  const timers: Array<{ at: number; resolve: () => void }> = [];
+  const sleep = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = { at: now + ms, resolve };
+      timers.push(timer);
+      signal?.addEventListener('abort', () => {
+        const i = timers.indexOf(timer);
+        if (i < 0) return; // already fired
+        timers.splice(i, 1);
+        reject(signal.reason);
+      }, { once: true });
+    });
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+  };
+  /** Runs until `done` resolves, jumping from timer to timer. */
+  async function run<T>(done: Promise<T>): Promise<T> {
+    let finished = false;
+    const result = done.finally(() => (finished = true));
+    for (let steps = 0; !finished; steps++) {
+      if (steps > 100_000) throw new Error(`virtual clock: no progress at ${now}, ${timers.length} timers, next ${timers.slice(0,3).map((t) => t.at)}`);
+      await settle();
+      if (finished) break;
+      timers.sort((a, b) => a.at - b.at);
+      const next = timers.shift();
+      if (!next) {
+        await new Promise((r) => setTimeout(r, 0));
+        continue;
+      }
+      now = Math.max(now, next.at);
+      next.resolve();
+    }
+    return result;
+  }
+  return { now: () => now, sleep, run, advance: (ms: number) => (now += ms) };
+}
+
+/** The four honest readings of "N per window (1 per window/N)"; true when the request is accepted at `t`. */
+const limiters = {
+  sliding(limit: number, windowMs: number) {
+    const log: number[] = [];
+    return (t: number) => {
+      while (log.length && log[0] <= t - windowMs) log.shift();
+      if (log.length >= limit) return false;
+      log.push(t);
+      return true;
+    };
+  },
+  fixed(limit: number, windowMs: number) {
+    let start = 0, count = 0;
+    return (t: number) => {
+      const w = Math.floor(t / windowMs) * windowMs;
+      if (w !== start) (start = w), (count = 0);
+      if (count >= limit) return false;
+      count++;
+      return true;
+    };
+  },
+  even(limit: number, windowMs: number) {
+    const gap = windowMs / limit;
+    let last = -Infinity;
+    return (t: number) => {
+      if (t - last < gap) return false;
+      last = t;
+      return true;
+    };
+  },
+  'token-bucket'(limit: number, windowMs: number) {
+    const refill = limit / windowMs;
+    let tokens = limit, at = 0;
+    return (t: number) => {
+      tokens = Math.min(limit, tokens + (t - at) * refill);
+      at = t;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    };
+  },
+};
+
+describe('Pacer', () => {
+  for (const [style, make] of Object.entries(limiters)) {
+    it(`meets no 429 from a ${style} limiter, with concurrent callers and jittery latency, close to the floor`, async () => {
+      const clock = virtualClock();
+      const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+      const accept = { A: make(RATE_LIMITS.A.requests, RATE_LIMITS.A.windowMs), B: make(RATE_LIMITS.B.requests, RATE_LIMITS.B.windowMs) };
+      let rejected = 0;
+      let seed = 7;
+      const jitter = () => ((seed = (seed * 48271) % 2147483647) % 80) + 1; // 1..80 ms
+      const call = async (rateClass: RateClass) => {
+        const ticket = await pacer.acquire({ rateClass });
+        await clock.sleep(jitter()); // on the way: the server counts it on arrival
+        const ok = accept[rateClass](clock.now());
+        if (!ok) rejected++;
+        await clock.sleep(jitter()); // the answer on its way back
+        ticket.settle({ status: ok ? 200 : 429 });
+      };
+      const worker = async (n: number, rateClass: RateClass) => {
+        for (let i = 0; i < n; i++) await call(rateClass);
+      };
+      const started = clock.now();
+      await clock.run(Promise.all([worker(10, 'B'), worker(10, 'B'), worker(10, 'B'), worker(4, 'A'), worker(4, 'A')]));
+      expect(rejected).toBe(0);
+      const floor = pacingFloorMs({ A: 8, B: 30 });
+      const wall = clock.now() - started;
+      expect(wall).toBeGreaterThanOrEqual(floor);
+      // Each request adds at most its round trip (≤ 160 ms here) and the margin to the 2 s spacing.
+      expect(wall / floor).toBeLessThan(1.1);
+    });
+  }
+
+  it('spaces evenly at the spec reading: B one per 2 s, A one per 5 s', () => {
+    const pacer = new Pacer();
+    expect(pacer.intervalOf('B')).toBeGreaterThanOrEqual(RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests);
+    expect(pacer.intervalOf('B')).toBeLessThan((RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests) * 1.02 + 2);
+    expect(pacer.intervalOf('A')).toBeGreaterThanOrEqual(RATE_LIMITS.A.windowMs / RATE_LIMITS.A.requests);
+  });
+
+  it('scales to a known time scale, and learns one from RateLimit-Policy for both classes', async () => {
+    expect(new Pacer({ timeScale: 50 }).intervalOf('B')).toBeLessThan(RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests / 40);
+    const pacer = new Pacer();
+    const ticket = await pacer.acquire({ rateClass: 'B' });
+    ticket.settle({ status: 200, headers: { 'RateLimit-Policy': `${RATE_LIMITS.B.requests};w=0.2` } });
+    expect(pacer.limitOf('B')).toEqual({ limit: RATE_LIMITS.B.requests, windowMs: 200 });
+    expect(pacer.limitOf('A').windowMs).toBeCloseTo(RATE_LIMITS.A.windowMs / 50);
+  });
+
+  it('waits out RateLimit-Remaining 0 until RateLimit-Reset', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    (await pacer.acquire({ rateClass: 'B' })).settle({ status: 200, headers: { 'ratelimit-remaining': '0', 'ratelimit-reset': '7' } });
+    await clock.run(pacer.acquire({ rateClass: 'B' }));
+    expect(clock.now()).toBeGreaterThanOrEqual(7000);
+  });
+
+  it('after a 429, waits its Retry-After (seconds or HTTP-date) and slows the class for the rest of the run', async () => {
+    const clock = virtualClock();
+    clock.advance(Date.parse('2026-01-01T00:00:00Z'));
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    const before = pacer.intervalOf('B');
+    (await pacer.acquire({ rateClass: 'B' })).settle({ status: 429, headers: { 'retry-after': 'Thu, 01 Jan 2026 00:00:30 GMT' }, error_code: 'TOO_MANY_REQUESTS' });
+    const t0 = clock.now();
+    await clock.run(pacer.acquire({ rateClass: 'B' }));
+    expect(clock.now() - t0).toBeGreaterThanOrEqual(30_000);
+    expect(pacer.intervalOf('B')).toBeGreaterThan(before * 1.4);
+    expect(pacer.stats.limited.B).toBe(1);
+  });
+
+  it('does not treat a 429 INSUFFICIENT_CREDIT as the rate limit', async () => {
+    const pacer = new Pacer();
+    const before = pacer.intervalOf('A');
+    (await pacer.acquire({ rateClass: 'A' })).settle({ status: 429, error_code: 'INSUFFICIENT_CREDIT' });
+    expect(pacer.intervalOf('A')).toBe(before);
+    expect(pacer.stats.limited.A).toBe(0);
+  });
+
+  it('fails with a typed error carrying the Retry-After when a wait exceeds its ceiling (no timer overflow)', async () => {
+    const pacer = new Pacer({ maxWaitMs: 60_000 });
+    (await pacer.acquire({ rateClass: 'A' })).settle({ status: 429, headers: { 'Retry-After': '3000000' } });
+    const err = await pacer.acquire({ rateClass: 'A' }).catch((e) => e);
+    expect(err).toBeInstanceOf(PacerWaitError);
+    expect(err.retryAfter).toBe('3000000');
+    expect(err.retryAfterMs).toBeGreaterThan(60_000);
+  });
+
+  it(`holds video starts to ${MAX_RUNNING} running, and a status read that shows the end frees a slot`, async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep, timeScale: 100 });
+    for (let i = 0; i < MAX_RUNNING; i++) (await clock.run(pacer.acquire({ rateClass: 'A', startsVideo: true }))).settle({ status: 200, video_id: `v${i}` });
+    const checked: string[] = [];
+    let third = false;
+    const next = pacer
+      .acquire({ rateClass: 'A', startsVideo: true, checkRunning: async (id) => void checked.push(id) })
+      .then((t) => ((third = true), t));
+    await clock.run(clock.sleep(1000));
+    expect(third).toBe(false);
+    // It looks at the oldest running video, at most once per polling interval.
+    expect(new Set(checked)).toEqual(new Set(['v0']));
+    expect(checked.length).toBeLessThanOrEqual(1000 / (POLLING.intervalMs / 100) + 1);
+    (await pacer.acquire({ rateClass: 'B', videoId: 'v0' })).settle({ status: 200, videoStatus: 'completed' });
+    await clock.run(next);
+    expect(third).toBe(true);
+  });
+
+  it('counts videos it learned of elsewhere, and a 503 on a start holds starts back', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    pacer.noteRunning(['x']);
+    expect(pacer.runningCount()).toBe(1);
+    (await pacer.acquire({ rateClass: 'A', startsVideo: true })).settle({ status: 503, headers: { 'retry-after': '40' }, error_code: 'SIMULTANEOUS_GENERATE_LIMIT' });
+    const t0 = clock.now();
+    await clock.run(pacer.acquire({ rateClass: 'A', startsVideo: true }));
+    expect(clock.now() - t0).toBeGreaterThanOrEqual(40_000);
+    expect(pacer.stats.full).toBe(1);
+  });
+
+  it('after a recorded burst, waits a whole window; drain waits until the window is empty', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    for (let i = 0; i < 6; i++) pacer.record('B');
+    await clock.run(pacer.acquire({ rateClass: 'B' }).then((t) => t.settle({ status: 200 })));
+    expect(clock.now()).toBeGreaterThanOrEqual(RATE_LIMITS.B.windowMs);
+    const t1 = clock.now();
+    await clock.run(pacer.drain('B'));
+    expect(clock.now() - t1).toBeGreaterThanOrEqual(RATE_LIMITS.B.windowMs);
+  });
+
+  it('keeps accounts apart', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    (await pacer.acquire({ rateClass: 'B', account: 'a' })).settle({ status: 200 });
+    await clock.run(pacer.acquire({ rateClass: 'B', account: 'b' }));
+    expect(clock.now()).toBe(0);
+  });
+
+  it('gives the floor of a sequence', () => {
+    expect(pacingFloorMs({ B: 6 })).toBe(5 * (RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests));
+    expect(pacingFloorMs({ A: 3, B: 1 }, 10)).toBe((2 * RATE_LIMITS.A.windowMs) / RATE_LIMITS.A.requests / 10);
+  });
+});
