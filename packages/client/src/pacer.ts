@@ -1,4 +1,4 @@
-import { MAX_RUNNING, OPERATIONS, POLLING, RATE_LIMITS, RETRY_POLICY } from './generated/spec.js';
+import { MAX_RUNNING, OPERATIONS, POLLING, RATE_LIMITS, RETRY_POLICY } from '@videogen/openapi/rules';
 import { type Clock, headerMs } from './clock.js';
 
 type Class = keyof typeof RATE_LIMITS;
@@ -11,7 +11,7 @@ interface Window {
   until: number;
 }
 
-const ROUTES = /* @__PURE__ */ OPERATIONS.map(([method, path, cls, counts]) => ({
+const ROUTES = /* @__PURE__ */ OPERATIONS.map(({ method, path, rateClass: cls, startsVideo: counts }) => ({
   method, cls, counts,
   re: new RegExp(path.replace(/\{[^}]+\}/g, '([^/]+)') + '$'),
 }));
