@@ -4,6 +4,7 @@ import { checkResponse, matchOperation } from '@videogen/openapi';
 import type { Pacer } from './pacer.ts';
 import { redact } from './redact.ts';
 import type { Contract } from './spec.ts';
+import { recordRequest, type RecordedRequest } from './recorded-request.ts';
 
 export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'headers' | 'envelope' | 'error_code';
 
@@ -31,6 +32,8 @@ export interface Exchange {
   problems: Problem[];
   /** Answered 429/503 and then waited out and re-sent (not a failure). */
   retried: boolean;
+  /** What was sent (key redacted), so that a failure can be replayed (src/failures.ts). */
+  request?: RecordedRequest;
 }
 
 export type Auth = 'key' | 'none' | { header: string; label: string };
@@ -127,6 +130,7 @@ export class Api {
       else pacer.record(account, cls);
       pacer.observe(account, cls, res.headers);
       const ex = this.record(method, path + qs, op?.operationId, auth, res, text, performance.now() - started, opts);
+      ex.request = await recordRequest(method, path + qs, auth, opts);
       const waitable = res.status === 429 || res.status === 503;
       if (!waitable || opts.retry === false || attempt >= MAX_ATTEMPTS) return ex;
       // Waited out as the spec advises: Retry-After, else the window (429) or 30 s (503), scaled.
@@ -141,39 +145,7 @@ export class Api {
 
   private record(method: string, path: string, operationId: string | undefined, auth: Auth, res: Response, text: string, ms: number, opts: RequestOptions): Exchange {
     const contentType = res.headers.get('content-type') ?? '';
-    let body: unknown = text;
-    const problems: Problem[] = [];
-    if (/json/i.test(contentType) && text.length) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        problems.push({ kind: 'schema', message: `body is not valid JSON: ${text.slice(0, 80)}` });
-      }
-    }
-    const { contract } = this.rec;
-    if (res.status >= 500 && !opts.expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
-    const op = operationId ? contract.operations.find((o) => o.operationId === operationId) : undefined;
-    if (op) {
-      for (const p of checkResponse(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
-        const kind: ProblemKind = p.startsWith('status ')
-          ? 'status'
-          : p.startsWith('content type')
-            ? 'content_type'
-            : / header /.test(p) && !/ body/.test(p)
-              ? 'headers'
-              : 'schema';
-        problems.push({ kind, message: p });
-      }
-    }
-    if (res.status >= 400) {
-      const envelope = /json/i.test(contentType) ? contract.validate('Error', body) : [`content type "${contentType}" is not JSON`];
-      for (const m of envelope) problems.push({ kind: 'envelope', message: `error body: ${m}` });
-      const codes = operationId ? contract.documentedErrorCodes(operationId, res.status) : undefined;
-      const code = (body as any)?.error_code;
-      if (codes && typeof code === 'string' && !codes.includes(code)) {
-        problems.push({ kind: 'error_code', message: `error_code ${code} is not one documented for ${res.status} (${codes.join(', ')})` });
-      }
-    }
+    const { body, problems } = responseProblems(this.rec.contract, operationId, { status: res.status, contentType, headers: res.headers, text }, opts.expectServerError);
     const ex: Exchange = {
       seq: this.rec.exchanges.length + 1,
       check: this.rec.currentCheck,
@@ -199,4 +171,51 @@ export class Api {
 export function describe(ex: Exchange): string {
   const body = ex.text.length > 300 ? ex.text.slice(0, 300) + '…' : ex.text;
   return `${ex.method} ${ex.path} (${ex.auth}) → ${ex.status} ${ex.contentType} ${body}`;
+}
+
+/**
+ * Every check applied to each response as it arrives: status, content type, body and headers
+ * against the operation (shared checkResponse), the error envelope and documented error codes.
+ * Live runs, replays and recorded traffic (src/har.ts) all go through here: same checks, same tiers.
+ */
+export function responseProblems(
+  contract: Contract,
+  operationId: string | undefined,
+  res: { status: number; contentType: string; headers: Headers; text: string },
+  expectServerError = false,
+): { body: unknown; problems: Problem[] } {
+  const { contentType, text } = res;
+  let body: unknown = text;
+  const problems: Problem[] = [];
+  if (/json/i.test(contentType) && text.length) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      problems.push({ kind: 'schema', message: `body is not valid JSON: ${text.slice(0, 80)}` });
+    }
+  }
+  if (res.status >= 500 && !expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
+  const op = operationId ? contract.operations.find((o) => o.operationId === operationId) : undefined;
+  if (op) {
+    for (const p of checkResponse(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
+      const kind: ProblemKind = p.startsWith('status ')
+        ? 'status'
+        : p.startsWith('content type')
+          ? 'content_type'
+          : / header /.test(p) && !/ body/.test(p)
+            ? 'headers'
+            : 'schema';
+      problems.push({ kind, message: p });
+    }
+  }
+  if (res.status >= 400) {
+    const envelope = /json/i.test(contentType) ? contract.validate('Error', body) : [`content type "${contentType}" is not JSON`];
+    for (const m of envelope) problems.push({ kind: 'envelope', message: `error body: ${m}` });
+    const codes = operationId ? contract.documentedErrorCodes(operationId, res.status) : undefined;
+    const code = (body as any)?.error_code;
+    if (codes && typeof code === 'string' && !codes.includes(code)) {
+      problems.push({ kind: 'error_code', message: `error_code ${code} is not one documented for ${res.status} (${codes.join(', ')})` });
+    }
+  }
+  return { body, problems };
 }

@@ -24,6 +24,8 @@ export class Run implements RunRecorder {
   /** Results that one check produces and later checks assert on (one generation serves several checks). */
   readonly scratch = new Map<string, Promise<any>>();
   private fixturesPromise?: Promise<Fixtures>;
+  /** Where a failed check writes its replayable bundle (src/failures.ts); unset: none written. */
+  failuresDir?: string;
 
   constructor(readonly target: TargetConfig) {
     registerTargetSecrets(target);

@@ -3,6 +3,7 @@ import { FIXTURE_ENV } from './target.ts';
 import type { Run } from './run.ts';
 import { SkipError, type Check, type CheckContext } from './checks/types.ts';
 import { redact } from './redact.ts';
+import { makeBundle, writeBundle } from './failures.ts';
 
 export type CheckState = 'passed' | 'failed' | 'skipped';
 
@@ -61,7 +62,16 @@ export async function runOne(run: Run, check: Check): Promise<CheckResult> {
   } catch (err) {
     const ms = performance.now() - started;
     if (err instanceof SkipError) return { ...base, state: 'skipped', message: redact(err.reason), ms };
-    return { ...base, state: 'failed', message: redact((err as Error)?.message ?? String(err)), ms };
+    const message = redact((err as Error)?.message ?? String(err));
+    if (run.failuresDir) {
+      // The check's own exchanges, plus the one it failed on when an earlier check made it (shared videos).
+      const id = checkId(check);
+      const own = run.exchanges.filter((e) => e.check === id);
+      const shown = (err as { exchanges?: typeof own })?.exchanges ?? [];
+      own.unshift(...shown.filter((e) => !own.includes(e)));
+      writeBundle(run.failuresDir, makeBundle(id, message, run.target, own));
+    }
+    return { ...base, state: 'failed', message, ms };
   } finally {
     run.currentCheck = 'between checks';
   }

@@ -9,7 +9,10 @@ const KEY = Symbol.for('videogen.contract.run');
 /** One run (one pacer) per worker process, shared by every suite file. */
 export function currentRun(): Run {
   const g = globalThis as any;
-  if (!g[KEY]) g[KEY] = new Run(inject('contractTarget'));
+  if (!g[KEY]) {
+    g[KEY] = new Run(inject('contractTarget'));
+    g[KEY].failuresDir = process.env.CONTRACT_FAILURES_DIR ?? 'test-results/failures';
+  }
   return g[KEY];
 }
 

@@ -20,8 +20,11 @@ export class SkipError extends Error {
 
 /** A breach of the contract found by a check. */
 export class ContractViolation extends Error {
-  constructor(message: string) {
+  /** The exchanges that show it (made by an earlier check too, e.g. a shared video): failure bundles add them. */
+  readonly exchanges: Exchange[];
+  constructor(message: string, shown?: Exchange | Exchange[]) {
     super(message);
+    this.exchanges = shown === undefined ? [] : Array.isArray(shown) ? shown : [shown];
     this.name = 'ContractViolation';
   }
 }
@@ -40,8 +43,8 @@ export interface CheckContext {
   other(): Api;
 }
 
-export function ensure(cond: unknown, message: string, ex?: Exchange): asserts cond {
-  if (!cond) throw new ContractViolation(ex ? `${message}\n  ${describeExchange(ex)}` : message);
+export function ensure(cond: unknown, message: string, ex?: Exchange | Exchange[]): asserts cond {
+  if (!cond) throw new ContractViolation(ex && !Array.isArray(ex) ? `${message}\n  ${describeExchange(ex)}` : message, ex);
 }
 
 export function check(operation: string, name: string, run: (ctx: CheckContext) => Promise<void>): Check {
