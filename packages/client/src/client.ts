@@ -1,6 +1,6 @@
 import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
-import { PRODUCTION_BASE_URL } from './generated/spec.js';
+import { PRODUCTION_BASE_URL } from '@videogen/openapi/rules';
 import { type Clock, realClock } from './clock.js';
 import { AuthenticationError, fromResponse, ValidationError, type VideoApiError } from './errors.js';
 import { type AnyRequest, createSender, LightRequest, retryOptions, type RetryOptions } from './retry.js';

@@ -1,4 +1,4 @@
-import { RATE_LIMITS, RETRY_POLICY } from './generated/spec.js';
+import { RATE_LIMITS, RETRY_POLICY } from '@videogen/openapi/rules';
 import { type Clock, headerMs } from './clock.js';
 import { isRetryable, NetworkError, retryAfterOf, TimeoutError } from './errors.js';
 import { type Pacer, route } from './pacer.js';
