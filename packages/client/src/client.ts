@@ -1,6 +1,6 @@
 import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
-import { PRODUCTION_BASE_URL } from './generated/spec.js';
+import { PRODUCTION_BASE_URL } from '@videogen/openapi/rules';
 import { type Clock, realClock } from './clock.js';
 import { AuthenticationError, fromResponse, ValidationError, type VideoApiError } from './errors.js';
 import { type AnyRequest, createSender, LightRequest, retryOptions, type RetryOptions } from './retry.js';
@@ -69,6 +69,18 @@ function fingerprint(key: string) {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
 }
 
+/**
+ * A parsed body with every occurrence of the key replaced, in every string (keys and values). It works
+ * on the parsed values, not on JSON text, where a key holding `"` or `\` appears escaped.
+ */
+function scrub(value: unknown, key: string): unknown {
+  if (typeof value == 'string') return value.split(key).join('***');
+  if (Array.isArray(value)) return value.map((v) => scrub(v, key));
+  if (value && typeof value == 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k, key) as string, scrub(v, key)]));
+  return value;
+}
+
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 
 export function createClient(options: ClientOptions = {}) {
@@ -81,14 +93,14 @@ export function createClient(options: ClientOptions = {}) {
     throw new TypeError(`Refusing base URL ${protocol}//${hostname}: use https (http only on loopback)`);
   const clock = options.clock ?? realClock;
   const plan = options.plan ?? 'personal';
-  const hide = (s: string) => s.split(key).join('***');
+  const retry = retryOptions({ ...(options.maxRetries != null && { maxRetries: options.maxRetries }), ...options.retry });
   const send = createSender({
     fetch: options.fetch,
     clock,
-    retry: retryOptions({ ...(options.maxRetries != null && { maxRetries: options.maxRetries }), ...options.retry }),
+    retry,
     timeoutMs: options.timeoutMs ?? 60_000,
     pacer: options.pacing === false ? undefined
-      : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock),
+      : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock, { maxWaitMs: retry.maxWaitMs }),
     check: (id) => videos.get(id),
   });
   // openapi-fetch builds each call's request with this: a LightRequest (the transport calls
@@ -122,7 +134,7 @@ export function createClient(options: ClientOptions = {}) {
   const unwrap = <T>({ data, error, response }: { data?: T; error?: unknown; response: Response }): T => {
     if (response.ok) return data as T;
     // Redacted before the error exists, so that neither its message nor its stack holds the key.
-    throw fromResponse(response.status, JSON.parse(hide(JSON.stringify(error ?? null))));
+    throw fromResponse(response.status, scrub(error ?? null, key), response.headers, clock.now());
   };
   const path = (video_id: string) => ({ params: { path: { video_id } } });
   const settings = new Map<string, VideoSetting>();

@@ -18,6 +18,11 @@ export interface ErrorInit {
   limit?: unknown;
   /** VideoFailedError, VideoExpiredError, VideoNotReadyError, polling TimeoutError: the last status view. */
   video?: Schemas['Video'];
+  /** From a response: its headers (the key is never in them: it is a request header). */
+  headers?: Headers;
+  /** The server's Retry-After as sent, and in ms (seconds or an HTTP date). */
+  retryAfter?: string;
+  retryAfterMs?: number;
 }
 
 /** Every failure of the client. `kind` says which subclass; `retryable` whether waiting could help. */
@@ -36,6 +41,9 @@ export class VideoApiError extends Error {
   declare readonly field?: string;
   declare readonly limit?: unknown;
   declare readonly video?: Schemas['Video'];
+  declare readonly headers?: Headers;
+  declare readonly retryAfter?: string;
+  declare readonly retryAfterMs?: number;
   constructor(message: string, { cause, ...init }: ErrorInit = {}) {
     super(message, cause === undefined ? undefined : { cause });
     Object.assign(this, { retryable: false }, init);
@@ -92,7 +100,7 @@ export const isRetryable = (status: number, code?: unknown) =>
   status >= 500 || (status == 429 && code != 'INSUFFICIENT_CREDIT');
 
 /** The error for an HTTP error response (`body` is the parsed error body, if any). */
-export function fromResponse(status: number, body: any): VideoApiError {
+export function fromResponse(status: number, body: any, headers?: Headers, now = Date.now()): VideoApiError {
   const code: string | undefined = body?.error_code;
   const error: string = body?.error ?? (typeof body == 'string' ? body.slice(0, 200) : '');
   const C =
@@ -106,5 +114,16 @@ export function fromResponse(status: number, body: any): VideoApiError {
     : VideoApiError;
   return new C(`${status}${code ? ' ' + code : ''}${error ? ': ' + error : ''}`, {
     status, error_code: code, error, retryable: isRetryable(status, code),
+    ...(headers && { headers, ...retryAfterOf(headers, now) }),
   });
+}
+
+/** The Retry-After of a response, as sent and in ms. */
+export function retryAfterOf(headers: Headers, now: number): { retryAfter?: string; retryAfterMs?: number } {
+  const retryAfter = headers.get('retry-after') ?? undefined;
+  if (retryAfter === undefined) return {};
+  // Uncapped, as the server said it (seconds or an HTTP date): the caller decides what is too long.
+  const n = Number(retryAfter);
+  const ms = retryAfter.trim() !== '' && !Number.isNaN(n) ? n * 1000 : Date.parse(retryAfter) - now;
+  return { retryAfter, ...(Number.isFinite(ms) && { retryAfterMs: Math.max(0, ms) }) };
 }

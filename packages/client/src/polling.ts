@@ -1,5 +1,5 @@
 import type { components } from './generated/openapi.js';
-import { POLLING } from './generated/spec.js';
+import { POLLING } from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
 import { TimeoutError, VideoExpiredError, VideoFailedError } from './errors.js';
 

@@ -3,7 +3,7 @@
 // curl line (the key as $VIDEO_API_KEY), and the change to the document that would make it true.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Exchange } from './http.ts';
+import { curlLine } from './recorded-request.ts';
 import type { Mismatch } from './checks/types.ts';
 import { redact } from './redact.ts';
 
@@ -11,20 +11,6 @@ export interface DriftEntry {
   decision: number;
   /** What the target did instead, each with how often and where it was seen. */
   differences: Array<{ what: string; count: number; checks: string[]; curl?: string; change: string }>;
-}
-
-/** One shell line that sends the exchange's request again; the key comes from the environment. */
-export function curlLine(ex: Exchange): string {
-  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const parts = ['curl', '-sS', '-X', ex.method];
-  if (ex.auth.startsWith('key of')) parts.push('-H', `"Authorization: Bearer $VIDEO_API_KEY"`);
-  const { sent } = ex;
-  if (sent.json !== undefined) parts.push('-H', q('Content-Type: application/json'), '--data', q(sent.json));
-  if (sent.raw) parts.push('-H', q(`Content-Type: ${sent.raw.contentType}`), '--data', q(sent.raw.body));
-  for (const f of sent.form ?? []) parts.push('-F', q(f.filename !== undefined ? `${f.name}=@${f.filename}` : `${f.name}=${f.value ?? ''}`));
-  if (sent.streamed) parts.push('-H', q(`Content-Type: ${sent.streamed}`), '--data-binary', '@FILE');
-  parts.push(q(ex.url));
-  return redact(parts.join(' '));
 }
 
 /** The change to openapi.yaml that would make the target's answer agree with the document. */
@@ -61,7 +47,7 @@ export class DriftReport {
         let byWhat = this.entries.get(decision);
         if (!byWhat) this.entries.set(decision, (byWhat = new Map()));
         const key = what(m);
-        const d = byWhat.get(key) ?? { what: key, count: 0, checks: [], curl: m.exchange && curlLine(m.exchange), change: changeFor(m) };
+        const d = byWhat.get(key) ?? { what: key, count: 0, checks: [], curl: m.exchange?.request && redact(curlLine(m.exchange.baseUrl, m.exchange.request)), change: changeFor(m) };
         d.count++;
         if (!d.checks.includes(checkId)) d.checks.push(checkId);
         byWhat.set(key, d);

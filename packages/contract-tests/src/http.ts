@@ -4,6 +4,7 @@ import { responseFindings, matchOperation, type Finding } from '@videogen/openap
 import { parseRetryAfter, type Pacer, type RateClass } from '@videogen/openapi/rules';
 import { redact } from './redact.ts';
 import type { Contract } from './spec.ts';
+import { recordRequest, type RecordedRequest } from './recorded-request.ts';
 
 export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'headers' | 'envelope' | 'error_code';
 
@@ -16,15 +17,6 @@ export interface Problem {
 
 /** A finding of the shared response check → the conformance check that reports it. */
 const KIND_OF: Record<Finding['kind'], ProblemKind> = { status: 'status', 'content-type': 'content_type', body: 'schema', header: 'headers' };
-
-/** What was sent, enough to write it again as a curl line (never the key). */
-export interface SentRequest {
-  json?: string;
-  raw?: { body: string; contentType: string };
-  /** Form fields: text values, and files by name and size. */
-  form?: Array<{ name: string; value?: string; filename?: string; size?: number }>;
-  streamed?: string;
-}
 
 export interface Exchange {
   seq: number;
@@ -45,9 +37,10 @@ export interface Exchange {
   problems: Problem[];
   /** Answered 429/503 and then waited out and re-sent (not a failure). */
   retried: boolean;
-  /** Full URL, for a curl line. */
-  url: string;
-  sent: SentRequest;
+  /** What was sent (key redacted), so that a failure can be replayed (src/failures.ts). */
+  request?: RecordedRequest;
+  /** The base URL the request went to (for a curl line). */
+  baseUrl: string;
 }
 
 export type Auth = 'key' | 'none' | { header: string; label: string };
@@ -78,24 +71,11 @@ export interface RunRecorder {
   currentCheck: string;
   timeScale: number;
   retries: number;
+  /** May refuse to send (e.g. a credit budget spent) by throwing. */
+  beforeSend?(operationId: string | undefined): void;
 }
 
 const MAX_ATTEMPTS = 4;
-
-function summarize(opts: RequestOptions): SentRequest {
-  if (opts.json !== undefined) return { json: JSON.stringify(opts.json) };
-  if (opts.raw) return { raw: opts.raw };
-  if (opts.stream) return { streamed: opts.stream.contentType };
-  if (opts.form) {
-    const form: NonNullable<SentRequest['form']> = [];
-    opts.form.forEach((value, name) => {
-      if (typeof value === 'string') form.push({ name, value: value.length > 200 ? value.slice(0, 200) + '…' : value });
-      else form.push({ name, filename: (value as File).name, size: value.size });
-    });
-    return { form };
-  }
-  return {};
-}
 
 export class Api {
   constructor(
@@ -129,6 +109,7 @@ export class Api {
     const auth = opts.auth ?? 'key';
     // Requests without a valid key belong to no account: they are paced on their own.
     const account = auth === 'key' ? this.account : 'anonymous';
+    this.rec.beforeSend?.(op?.operationId);
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (auth === 'key') {
@@ -167,6 +148,7 @@ export class Api {
         throw new Error(redact(`${method} ${path}${qs} failed: ${(err as Error).message}${(err as any).cause ? ` (${(err as any).cause.message ?? (err as any).cause})` : ''}`));
       }
       const ex = this.record(method, path + qs, op?.operationId, auth, res, text, performance.now() - started, opts);
+      ex.request = await recordRequest(method, path + qs, auth, opts);
       const answer = ex.body as { error_code?: unknown; video_id?: unknown; status?: unknown } | undefined;
       const field = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const outcome = { status: res.status, headers: res.headers, error_code: field(answer?.error_code), video_id: field(answer?.video_id), videoStatus: field(answer?.status) };
@@ -187,35 +169,7 @@ export class Api {
 
   private record(method: string, path: string, operationId: string | undefined, auth: Auth, res: Response, text: string, ms: number, opts: RequestOptions): Exchange {
     const contentType = res.headers.get('content-type') ?? '';
-    let body: unknown = text;
-    const problems: Problem[] = [];
-    if (/json/i.test(contentType) && text.length) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        problems.push({ kind: 'schema', message: `body is not valid JSON: ${text.slice(0, 80)}` });
-      }
-    }
-    const { contract } = this.rec;
-    // A 503 is documented for every operation (7.1: server load, 8.2: the concurrency limit): waited
-    // out, never a server error.
-    if (res.status >= 500 && res.status !== 503 && !opts.expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
-    const op = operationId ? contract.operations.find((o) => o.operationId === operationId) : undefined;
-    if (op) {
-      for (const f of responseFindings(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
-        problems.push({ kind: KIND_OF[f.kind], message: f.message, ...(f.decision && { decision: f.decision }) });
-      }
-    }
-    if (res.status >= 400) {
-      const envelope = /json/i.test(contentType) ? contract.validate('Error', body) : [`content type "${contentType}" is not JSON`];
-      for (const m of envelope) problems.push({ kind: 'envelope', message: `error body: ${m}` });
-      const codes = operationId ? contract.documentedErrorCodes(operationId, res.status) : undefined;
-      const code = (body as any)?.error_code;
-      if (codes && typeof code === 'string' && !codes.includes(code)) {
-        // The interface's own codes are closed only where it fixes them (7.2); elsewhere the codes are ours (#5).
-        problems.push({ kind: 'error_code', message: `error_code ${code} is not one documented for ${res.status} (${codes.join(', ')})`, ...(contract.codeDecision(codes) && { decision: contract.codeDecision(codes) }) });
-      }
-    }
+    const { body, problems } = responseProblems(this.rec.contract, operationId, { status: res.status, contentType, headers: res.headers, text }, opts.expectServerError);
     const ex: Exchange = {
       seq: this.rec.exchanges.length + 1,
       check: this.rec.currentCheck,
@@ -231,8 +185,7 @@ export class Api {
       ms,
       problems: problems.map((p) => ({ ...p, message: redact(p.message) })),
       retried: false,
-      url: this.baseUrl + path,
-      sent: summarize(opts),
+      baseUrl: this.baseUrl,
     };
     this.rec.exchanges.push(ex);
     return ex;
@@ -243,4 +196,48 @@ export class Api {
 export function describe(ex: Exchange): string {
   const body = ex.text.length > 300 ? ex.text.slice(0, 300) + '…' : ex.text;
   return `${ex.method} ${ex.path} (${ex.auth}) → ${ex.status} ${ex.contentType} ${body}`;
+}
+
+/**
+ * Every check applied to each response as it arrives: status, content type, body and headers
+ * against the operation (shared checkResponse), the error envelope and documented error codes.
+ * Live runs, replays and recorded traffic (src/har.ts) all go through here: same checks, same tiers.
+ */
+export function responseProblems(
+  contract: Contract,
+  operationId: string | undefined,
+  res: { status: number; contentType: string; headers: Headers; text: string },
+  expectServerError = false,
+): { body: unknown; problems: Problem[] } {
+  const { contentType, text } = res;
+  let body: unknown = text;
+  const problems: Problem[] = [];
+  if (/json/i.test(contentType) && text.length) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      problems.push({ kind: 'schema', message: `body is not valid JSON: ${text.slice(0, 80)}` });
+    }
+  }
+  // A 503 is documented for every operation (7.1: server load, 8.2: the concurrency limit): waited
+  // out, never a server error.
+  if (res.status >= 500 && res.status !== 503 && !expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
+  const op = operationId ? contract.operations.find((o) => o.operationId === operationId) : undefined;
+  if (op) {
+    for (const f of responseFindings(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
+      problems.push({ kind: KIND_OF[f.kind], message: f.message, ...(f.decision && { decision: f.decision }) });
+    }
+  }
+  if (res.status >= 400) {
+    const envelope = /json/i.test(contentType) ? contract.validate('Error', body) : [`content type "${contentType}" is not JSON`];
+    for (const m of envelope) problems.push({ kind: 'envelope', message: `error body: ${m}` });
+    const codes = operationId ? contract.documentedErrorCodes(operationId, res.status) : undefined;
+    const code = (body as any)?.error_code;
+    if (codes && typeof code === 'string' && !codes.includes(code)) {
+      // The interface's own codes are closed only where it fixes them (7.2); elsewhere the codes are ours (#5).
+      const decision = contract.codeDecision(codes);
+      problems.push({ kind: 'error_code', message: `error_code ${code} is not one documented for ${res.status} (${codes.join(', ')})`, ...(decision && { decision }) });
+    }
+  }
+  return { body, problems };
 }

@@ -1,6 +1,7 @@
 // The human summary: per operation, per check, passed / FAILED / skipped with the reason.
 import type { Reporter, TestModule, TestCase } from 'vitest/node';
 import { redact } from './redact.ts';
+import { formatRunStats, readRunStats } from './run-stats.ts';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -60,7 +61,8 @@ export default class ContractReporter implements Reporter {
     const driftFile = process.env.CONTRACT_DRIFT_FILE ?? 'test-results/drift.md';
     const driftJson = driftFile.replace(/\.md$/, '') + '.json';
     const drift: Drift[] = existsSync(driftJson) ? JSON.parse(readFileSync(driftJson, 'utf8')) : [];
-    const text = formatSummary(rows, Date.now() - this.started, drift, driftFile);
+    const stats = readRunStats();
+    const text = formatSummary(rows, Date.now() - this.started, drift, driftFile) + (stats ? redact(formatRunStats(stats)) + '\n' : '');
     process.stdout.write(text);
     const out = process.env.CONTRACT_SUMMARY_FILE ?? 'test-results/summary.txt';
     mkdirSync(dirname(out), { recursive: true });

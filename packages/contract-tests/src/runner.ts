@@ -4,6 +4,7 @@ import type { Run } from './run.ts';
 import { SkipError, mismatches, type Check, type CheckContext, type Mismatch } from './checks/types.ts';
 import { redact } from './redact.ts';
 import { assertEveryOperationCovered } from './checks/index.ts';
+import { makeBundle, writeBundle } from './failures.ts';
 
 /** `mismatch`: the target differs only from this document's decisions (DECISIONS.md), not from the interface. */
 export type CheckState = 'passed' | 'failed' | 'skipped' | 'mismatch';
@@ -61,6 +62,8 @@ export async function runOne(run: Run, check: Check): Promise<CheckResult> {
     if (!run.main.hasKey && check.name !== 'ignored_auth_missing' && check.name !== 'ignored_auth_malformed') {
       throw new SkipError('no API key (VIDEO_API_KEY)');
     }
+    const overBudget = run.budgetSkips?.get(checkId(check));
+    if (overBudget) throw new SkipError(overBudget);
     await check.run(contextFor(run));
     const found = mismatches.splice(0).map((m) => ({ ...m, message: redact(m.message) }));
     if (found.length) {
@@ -75,7 +78,16 @@ export async function runOne(run: Run, check: Check): Promise<CheckResult> {
     const found = mismatches.splice(0).map((m) => ({ ...m, message: redact(m.message) }));
     if (found.length) run.recordMismatches(checkId(check), found);
     if (err instanceof SkipError) return { ...base, state: 'skipped', message: redact(err.reason), ms };
-    return { ...base, state: 'failed', message: redact((err as Error)?.message ?? String(err)), ms };
+    const message = redact((err as Error)?.message ?? String(err));
+    if (run.failuresDir) {
+      // The check's own exchanges, plus the one it failed on when an earlier check made it (shared videos).
+      const id = checkId(check);
+      const own = run.exchanges.filter((e) => e.check === id);
+      const shown = (err as { exchanges?: typeof own })?.exchanges ?? [];
+      own.unshift(...shown.filter((e) => !own.includes(e)));
+      writeBundle(run.failuresDir, makeBundle(id, message, run.target, own));
+    }
+    return { ...base, state: 'failed', message, ms };
   } finally {
     run.currentCheck = 'between checks';
   }

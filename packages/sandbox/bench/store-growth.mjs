@@ -13,7 +13,7 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const rss = (pid) => {
   const s = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(s)?.[1] ?? 0) / 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM'), anon: kb('RssAnon'), file: kb('RssFile') };
 };
 
 function startSandboxChild(options) {
@@ -140,7 +140,7 @@ export async function storeGrowthBench({ videos = Number(process.env.STORE_VIDEO
     console.log(`  GET /videos/{id}/ while 32 clients create: ${s(stats(readsDuringWrites))}; with no writes: ${s(stats(quietReads))}`);
     console.log(`  GET /videos/ first page of ${total}: ${f(first.ms)} ms; deepest page (${Math.ceil(total / 50)}): ${f(deepest.ms)} ms`);
     console.log(`  GET /videos/ page of 50 prompts of 100,000 bytes: ${(bigBytes / 1e6).toFixed(1)} MB, ${s(stats(bigPages))}`);
-    console.log(`  sandbox RSS now ${mem.rss.toFixed(0)} MB, peak (VmHWM) ${mem.hwm.toFixed(0)} MB`);
+    console.log(`  sandbox RSS now ${mem.rss.toFixed(0)} MB (heap and other private memory ${mem.anon.toFixed(0)} MB, pages of the mapped database file ${mem.file.toFixed(0)} MB, which the kernel can drop), peak (VmHWM) ${mem.hwm.toFixed(0)} MB`);
     return { small, large, total };
   } finally {
     await new Promise((r) => (sb.child.exitCode !== null ? r() : (sb.child.once('exit', r), sb.child.kill('SIGTERM'))));

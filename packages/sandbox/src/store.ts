@@ -2,7 +2,7 @@
 // embedded B-tree store: a create writes its own few keys (cost independent of how many videos are
 // stored), commits off the main thread (reads never wait for a write) and, with a data dir, is synced
 // to disk before it is acknowledged. Without a data dir the same store lives in a temporary directory,
-// unsynced, removed on close. Reads are synchronous from the memory map; only the small running-video
+// unsynced, its directory deleted once open. Reads are synchronous from the memory map; only the small running-video
 // index and the per-account counts are kept in memory.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +69,9 @@ export class Store {
       this.credits = this.root.openDB({ name: 'credits' });
       this.meta = this.root.openDB({ name: 'meta' });
       if (opts.dataDir) this.migrateStateJson(opts.dataDir);
+      // The open files keep the temporary store alive; removing its directory now (where the OS allows
+      // it) means a sandbox that is never closed, or a killed process, leaves nothing behind.
+      if (this.tempDir && process.platform !== 'win32') rmSync(this.tempDir, { recursive: true, force: true });
     } catch (err) {
       this.lock?.release();
       throw err;

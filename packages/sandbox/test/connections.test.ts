@@ -89,3 +89,17 @@ describe('connection time limits', async () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('connection cap', async () => {
+  const sb = await sandbox({ rateLimits: false, httpLimits: { maxConnections: 3 } });
+  it('connections past the cap are closed at once; the ones inside it are served', async () => {
+    const inside = [0, 1, 2].map(() => converse(sb.port, '', { boundMs: 1500 }));
+    await new Promise((r) => setTimeout(r, 300));
+    const over = await converse(sb.port, `GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`, { boundMs: 1000 });
+    expect({ closed: over.closed, text: over.text }).toEqual({ closed: true, text: '' });
+    expect((await Promise.all(inside)).map((r) => r.closed)).toEqual([false, false, false]);
+    await new Promise((r) => setTimeout(r, 100));
+    const res = await fetch(`${sb.baseUrl}/videos/`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+  });
+});

@@ -31,7 +31,7 @@ export function conformanceChecks(operationIds: string[]): Check[] {
           const msgs = e.problems.filter((p) => p.kind === kind && !p.decision).map((p) => p.message).slice(0, 3);
           return `- [${e.check}] ${describeExchange(e)}\n    ${msgs.join('\n    ')}`;
         });
-        ensure(bad.length === 0, `${bad.length} of ${mine.length} responses of ${operation} fail ${name}:\n${lines.join('\n')}${bad.length > 5 ? `\n… and ${bad.length - 5} more` : ''}`);
+        ensure(bad.length === 0, `${bad.length} of ${mine.length} responses of ${operation} fail ${name}:\n${lines.join('\n')}${bad.length > 5 ? `\n… and ${bad.length - 5} more` : ''}`, bad.slice(0, 5));
       }),
     ),
   );

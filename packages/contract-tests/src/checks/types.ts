@@ -38,8 +38,11 @@ export function mismatch(decision: number[], message: string, ex?: Exchange): vo
 
 /** A breach of the contract found by a check. */
 export class ContractViolation extends Error {
-  constructor(message: string) {
+  /** The exchanges that show it (made by an earlier check too, e.g. a shared video): failure bundles add them. */
+  readonly exchanges: Exchange[];
+  constructor(message: string, shown?: Exchange | Exchange[]) {
     super(message);
+    this.exchanges = shown === undefined ? [] : Array.isArray(shown) ? shown : [shown];
     this.name = 'ContractViolation';
   }
 }
@@ -58,8 +61,8 @@ export interface CheckContext {
   other(): Api;
 }
 
-export function ensure(cond: unknown, message: string, ex?: Exchange): asserts cond {
-  if (!cond) throw new ContractViolation(ex ? `${message}\n  ${describeExchange(ex)}` : message);
+export function ensure(cond: unknown, message: string, ex?: Exchange | Exchange[]): asserts cond {
+  if (!cond) throw new ContractViolation(ex && !Array.isArray(ex) ? `${message}\n  ${describeExchange(ex)}` : message, ex);
 }
 
 export function check(operation: string, name: string, run: (ctx: CheckContext) => Promise<void>): Check {
@@ -77,14 +80,14 @@ export function ensureError(ex: Exchange, statuses: number[], code?: string): vo
     const decided = statuses.map((s) => contract.decisionFor(ex.operationId, s));
     const sameClass = statuses.some((s) => Math.floor(s / 100) === Math.floor(ex.status / 100));
     if (sameClass && decided.every(Boolean)) mismatch([...new Set(decided.flat() as number[])], `expected ${statuses.join(' or ')}, got ${ex.status}`, ex);
-    else throw new ContractViolation(`expected ${statuses.join(' or ')}, got ${ex.status}\n  ${describeExchange(ex)}`);
+    else throw new ContractViolation(`expected ${statuses.join(" or ")}, got ${ex.status}\n  ${describeExchange(ex)}`, ex);
   }
   const b = ex.body as any;
   ensure(b && typeof b === 'object' && typeof b.error_code === 'string' && typeof b.error === 'string', 'error body is not the envelope {error_code, error}', ex);
   if (code && b.error_code !== code) {
     const decided = contract.decisionFor(ex.operationId, statuses[0], code);
     if (decided) mismatch(decided, `expected error_code ${code}, got ${b.error_code}`, ex);
-    else throw new ContractViolation(`expected error_code ${code}, got ${b.error_code}\n  ${describeExchange(ex)}`);
+    else throw new ContractViolation(`expected error_code ${code}, got ${b.error_code}\n  ${describeExchange(ex)}`, ex);
   }
 }
 
