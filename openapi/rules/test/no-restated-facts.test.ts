@@ -35,9 +35,7 @@ const ALLOWED: Array<{ file: string; match: RegExp; reason: string }> = [
   { file: 'packages/cli/src/exit-codes.ts', match: /^\s*5\s+rate limit/, reason: 'exit code 5 in the help text, not a request count' },
   { file: 'packages/sandbox/src/fixtures.ts', match: /request_fields: \['text', 'pdf_file'\]/, reason: "a seeded setting's request_fields: sandbox data that happens to match a combination" },
   { file: 'packages/contract-tests/src/fixtures.ts', match: /fields: \['text', 'pdf_file'\]/, reason: "the suite's fixture table names the setting it needs per mode (suite's file)" },
-  { file: 'packages/contract-tests/src/checks/limits.ts', match: /concurrency 3/, reason: "'concurrency 3' names the third generation, not the retry count" },
   // The suite is an independent check of the service; these are its own oracles (suite's files, left to `suite`):
-  { file: 'packages/contract-tests/src/checks/limits.ts', match: /of 2 \(the limit allows 2 running\)/, reason: 'TODO(suite): message should use MAX_RUNNING' },
   { file: 'packages/contract-tests/src/checks/generation.ts', match: /\['running', 'completed', 'failed'\]/, reason: 'TODO(suite): the statuses a new video may have (VIDEO_STATUSES minus expired)' },
   { file: 'packages/contract-tests/src/checks/video-helpers.ts', match: /TERMINAL = \['completed', 'failed', 'expired'\]/, reason: 'the terminal states are DECISIONS #3, not an x-* list' },
   { file: 'packages/contract-tests/src/checks/generation-modes.ts', match: /max_items \?\? 10/, reason: 'TODO(suite): fallback should be UPLOAD_LIMITS.image_files.maxItems' },

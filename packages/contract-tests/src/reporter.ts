@@ -42,7 +42,7 @@ export function formatSummary(rows: Row[], durationMs: number, drift: Drift[] = 
     }
     lines.push(`  details, a curl line each and the change that would make the document true: ${driftFile}`);
   }
-  lines.push('', `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('mismatch')} differing from a decision, ${n('skipped')} skipped of ${rows.length} checks in ${(durationMs / 1000).toFixed(1)} s`, '');
+  lines.push('', `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped, ${n('mismatch')} differing from a decision of ours, of ${rows.length} checks in ${(durationMs / 1000).toFixed(1)} s`, '');
   return redact(lines.join('\n'));
 }
 

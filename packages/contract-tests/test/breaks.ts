@@ -7,6 +7,11 @@ export interface BreakCase {
   name: string;
   /** Check ids (`operation › check`) that must fail. */
   expect: string[];
+  /**
+   * The break differs only from this decision of ours (DECISIONS.md), not from the interface: the
+   * expected checks must report a mismatch with it, and no check may fail.
+   */
+  decision?: number;
   /** Operations whose checks run against this break (a subset keeps 20 runs fast). */
   operations: string[];
   make(target: TargetConfig): Break;
@@ -22,14 +27,30 @@ const json = (status: number, body: unknown): ProxiedResponse => ({ status, head
 
 export const BREAKS: BreakCase[] = [
   {
-    name: 'wrong status code (201 for a status read)',
+    // The success status is our choice (#2), the video_id in the body is the interface's (4.1).
+    name: 'interface break inside a decided element (201 on generate, and no video_id)',
+    expect: ['generateVideo › generate_returns_video_id', 'generateVideo › response_schema_conformance'],
+    operations: ['generateVideo'],
+    make: () => ({ response: (res, req) => (isGenerate(req) && res.status === 200 ? { ...editJson(res, (b) => void delete b.video_id), status: 201 } : undefined) }),
+  },
+  {
+    // 422 for a bad form is a decision mismatch (#5); a body that is not the envelope breaks 7.1.
+    name: 'interface break inside a decided element (422 for a bad form, without the envelope)',
+    expect: ['generateVideo › negative_data_rejection_schema', 'generateVideo › error_envelope'],
+    operations: ['generateVideo'],
+    make: () => ({ response: (res, req) => (isGenerate(req) && res.status === 400 ? { status: 422, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ message: 'bad form' }) } : undefined) }),
+  },
+  {
+    name: 'another success status (201 for a status read): decision #2, not an interface failure',
     expect: ['getVideo › status_code_conformance'],
+    decision: 2,
     operations: ['getVideo'],
     make: () => ({ response: (res, req) => (req.method === 'GET' && VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, status: 201 } : undefined) }),
   },
   {
-    name: 'malformed rate-limit header (RateLimit-Remaining: "lots")',
+    name: 'malformed rate-limit header (RateLimit-Remaining: "lots"): the headers are our choice (#12)',
     expect: ['getVideo › response_headers_conformance'],
+    decision: 12,
     operations: ['getVideo'],
     make: () => ({ response: (res, req) => (VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, headers: { ...res.headers, 'ratelimit-remaining': 'lots' } } : undefined) }),
   },
@@ -92,12 +113,13 @@ export const BREAKS: BreakCase[] = [
     make: () => ({ response: (res, req) => (pathOf(req) === '/v1/videos/' && res.status === 200 ? editJson(res, (b) => void (b.items_per_page = 20)) : undefined) }),
   },
   {
-    name: 'page past the end not empty (page 1 served for any page)',
+    name: 'page past the end not empty (page 1 served for any page): decision #30',
     expect: ['listVideoSettings › paging_past_the_end'],
+    decision: 30,
     operations: ['listVideoSettings'],
     make: () => ({
       request: (req) => {
-        if (pathOf(req) === '/v1/video-settings/' && Number(queryOf(req).get('page')) > 1) req.url = '/v1/video-settings/?page=1';
+        if (pathOf(req) === '/v1/video-settings/' && /^\d+$/.test(queryOf(req).get('page') ?? '') && Number(queryOf(req).get('page')) > 1) req.url = '/v1/video-settings/?page=1';
       },
     }),
   },
@@ -266,8 +288,9 @@ export const BREAKS: BreakCase[] = [
     }),
   },
   {
-    name: 'file upload errors answered with another documented code (FILE_UPLOAD_ERROR → INVALID_REQUEST)',
+    name: 'file upload errors answered with another code (FILE_UPLOAD_ERROR → INVALID_REQUEST): decision #8',
     expect: ['generateVideo › negative_data_rejection_file_extension', 'generateVideo › negative_data_rejection_too_many_images', 'generateVideo › negative_data_rejection_file_over_plan_limit'],
+    decision: 8,
     operations: ['generateVideo'],
     make: () => ({ response: (res, req) => (isGenerate(req) && res.status === 400 ? editJson(res, (b) => void (b.error_code === 'FILE_UPLOAD_ERROR' && (b.error_code = 'INVALID_REQUEST'))) : undefined) }),
   },
