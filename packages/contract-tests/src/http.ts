@@ -164,7 +164,7 @@ export class Api {
       body,
       text: redact(text.slice(0, 2000)),
       ms,
-      problems: problems.map((p) => ({ kind: p.kind, message: redact(p.message) })),
+      problems: problems.map((p) => ({ ...p, message: redact(p.message) })),
       retried: false,
     };
     this.rec.exchanges.push(ex);

@@ -4,6 +4,7 @@ import { Pacer } from './pacer.ts';
 import { loadContract, type Contract } from './spec.ts';
 import { registerTargetSecrets, type TargetConfig } from './target.ts';
 import { resolveFixtures, type Fixtures } from './fixtures.ts';
+import { writeDriftReport, type DriftEntry } from './drift.ts';
 
 export class Run implements RunRecorder {
   readonly contract: Contract;
@@ -26,6 +27,15 @@ export class Run implements RunRecorder {
   private fixturesPromise?: Promise<Fixtures>;
   /** Where a failed check writes its replayable bundle (src/failures.ts); unset: none written. */
   failuresDir?: string;
+  /** Decision mismatches met so far (src/drift.ts). */
+  readonly drift: DriftEntry[] = [];
+  /** Where the drift report is (re)written as mismatches arrive; unset: none written. */
+  driftDir?: string;
+
+  addDrift(entry: DriftEntry): void {
+    this.drift.push(entry);
+    if (this.driftDir) writeDriftReport(this.driftDir, this.drift);
+  }
 
   constructor(readonly target: TargetConfig) {
     registerTargetSecrets(target);
