@@ -1,6 +1,7 @@
 // Generates src/generated/ from the bundled OpenAPI document (@videogen/openapi/openapi.json):
 //   openapi.ts  types, by openapi-typescript (format: binary -> Blob)
-//   spec.ts     the facts the helpers need as data (languages and their names, limits, retry policy, ...)
+// The facts the helpers need as data (limits, languages, retry policy, ...) come from @videogen/openapi/rules,
+// generated from the same document by openapi/scripts/generate-rules.mjs.
 // `node scripts/generate.mjs --check` writes nothing and exits 1 when src/generated/ is stale.
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,87 +40,7 @@ const ast = await openapiTS(spec, {
 });
 const types = HEADER + '/* eslint-disable */\n' + astToString(ast);
 
-// --- data ------------------------------------------------------------------
-const S = spec.components.schemas;
-const ops = [];
-for (const [path, item] of Object.entries(spec.paths)) {
-  for (const [method, op] of Object.entries(item)) {
-    if (!op || typeof op !== 'object' || !op.operationId) continue;
-    ops.push({ method: method.toUpperCase(), path, op });
-  }
-}
-const rateClasses = {};
-for (const { op } of ops) {
-  const r = op['x-rate-limit'];
-  if (r) rateClasses[r.class] = { requests: r.requests, windowMs: r.window_seconds * 1000 };
-}
-// [METHOD, path template, rate class, counts toward the concurrency limit]
-const operations = ops.map(({ method, path, op }) => [method, path, op['x-rate-limit'].class, op['x-concurrency-limit'] ? 1 : 0]);
-const concurrency = ops.find(({ op }) => op['x-concurrency-limit']).op['x-concurrency-limit'].max_running;
-const polling = ops.find(({ op }) => op['x-polling']).op['x-polling'];
-const rules = spec['x-retry-policy'].rules;
-const r5xx = rules.find((r) => r.status === '5XX');
-const r503 = rules.find((r) => r.status === '503');
-const gen = S.GenerateVideoRequest;
-const upl = gen['x-upload-limits'];
-const encoding = spec.paths['/videos/generate/'].post.requestBody.content['multipart/form-data'].encoding;
-// One content type per file field: the spec's only type, or application/octet-stream when it is allowed.
-const contentTypes = Object.fromEntries(
-  Object.entries(encoding).map(([f, e]) => {
-    const list = e.contentType.split(',').map((s) => s.trim());
-    return [f, list.length === 1 ? list[0] : list.includes('application/octet-stream') ? 'application/octet-stream' : list[0]];
-  }),
-);
-const uploadLimits = Object.fromEntries(
-  Object.entries(upl.fields).map(([f, v]) => [
-    f,
-    { extensions: v.extensions, maxBytes: v.max_bytes, ...(v.max_items ? { maxItems: v.max_items } : {}), contentType: contentTypes[f] },
-  ]),
-);
-// Language names (x-enumDescriptions of components.schemas.Language), one per code.
-const languageNames = Object.fromEntries(S.Language.enum.map((code) => [code, S.Language['x-enumDescriptions']?.[code]]));
-const unnamed = S.Language.enum.filter((code) => !languageNames[code]);
-if (unnamed.length) {
-  console.error(`x-enumDescriptions of Language has no name for: ${unnamed.join(', ')}`);
-  process.exit(1);
-}
-const production = spec.servers.find((s) => s.url.startsWith('https:')).url;
-
-const j = (v) => JSON.stringify(v);
-const data = `${HEADER}import type { components } from './openapi.js';
-
-type Schemas = components['schemas'];
-
-/** The 34 language codes (components.schemas.Language). */
-export const LANGUAGES = ${j(S.Language.enum)} as const satisfies readonly Schemas['Language'][];
-/** Language code → English name (x-enumDescriptions of components.schemas.Language), in the spec's order. */
-export const LANGUAGE_NAMES: Readonly<Record<Schemas['Language'], string>> = ${j(languageNames)};
-/** The 7 aspect ratios (components.schemas.AspectRatio). */
-export const ASPECT_RATIOS = ${j(S.AspectRatio.enum)} as const satisfies readonly Schemas['AspectRatio'][];
-/** Every documented error code (components.schemas.ErrorCode). */
-export const ERROR_CODES = ${j(S.ErrorCode.enum)} as const satisfies readonly Schemas['ErrorCode'][];
-/** Production server (servers[0]). */
-export const PRODUCTION_BASE_URL = ${j(production)};
-/** Plans (x-plans), and the plan whose upload limits each one uses (x-upload-limits.plans). */
-export const PLANS = ${j(spec['x-plans'].values)} as const;
-export const PLAN_LIMITS_AS = ${j(upl.plans)} as const;
-/** x-upload-limits of POST /videos/generate/ (bytes), with the part content type from its encoding. */
-export const UPLOAD_LIMITS = ${j(uploadLimits)} as const;
-/** x-valid-combinations of POST /videos/generate/ (each also with video_setting_id). */
-export const VALID_COMBINATIONS = ${j(gen['x-valid-combinations'].map((c) => [c.fields, c.optional ?? []]))} as const satisfies readonly (readonly (readonly Schemas['GenerateFieldName'][])[])[];
-/** x-rate-limit classes (per account). */
-export const RATE_LIMITS = ${j(rateClasses)} as const;
-/** [method, path, rate class, counts toward x-concurrency-limit] per operation. */
-export const OPERATIONS = ${j(operations)} as const;
-/** x-concurrency-limit.max_running. */
-export const MAX_RUNNING = ${concurrency};
-/** x-retry-policy: retries of a 5xx; the wait on a 503 without Retry-After. */
-export const RETRY_POLICY = ${j({ maxRetries: r5xx.max_retries, serviceUnavailableDelayMs: [r503.wait_seconds.min * 1000, r503.wait_seconds.max * 1000] })} as const;
-/** x-polling of GET /videos/{video_id}/. */
-export const POLLING = ${j({ intervalMs: polling.interval_seconds * 1000, timeoutMs: polling.timeout_seconds * 1000 })} as const;
-`;
-
-const files = { 'openapi.ts': types, 'spec.ts': data };
+const files = { 'openapi.ts': types };
 if (process.argv.includes('--check')) {
   const stale = Object.entries(files).filter(([n, c]) => !existsSync(outDir + n) || readFileSync(outDir + n, 'utf8') !== c);
   if (stale.length) {

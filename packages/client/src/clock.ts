@@ -8,7 +8,14 @@ export interface Clock {
 export const realClock: Clock = {
   now: () => Date.now(),
   // setTimeout, not node:timers/promises, so that the client loads where Node's built-ins do not exist.
-  sleep: (ms, signal) =>
+  sleep: async (ms, signal) => {
+    // Node's timers overflow past 2^31-1 ms and then fire after 1 ms: a long wait is slept in pieces.
+    for (let left = ms; left > MAX_TIMER_MS; left -= MAX_TIMER_MS) await sleepOnce(MAX_TIMER_MS, signal);
+    return sleepOnce(ms % MAX_TIMER_MS || (ms > 0 ? MAX_TIMER_MS : 0), signal);
+  },
+};
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const sleepOnce = (ms: number, signal?: AbortSignal) =>
     new Promise((resolve, reject) => {
       signal?.throwIfAborted();
       const abort = () => {
@@ -20,8 +27,7 @@ export const realClock: Clock = {
         resolve(undefined);
       }, ms);
       signal?.addEventListener('abort', abort, { once: true });
-    }),
-};
+    });
 
 /** Seconds in a header (decimals allowed; Retry-After may also be an HTTP date) → ms, or undefined. */
 export function headerMs(res: Response, name: string, now: number): number | undefined {

@@ -5,7 +5,9 @@ type Schemas = components['schemas'];
 export type ErrorCode = Schemas['ErrorCode'] | (string & {});
 export type ErrorKind =
   | 'api' | 'auth' | 'not_found' | 'rate_limit' | 'credit' | 'concurrency' | 'validation'
-  | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired' | 'not_ready';
+  | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired' | 'not_ready'
+  /** The service answered something the client relies on not happening (HTML on a 200, a create without video_id, a page that repeats). */
+  | 'unexpected_response';
 
 export interface ErrorInit {
   status?: number;
@@ -18,6 +20,11 @@ export interface ErrorInit {
   limit?: unknown;
   /** VideoFailedError, VideoExpiredError, VideoNotReadyError, polling TimeoutError: the last status view. */
   video?: Schemas['Video'];
+  /** From a response: its headers (the key is never in them: it is a request header). */
+  headers?: Headers;
+  /** The server's Retry-After as sent, and in ms (seconds or an HTTP date). */
+  retryAfter?: string;
+  retryAfterMs?: number;
 }
 
 /** Every failure of the client. `kind` says which subclass; `retryable` whether waiting could help. */
@@ -36,9 +43,13 @@ export class VideoApiError extends Error {
   declare readonly field?: string;
   declare readonly limit?: unknown;
   declare readonly video?: Schemas['Video'];
+  declare readonly headers?: Headers;
+  declare readonly retryAfter?: string;
+  declare readonly retryAfterMs?: number;
   constructor(message: string, { cause, ...init }: ErrorInit = {}) {
     super(message, cause === undefined ? undefined : { cause });
-    Object.assign(this, { retryable: false }, init);
+    // `error` is the human description, also for errors raised by the client itself.
+    Object.assign(this, { retryable: false, error: message }, init);
   }
 }
 
@@ -72,6 +83,7 @@ export const NetworkError = /* @__PURE__ */ sub('NetworkError', 'network');
 export const VideoFailedError = /* @__PURE__ */ sub('VideoFailedError', 'video_failed');
 export const VideoExpiredError = /* @__PURE__ */ sub('VideoExpiredError', 'video_expired');
 export const VideoNotReadyError = /* @__PURE__ */ sub('VideoNotReadyError', 'not_ready');
+export const UnexpectedResponseError = /* @__PURE__ */ sub('UnexpectedResponseError', 'unexpected_response');
 export type AuthenticationError = InstanceType<typeof AuthenticationError>;
 export type NotFoundError = InstanceType<typeof NotFoundError>;
 export type RateLimitError = InstanceType<typeof RateLimitError>;
@@ -84,6 +96,7 @@ export type NetworkError = InstanceType<typeof NetworkError>;
 export type VideoFailedError = InstanceType<typeof VideoFailedError>;
 export type VideoExpiredError = InstanceType<typeof VideoExpiredError>;
 export type VideoNotReadyError = InstanceType<typeof VideoNotReadyError>;
+export type UnexpectedResponseError = InstanceType<typeof UnexpectedResponseError>;
 
 export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;
 
@@ -92,7 +105,7 @@ export const isRetryable = (status: number, code?: unknown) =>
   status >= 500 || (status == 429 && code != 'INSUFFICIENT_CREDIT');
 
 /** The error for an HTTP error response (`body` is the parsed error body, if any). */
-export function fromResponse(status: number, body: any): VideoApiError {
+export function fromResponse(status: number, body: any, headers?: Headers, now = Date.now()): VideoApiError {
   const code: string | undefined = body?.error_code;
   const error: string = body?.error ?? (typeof body == 'string' ? body.slice(0, 200) : '');
   const C =
@@ -106,5 +119,16 @@ export function fromResponse(status: number, body: any): VideoApiError {
     : VideoApiError;
   return new C(`${status}${code ? ' ' + code : ''}${error ? ': ' + error : ''}`, {
     status, error_code: code, error, retryable: isRetryable(status, code),
+    ...(headers && { headers, ...retryAfterOf(headers, now) }),
   });
+}
+
+/** The Retry-After of a response, as sent and in ms. */
+export function retryAfterOf(headers: Headers, now: number): { retryAfter?: string; retryAfterMs?: number } {
+  const retryAfter = headers.get('retry-after') ?? undefined;
+  if (retryAfter === undefined) return {};
+  // Uncapped, as the server said it (seconds or an HTTP date): the caller decides what is too long.
+  const n = Number(retryAfter);
+  const ms = retryAfter.trim() !== '' && !Number.isNaN(n) ? n * 1000 : Date.parse(retryAfter) - now;
+  return { retryAfter, ...(Number.isFinite(ms) && { retryAfterMs: Math.max(0, ms) }) };
 }

@@ -3,10 +3,10 @@ export type { ClientOptions, ConvertOptions, GenerateOptions, RequestOptions, Vi
 export {
   VideoApiError, isVideoApiError, AuthenticationError, NotFoundError, RateLimitError, InsufficientCreditError,
   ConcurrencyLimitError, ValidationError, ServerError, TimeoutError, NetworkError, VideoFailedError, VideoExpiredError,
-  VideoNotReadyError,
+  VideoNotReadyError, UnexpectedResponseError,
 } from './errors.js';
 export type { ErrorCode, ErrorInit, ErrorKind } from './errors.js';
-export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from './generated/spec.js';
+export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';
 export type { Clock } from './clock.js';
 export type { RetryOptions } from './retry.js';
 export type { ListOptions, Page, Paginated } from './pagination.js';

@@ -1,6 +1,6 @@
-import { RATE_LIMITS, RETRY_POLICY } from './generated/spec.js';
+import { RATE_LIMITS, RETRY_POLICY } from '@videogen/openapi/rules';
 import { type Clock, headerMs } from './clock.js';
-import { isRetryable, NetworkError, TimeoutError } from './errors.js';
+import { isRetryable, NetworkError, retryAfterOf, TimeoutError } from './errors.js';
 import { type Pacer, route } from './pacer.js';
 
 export interface RetryOptions {
@@ -11,6 +11,11 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** Wait on a 503 without Retry-After (default 30–60 s, x-retry-policy). */
   serviceUnavailableDelayMs: readonly [number, number];
+  /**
+   * Ceiling of any single wait (a Retry-After, a reset, the pacer's spacing); default 15 min. A longer
+   * wait is not slept: the call fails with the server's error, which carries its Retry-After.
+   */
+  maxWaitMs: number;
 }
 
 /**
@@ -65,6 +70,7 @@ export const retryOptions = (o: Partial<RetryOptions> = {}): RetryOptions => ({
   baseDelayMs: 1000,
   maxDelayMs: 30_000,
   serviceUnavailableDelayMs: RETRY_POLICY.serviceUnavailableDelayMs,
+  maxWaitMs: 15 * 60_000,
   ...o,
 });
 
@@ -83,7 +89,6 @@ export function createSender(c: SenderConfig) {
     const { signal, method } = req;
     const idempotent = method == 'GET' || method == 'HEAD';
     const timeoutMs = o.timeoutMs ?? c.timeoutMs;
-    const { cls, counts } = pacer ? route(req) : { cls: 'B' as const, counts: false };
     // The next attempt's request. A body fetch can send again (JSON: a string) is sent as it is; a
     // Request's non-multipart body is kept as bytes; any other body without `rebuild` is a one-shot
     // stream and cannot be sent twice.
@@ -98,7 +103,7 @@ export function createSender(c: SenderConfig) {
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
       const r = attempt == 0 && first ? first : next!();
-      const entry = pacer && (await pacer.acquire(cls, counts, signal, c.check));
+      const entry = pacer && (await pacer.acquire(req, signal, c.check));
       // A plain timer and controller: cheaper per call than AbortSignal.timeout + AbortSignal.any.
       const ac = timeoutMs ? new AbortController() : undefined;
       const stop = () => ac!.abort(signal!.reason);
@@ -133,7 +138,9 @@ export function createSender(c: SenderConfig) {
         const code = s == 429 && (await res.clone().json().catch(() => ({}))).error_code;
         if (!isRetryable(s, code) || attempt >= retry.maxRetries || !next) return res;
         const now = clock.now();
-        const after = headerMs(res, 'retry-after', now);
+        const after = retryAfterOf(res.headers, now).retryAfterMs;
+        // Beyond the ceiling the response is the answer: the caller's error carries its Retry-After.
+        if (after !== undefined && after > retry.maxWaitMs) return res;
         wait =
           s == 429
             // The pacer waits on its own (it has learned the reset); without it, wait here.

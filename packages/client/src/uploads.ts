@@ -1,5 +1,5 @@
 import type { components } from './generated/openapi.js';
-import { PLAN_LIMITS_AS, UPLOAD_LIMITS, VALID_COMBINATIONS, type PLANS } from './generated/spec.js';
+import { PLAN_LIMITS_AS, UPLOAD_LIMITS, VALID_COMBINATIONS, type PLANS } from '@videogen/openapi/rules';
 import { ValidationError } from './errors.js';
 import { builtin, noFileSystem } from './runtime.js';
 

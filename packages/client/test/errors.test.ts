@@ -141,3 +141,23 @@ describe('polling with an injected clock', () => {
     expect(e).toMatchObject({ kind: 'api', status: 418, error_code: 'TEAPOT', retryable: false });
   });
 });
+
+describe('issue 12 item 8: the key is scrubbed from errors whatever characters it holds', () => {
+  for (const key of ['key"with-quote', 'key\\with-backslash', 'k"\\"mix']) {
+    it(`scrubs ${JSON.stringify(key)}`, async () => {
+      const { faultServer, json } = await import('./helpers.js');
+      const { createClient } = await import('../src/index.js');
+      const srv = await faultServer([json(401, { error_code: 'INVALID_API_KEY', error: `bad key ${key}`, [key]: key })]);
+      try {
+        const client = createClient({ apiKey: key, baseUrl: srv.baseUrl, pacing: false });
+        const e = await client.videos.get('00000000-0000-4000-8000-000000000001').catch((x) => x);
+        expect(e.kind).toBe('auth');
+        const seen = [e.message, e.error, e.stack, JSON.stringify(e), JSON.stringify(Object.entries(e))].join('\n');
+        expect(seen).not.toContain(key);
+        expect(e.error).toBe('bad key ***');
+      } finally {
+        await srv.close();
+      }
+    });
+  }
+});

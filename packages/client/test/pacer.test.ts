@@ -71,11 +71,15 @@ describe('per-account pacing', () => {
     const gen = () => client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } });
     await expect(gen()).rejects.toMatchObject({ kind: 'credit' });
     await expect(gen()).rejects.toMatchObject({ kind: 'credit' });
-    expect(clock.sleeps).toEqual([]);
-    // The window (2 per 10 s) is full after two; then the rate-limit 429 makes the class wait its Retry-After.
+    // Only the even spacing of class A (one per 5 s, plus the margin) separated them: no pause.
+    expect(clock.sleeps).toEqual([5051]);
     clock.t += 10_000;
+    clock.sleeps.length = 0;
+    // The rate-limit 429 makes the class wait at least its Retry-After before the retry (and widens
+    // the class's spacing for the rest of the run: 1.5 × 5051 here, longer than the 7 s).
     await expect(gen()).resolves.toEqual({ video_id: ids[1] });
-    expect(clock.sleeps).toEqual([7000]);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(7000);
   });
 
   it('class A: 2 per 10 s, and at most 2 running videos until the status shows them finished', async () => {
@@ -151,5 +155,44 @@ describe('per-account pacing', () => {
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, pacing: false });
     await Promise.all(Array.from({ length: 7 }, () => client.videos.get(ids[1])));
     expect(srv.seen.length).toBeGreaterThan(7);
+  });
+});
+
+describe('issue 12 item 5: waits beyond the ceiling fail instead of overflowing the timer', () => {
+  it('with pacing: a 429 with Retry-After 3000000 s fails at once with a typed error carrying the Retry-After', async () => {
+    const srv = await faultServer([err(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '3000000' }), json(200, video('running'))]);
+    close = srv.close;
+    // The real clock: an overflowing timer would fire after 1 ms and spin or re-send.
+    const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, account: account() });
+    const started = Date.now();
+    const e = await client.videos.get(ids[1]).catch((x) => x);
+    expect(e).toMatchObject({ kind: 'rate_limit', status: 429, retryAfter: '3000000', retryAfterMs: 3_000_000_000 });
+    expect(srv.seen).toHaveLength(1);
+    // The next call does not wait days either: the pacer refuses the wait with the same Retry-After.
+    const e2 = await client.videos.get(ids[1]).catch((x) => x);
+    expect(e2).toMatchObject({ kind: 'rate_limit', retryAfter: '3000000' });
+    expect(srv.seen).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('without pacing: a 503 with Retry-After 3000000 s is not re-sent (it was 4 POSTs in 9 ms)', async () => {
+    const srv = await faultServer([err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '3000000' }), json(200, { video_id: ids[1] })]);
+    close = srv.close;
+    const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, pacing: false });
+    const e = await client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } }).catch((x) => x);
+    expect(e).toMatchObject({ kind: 'concurrency', status: 503, retryAfter: '3000000', retryAfterMs: 3_000_000_000 });
+    expect(e.headers.get('retry-after')).toBe('3000000');
+    expect(srv.seen).toHaveLength(1);
+  });
+
+  it('a far-future HTTP date is refused the same way', async () => {
+    const date = new Date(Date.now() + 40 * 86_400_000).toUTCString();
+    const srv = await faultServer([err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': date }), json(200, { video_id: ids[1] })]);
+    close = srv.close;
+    const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, pacing: false });
+    const e = await client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } }).catch((x) => x);
+    expect(e).toMatchObject({ kind: 'concurrency', retryAfter: date });
+    expect(e.retryAfterMs).toBeGreaterThan(2 ** 31);
+    expect(srv.seen).toHaveLength(1);
   });
 });

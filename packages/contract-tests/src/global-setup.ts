@@ -1,6 +1,7 @@
 // Vitest global setup: find or start the target once, and hand its description to the suite files.
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
+import { runStatsFile } from './run-stats.ts';
 import { launchTarget } from './launch.ts';
 import type { TargetConfig } from './target.ts';
 
@@ -13,6 +14,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Bundles of an earlier run would read as failures of this one.
   rmSync(process.env.CONTRACT_FAILURES_DIR ?? 'test-results/failures', { recursive: true, force: true });
+  rmSync(runStatsFile(), { force: true });
   const launched = await launchTarget();
   const c = launched.config;
   process.stdout.write(`contract target: ${c.kind} ${c.baseUrl} (profile ${c.profile}${c.timeScale !== 1 ? `, time scale ${c.timeScale}` : ''})\n`);

@@ -6,12 +6,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listOperations } from '@videogen/openapi';
 
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const guidesDir = join(packageDir, 'guides');
 export const samplesDir = join(packageDir, 'samples');
-
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 
 /** Path of the bundled document that `@videogen/openapi` builds. */
 export function bundledSpecPath() {
@@ -22,17 +21,8 @@ export function loadBundledSpec() {
   return JSON.parse(readFileSync(bundledSpecPath(), 'utf8'));
 }
 
-/** Every operation of the document, with its path and method. */
-export function operations(spec) {
-  const out = [];
-  for (const [path, item] of Object.entries(spec.paths ?? {})) {
-    for (const method of METHODS) {
-      const op = item?.[method];
-      if (op) out.push({ path, method, operationId: op.operationId, operation: op });
-    }
-  }
-  return out;
-}
+/** Every operation of the document (the one walker, openapi/lib's listOperations; `operation` is the document's own node). */
+export const operations = (spec) => listOperations(spec);
 
 /**
  * The guides, in file-name order (01-…, 02-…). `index.md` is the landing text (info.description);

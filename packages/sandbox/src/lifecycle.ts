@@ -1,6 +1,7 @@
 // A video's state is computed from timestamps at read time rather than moved by timers: nothing to
 // cancel on close, nothing lost on restart, and an injected clock drives it exactly.
-export type VideoStatus = 'running' | 'completed' | 'failed' | 'expired';
+import type { VideoStatus } from '@videogen/openapi/rules';
+export type { VideoStatus };
 
 export interface VideoRecord {
   video_id: string;

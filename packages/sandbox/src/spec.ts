@@ -1,8 +1,9 @@
 // Everything the sandbox knows about the API comes from the bundled OpenAPI document, read here once
 // through the shared @videogen/openapi module (no schema is retyped in this package).
+import type { Plan } from '@videogen/openapi/rules';
 import { createAjv, loadSpec, listOperations, validatorFor, type Operation, type OpenApiDocument } from '@videogen/openapi';
 
-export type Plan = 'free' | 'personal' | 'business';
+export type { Plan };
 export type UploadPlan = 'personal' | 'business';
 
 export interface UploadFieldLimits {

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { formProblem, VALID_COMBINATIONS } from '@videogen/openapi/rules';
+import { formProblem, GENERATE_FIELDS, UPLOAD_LIMITS, VALID_COMBINATIONS } from '@videogen/openapi/rules';
 import { Command } from 'commander';
 import { createContext, errorContext, type Context } from '../context.js';
 import { CliError, FIELD_FLAGS, usageError } from '../errors.js';
@@ -23,6 +23,12 @@ const COMBINATIONS_HELP = ((all: string[]) => `${all.slice(0, -1).join(', ')}, o
   VALID_COMBINATIONS.map(([fields]) => fields.map((f) => FIELD_FLAGS[f] ?? f).join(' with ')),
 );
 
+/** The extensions of a file field (x-upload-limits): "a, b" or "a; Business also b, c". */
+function formats(field: keyof typeof UPLOAD_LIMITS): string {
+  const { personal, business } = UPLOAD_LIMITS[field].extensions as { personal: readonly string[]; business: readonly string[] };
+  const more = business.filter((e) => !personal.includes(e));
+  return `${personal.join(', ')}${more.length ? `; Business also ${more.join(', ')}` : ''}`;
+}
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 const flagsOf = (fields: readonly string[]) => fields.map((f) => FIELD_FLAGS[f] ?? f).join(' and ');
 
@@ -33,11 +39,11 @@ export function registerGenerate(program: Command): void {
       .description('Generate a video from a text, a PDF, a PPTX, a text with a PDF, an audio or a video file.')
       .requiredOption('--setting <id>', 'video setting id (see "videogen settings")')
       .option('--text <text>', 'question or instruction text')
-      .option('--pdf <file>', 'PDF document (.pdf)')
-      .option('--pptx <file>', 'PowerPoint document (.pptx)')
-      .option('--audio <file>', 'audio file (.mp3, .wav, .m4a, .aac)')
-      .option('--video <file>', 'video file (.mp4; Business also .mov, .webm)')
-      .option('--image <file>', 'image to go with --text (.png, .jpg, .jpeg, .webp); repeat up to 10 times', collect)
+      .option('--pdf <file>', `PDF document (${formats('pdf_file')})`)
+      .option('--pptx <file>', `PowerPoint document (${formats('pptx_file')})`)
+      .option('--audio <file>', `audio file (${formats('audio_file')})`)
+      .option('--video <file>', `video file (${formats('video_file')})`)
+      .option('--image <file>', `image to go with --text (${formats('image_files')}); repeat up to ${UPLOAD_LIMITS.image_files.maxItems} times`, collect)
       .option('--wait', 'wait until the video is completed')
       .option('--download <out>', 'wait, then download the video to this file (implies --wait)'),
   )
@@ -106,8 +112,9 @@ export async function finish(
 
 /** Form fields given on the command line; rejects combinations the service does not accept. */
 function inputFields(opts: GenerateFlags & { image: string[] }): string[] {
-  const given = (['text', 'pdf_file', 'pptx_file', 'audio_file', 'video_file'] as const).filter(
-    (f) => opts[({ text: 'text', pdf_file: 'pdf', pptx_file: 'pptx', audio_file: 'audio', video_file: 'video' } as const)[f]] !== undefined,
+  // The single-valued input fields (image_files, the repeatable one, is handled below), by their flag.
+  const given: string[] = GENERATE_FIELDS.filter((f) => f !== 'image_files').filter(
+    (f) => opts[FIELD_FLAGS[f].slice(2) as keyof GenerateFlags] !== undefined,
   );
   if (given.length === 0) throw usageError(`Give an input: ${COMBINATIONS_HELP}.`);
   const fields = opts.image.length ? [...given, 'image_files'] : [...given];

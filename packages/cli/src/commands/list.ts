@@ -2,6 +2,7 @@ import type { VideoListItem } from '@videogen/client';
 import { InvalidArgumentError, type Command } from 'commander';
 import { createContext } from '../context.js';
 import { table } from '../output.js';
+import { PAGE_SIZE } from '@videogen/openapi/rules';
 
 const positiveInt = (value: string) => {
   const n = Number(value);
@@ -12,7 +13,7 @@ const positiveInt = (value: string) => {
 export function registerList(program: Command): void {
   program
     .command('list')
-    .description('List your videos, in the order the service returns them: one page of 50, or every page with --all.')
+    .description(`List your videos, in the order the service returns them: one page of ${PAGE_SIZE}, or every page with --all.`)
     .option('--all', 'fetch every page')
     .option('--page <n>', 'the page to show (starts at 1)', positiveInt, 1)
     .action(async (opts: { all?: boolean; page: number }, cmd: Command) => {

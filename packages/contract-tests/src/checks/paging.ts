@@ -1,5 +1,6 @@
 // Paging of the two list operations (interface 2.5 and 8.3): 50 per page, has_next exactly when
 // page × 50 < total_count, page echoed, a page past the end empty; bad pages → 400.
+import { PAGE_SIZE } from '@videogen/openapi/rules';
 import { check, ensure, ensureError, ensureStatus, type Check, type CheckContext } from './types.ts';
 
 const LISTS = [
@@ -7,7 +8,7 @@ const LISTS = [
   { operation: 'listVideos', path: '/videos/' },
 ];
 
-const PER_PAGE = 50;
+const PER_PAGE = PAGE_SIZE;
 
 async function page(ctx: CheckContext, path: string, n?: number) {
   const ex = await ctx.main.get(path, n === undefined ? {} : { query: { page: n } });

@@ -1,4 +1,5 @@
 // Shared steps of the stateful checks: polling a video, downloading it, ids.
+import { MAX_RUNNING, POLLING } from '@videogen/openapi/rules';
 import { ensure, ensureStatus, type CheckContext } from './types.ts';
 import type { Api } from '../http.ts';
 
@@ -8,8 +9,8 @@ export const TERMINAL = ['completed', 'failed', 'expired'];
 /** Poll GET /videos/{id}/ as the spec's x-polling says (10 s, 600 s timeout), in target time. */
 export async function pollUntilDone(ctx: CheckContext, id: string, api: Api = ctx.main): Promise<any> {
   const polling = ctx.run.contract.operations.find((o) => o.operationId === 'getVideo')?.operation['x-polling'] ?? {};
-  const interval = polling.interval_seconds ?? 10;
-  const timeout = polling.timeout_seconds ?? 600;
+  const interval = polling.interval_seconds ?? POLLING.intervalMs / 1000;
+  const timeout = polling.timeout_seconds ?? POLLING.timeoutMs / 1000;
   const deadline = Date.now() + (timeout * 1000) / ctx.run.timeScale;
   for (;;) {
     const ex = await api.get(`/videos/${id}/`);
@@ -56,9 +57,9 @@ export async function waitForSlot(ctx: CheckContext, free = 1): Promise<void> {
   const { run } = ctx;
   if (!run.target.stateful) return;
   const generate = run.contract.operations.find((o) => o.operationId === 'generateVideo')?.operation;
-  const max: number = generate?.['x-concurrency-limit']?.max_running ?? 2;
+  const max: number = generate?.['x-concurrency-limit']?.max_running ?? MAX_RUNNING;
   const polling = run.contract.operations.find((o) => o.operationId === 'getVideo')?.operation['x-polling'] ?? {};
-  const deadline = Date.now() + ((polling.timeout_seconds ?? 600) * 1000) / run.timeScale;
+  const deadline = Date.now() + ((polling.timeout_seconds ?? POLLING.timeoutMs / 1000) * 1000) / run.timeScale;
   for (;;) {
     let running = 0;
     for (const id of run.created) {
@@ -68,7 +69,7 @@ export async function waitForSlot(ctx: CheckContext, free = 1): Promise<void> {
       else run.finished.add(id);
     }
     if (running <= max - free) return;
-    ensure(Date.now() < deadline, `${running} videos of this run still running after the client-side timeout of ${polling.timeout_seconds ?? 600} s (target time)`);
-    await run.sleep(polling.interval_seconds ?? 10);
+    ensure(Date.now() < deadline, `${running} videos of this run still running after the client-side timeout of ${polling.timeout_seconds ?? POLLING.timeoutMs / 1000} s (target time)`);
+    await run.sleep(polling.interval_seconds ?? POLLING.intervalMs / 1000);
   }
 }
