@@ -9,6 +9,7 @@ const args = process.argv.slice(2);
 if (args.includes('--help')) {
   process.stdout.write(`usage: contract [--prism] [vitest filters…]
        contract --replay FILE [--target sandbox]   re-send a failure bundle (test-results/failures/) and re-check
+       contract --plan                             requests, credits and floor wall time per profile; nothing sent
        contract --har FILE                         check recorded traffic (HAR or JSON lines) offline, nothing sent
 
   VIDEO_API_BASE_URL            target, including /v1 (unset: start the sandbox)
@@ -20,7 +21,7 @@ if (args.includes('--help')) {
   process.exit(0);
 }
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-if (args.includes('--replay') || args.includes('--har')) {
+if (args.includes('--replay') || args.includes('--har') || args.includes('--plan')) {
   // Not a vitest run: load the TypeScript command module through Vite's module runner.
   // (a runner kept open for the whole command: the commands import modules lazily, e.g. the sandbox).
   const { createServer, createServerModuleRunner } = await import('vite');

@@ -1,7 +1,10 @@
 // The suite's commands that are not a live run: --replay FILE and --har FILE (bin/contract.mjs).
 import { readBundle, replay, formatReplay } from './replay.ts';
 import { readTraffic, checkTraffic, formatTraffic } from './har.ts';
-import { launchTarget, startSandboxTarget } from './launch.ts';
+import { launchTarget, startSandboxTarget, sandboxTarget, SANDBOX_TIME_SCALE } from './launch.ts';
+import { targetFromEnv } from './target.ts';
+import { allChecks } from './checks/index.ts';
+import { plan, formatPlans } from './plan.ts';
 
 function valueOf(args: string[], flag: string): string | undefined {
   const i = args.indexOf(flag);
@@ -13,6 +16,15 @@ function valueOf(args: string[], flag: string): string | undefined {
 
 /** Runs the command in `args`; returns the exit code (1: the failure reproduces / traffic breaks the interface). */
 export async function runCommand(args: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+  if (args.includes('--plan')) {
+    // The target as a run would see it, without starting or calling it.
+    const target = process.env.VIDEO_API_BASE_URL
+      ? targetFromEnv()
+      : sandboxTarget('(sandbox started for the run)', (await import('@videogen/sandbox')) as any, Number(process.env.CONTRACT_TIME_SCALE ?? SANDBOX_TIME_SCALE) || SANDBOX_TIME_SCALE);
+    const budget = process.env.CONTRACT_CREDIT_BUDGET ? Number(process.env.CONTRACT_CREDIT_BUDGET) : undefined;
+    out(formatPlans((['read-only', 'full'] as const).map((p) => plan(allChecks(), target, p, budget)), target));
+    return 0;
+  }
   const har = valueOf(args, '--har');
   if (har) {
     const { source, exchanges } = readTraffic(har);

@@ -67,6 +67,8 @@ export interface RunRecorder {
   currentCheck: string;
   timeScale: number;
   retries: number;
+  /** May refuse to send (e.g. a credit budget spent) by throwing. */
+  beforeSend?(operationId: string | undefined): void;
 }
 
 const MAX_ATTEMPTS = 4;
@@ -101,6 +103,7 @@ export class Api {
     const auth = opts.auth ?? 'key';
     // Requests without a valid key belong to no account: they are paced on their own.
     const account = auth === 'key' ? this.account : 'anonymous';
+    this.rec.beforeSend?.(op?.operationId);
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (auth === 'key') {

@@ -1,6 +1,7 @@
 // The human summary: per operation, per check, passed / FAILED / skipped with the reason.
 import type { Reporter, TestModule, TestCase } from 'vitest/node';
 import { redact } from './redact.ts';
+import { formatRunStats, readRunStats } from './run-stats.ts';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -42,7 +43,8 @@ export default class ContractReporter implements Reporter {
     for (const m of modules) {
       for (const t of m.children.allTests()) rows.push(this.row(t));
     }
-    const text = formatSummary(rows, Date.now() - this.started);
+    const stats = readRunStats();
+    const text = formatSummary(rows, Date.now() - this.started) + (stats ? redact(formatRunStats(stats)) + '\n' : '');
     process.stdout.write(text);
     const out = process.env.CONTRACT_SUMMARY_FILE ?? 'test-results/summary.txt';
     mkdirSync(dirname(out), { recursive: true });

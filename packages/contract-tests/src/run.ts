@@ -5,6 +5,7 @@ import { loadContract, type Contract } from './spec.ts';
 import { registerTargetSecrets, type TargetConfig } from './target.ts';
 import { resolveFixtures, type Fixtures } from './fixtures.ts';
 import { writeDriftReport, type DriftEntry } from './drift.ts';
+import { SkipError } from './checks/types.ts';
 
 export class Run implements RunRecorder {
   readonly contract: Contract;
@@ -35,6 +36,20 @@ export class Run implements RunRecorder {
   addDrift(entry: DriftEntry): void {
     this.drift.push(entry);
     if (this.driftDir) writeDriftReport(this.driftDir, this.drift);
+  }
+  /** CONTRACT_CREDIT_BUDGET: credits this run may spend at most, and the checks the budget leaves out (src/plan.ts). */
+  creditBudget?: number;
+  budgetSkips?: Map<string, string>;
+
+  /** Credits spent so far: generations and conversions the target accepted (src/check-costs.ts). */
+  get creditsSpent(): number {
+    return this.exchanges.filter((e) => (e.operationId === 'generateVideo' || e.operationId === 'createConversion') && e.method === 'POST' && e.status >= 200 && e.status < 300).length;
+  }
+
+  /** Called before a request is sent: once the budget is spent, no request that could start a video goes out. */
+  beforeSend(operationId: string | undefined): void {
+    if (this.creditBudget === undefined || (operationId !== 'generateVideo' && operationId !== 'createConversion')) return;
+    if (this.creditsSpent >= this.creditBudget) throw new SkipError(`credit budget ${this.creditBudget} (CONTRACT_CREDIT_BUDGET) spent: no more generation or conversion requests`);
   }
 
   constructor(readonly target: TargetConfig) {

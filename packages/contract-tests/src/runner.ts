@@ -61,6 +61,8 @@ export async function runOne(run: Run, check: Check): Promise<CheckResult> {
     if (!run.main.hasKey && check.name !== 'ignored_auth_missing' && check.name !== 'ignored_auth_malformed') {
       throw new SkipError('no API key (VIDEO_API_KEY)');
     }
+    const overBudget = run.budgetSkips?.get(checkId(check));
+    if (overBudget) throw new SkipError(overBudget);
     await check.run(contextFor(run));
     return { ...base, state: 'passed', ms: performance.now() - started };
   } catch (err) {
