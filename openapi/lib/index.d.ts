@@ -39,30 +39,21 @@ export function checkResponse(
     /** Response headers (a fetch `Headers`, or an object of lower-case names); declared ones are validated. */
     headers?: { get(name: string): string | null } | Record<string, string | number | string[] | undefined>;
   },
-): string[];
-
-export interface Finding {
-  kind: 'status' | 'content-type' | 'body' | 'header';
+  options?: { expectedStatus?: number },
+): ResponseFinding[];
+/** What part of a response a finding is about. */
+export type FindingKind = 'status' | 'content-type' | 'body' | 'header';
+/**
+ * One way a response departs from the document. `decision` (with every entry of the element in
+ * `decisions`) is set when the failing element carries `x-decision`: it breaks our choice, not the interface.
+ */
+export interface ResponseFinding {
+  kind: FindingKind;
   message: string;
-  /** DECISIONS.md entries: the finding breaks only this document's choice (an x-decision on the failing node). */
-  decision?: number[];
-  /** For a status finding under a decision: the status the document chose. */
-  expected?: string;
-  /** For a body finding: the JSON pointer of the value, and the failing keyword. */
+  /** JSON pointer into the body (kind 'body'), or the header name (kind 'header'). */
   pointer?: string;
-  keyword?: string;
-  /** For a header finding: the header's name. */
-  header?: string;
+  decision?: number;
+  decisions?: number[];
 }
+/** The decision numbers an element carries (`x-decision`), or undefined for an interface statement. */
 export function decisionsOf(node: unknown): number[] | undefined;
-export function decidedSibling(
-  spec: OpenApiDocument,
-  operation: Record<string, any>,
-  status: number,
-): { key: string; response: Record<string, any>; decisions: number[] } | undefined;
-export function responseFindings(
-  ajv: Ajv,
-  spec: OpenApiDocument,
-  operation: Record<string, any>,
-  response: Parameters<typeof checkResponse>[3],
-): Finding[];

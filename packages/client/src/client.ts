@@ -2,7 +2,7 @@ import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
 import { PRODUCTION_BASE_URL } from '@videogen/openapi/rules';
 import { type Clock, realClock } from './clock.js';
-import { AuthenticationError, fromResponse, ValidationError, type VideoApiError } from './errors.js';
+import { AuthenticationError, fromResponse, UnexpectedResponseError, ValidationError, type VideoApiError } from './errors.js';
 import { type AnyRequest, createSender, LightRequest, retryOptions, type RetryOptions } from './retry.js';
 import { pacerFor } from './pacer.js';
 import { paginate, type ListOptions, type Page, type Paginated } from './pagination.js';
@@ -132,17 +132,30 @@ export function createClient(options: ClientOptions = {}) {
 
   /** The data of a response, or its error thrown as a VideoApiError (with the key redacted). */
   const unwrap = <T>({ data, error, response }: { data?: T; error?: unknown; response: Response }): T => {
+    if (response.ok && (data === undefined || data === null || typeof data != 'object'))
+      throw new UnexpectedResponseError(`${response.status} from ${new URL(response.url || baseUrl).pathname}: the body is not a JSON object`, { status: response.status, headers: response.headers });
     if (response.ok) return data as T;
     // Redacted before the error exists, so that neither its message nor its stack holds the key.
     throw fromResponse(response.status, scrub(error ?? null, key), response.headers, clock.now());
+  };
+  /** openapi-fetch could not parse a 2xx body as JSON (an HTML page from a proxy, say). */
+  const notJson = (e: unknown): never => {
+    if (e instanceof SyntaxError) throw new UnexpectedResponseError(`The answer is not JSON: ${e.message.split(key).join('***')}`);
+    throw e;
+  };
+  /** A create answer must name the new video (4.1, 4.5): without its id the caller could never find it. */
+  const created = (body: unknown): Created => {
+    const id = (body as Partial<Created>)?.video_id;
+    if (typeof id != 'string' || !id) throw new UnexpectedResponseError(`The create answer has no video_id: ${JSON.stringify(body).slice(0, 200)}`);
+    return body as Created;
   };
   const path = (video_id: string) => ({ params: { path: { video_id } } });
   const settings = new Map<string, VideoSetting>();
 
   const videos = {
     list: (o?: ListOptions): Paginated<VideoListItem> =>
-      paginate((page, signal) => api.GET('/videos/', { params: { query: { page } }, signal }).then(unwrap) as Promise<Page<VideoListItem>>, o),
-    get: (id: string, o: RequestOptions = {}): Promise<Video> => api.GET('/videos/{video_id}/', { ...path(id), ...o }).then(unwrap),
+      paginate((page, signal) => api.GET('/videos/', { params: { query: { page } }, signal }).then(unwrap, notJson) as Promise<Page<VideoListItem>>, o),
+    get: (id: string, o: RequestOptions = {}): Promise<Video> => api.GET('/videos/{video_id}/', { ...path(id), ...o }).then(unwrap, notJson),
     async generate(input: GenerateInput, o: GenerateOptions = {}): Promise<Created> {
       const parts = await prepare(input, plan, o.setting);
       if (!o.setting) await prepare(input, plan, await findSetting(input.video_setting_id, o.signal));
@@ -150,7 +163,7 @@ export function createClient(options: ClientOptions = {}) {
       // The upload's body is a stream: each retry builds a new one from the sources (never a clone).
       const init = { method: 'POST', headers: { 'Content-Type': form.type }, duplex: 'half', redirect: 'manual', signal: o.signal } as RequestInit;
       try {
-        return unwrap(
+        return created(
           await api.POST('/videos/generate/', {
             ...init,
             body: input as never,
@@ -159,8 +172,8 @@ export function createClient(options: ClientOptions = {}) {
               timeoutMs: o.uploadTimeoutMs ?? 0,
               rebuild: form.oneShot ? undefined : () => new LightRequest(req.url, { ...init, headers: req.headers, body: form.body(), signal: req.signal }),
             }),
-          } as never),
-        ) as Created;
+          } as never).then(unwrap, notJson),
+        );
       } catch (e) {
         if (form.oneShot && (e as VideoApiError).retryable) (e as Error).message += ' (not retried: a stream input is sent once; pass a path, Blob or Buffer to allow retries)';
         throw e;
@@ -184,20 +197,20 @@ export function createClient(options: ClientOptions = {}) {
     settings: {
       list: (o?: ListOptions): Paginated<VideoSetting> =>
         paginate(async (page, signal) => {
-          const p = unwrap(await api.GET('/video-settings/', { params: { query: { page } }, signal })) as Page<VideoSetting>;
+          const p = (await api.GET('/video-settings/', { params: { query: { page } }, signal }).then(unwrap, notJson)) as Page<VideoSetting>;
           for (const s of p.results) settings.set(s.video_setting_id, s);
           return p;
         }, o),
     },
     conversions: {
       get: (id: string, o: RequestOptions = {}): Promise<Schemas['ConversionOptions']> =>
-        api.GET('/videos/{video_id}/conversions/', { ...path(id), ...o }).then(unwrap),
+        api.GET('/videos/{video_id}/conversions/', { ...path(id), ...o }).then(unwrap, notJson),
     },
     /** Converts a video after checking the target against its conversion options. */
     async convert(id: string, target: ConversionTarget, { conversionOptions, ...o }: ConvertOptions = {}): Promise<Created> {
       checkConversion(target);
       checkConversion(target, conversionOptions ?? (await client.conversions.get(id, o)));
-      return unwrap(await api.POST('/videos/{video_id}/conversions/', { ...path(id), body: target, ...o }));
+      return created(await api.POST('/videos/{video_id}/conversions/', { ...path(id), body: target, ...o }).then(unwrap, notJson));
     },
     waitForVideo: (id: string, o?: WaitOptions): Promise<Video> => waitForVideo(videos.get, clock, id, o),
     async generateAndWait(input: GenerateInput, o: WaitOptions & GenerateOptions = {}): Promise<Video> {

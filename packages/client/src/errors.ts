@@ -5,7 +5,9 @@ type Schemas = components['schemas'];
 export type ErrorCode = Schemas['ErrorCode'] | (string & {});
 export type ErrorKind =
   | 'api' | 'auth' | 'not_found' | 'rate_limit' | 'credit' | 'concurrency' | 'validation'
-  | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired' | 'not_ready';
+  | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired' | 'not_ready'
+  /** The service answered something the client relies on not happening (HTML on a 200, a create without video_id, a page that repeats). */
+  | 'unexpected_response';
 
 export interface ErrorInit {
   status?: number;
@@ -46,7 +48,8 @@ export class VideoApiError extends Error {
   declare readonly retryAfterMs?: number;
   constructor(message: string, { cause, ...init }: ErrorInit = {}) {
     super(message, cause === undefined ? undefined : { cause });
-    Object.assign(this, { retryable: false }, init);
+    // `error` is the human description, also for errors raised by the client itself.
+    Object.assign(this, { retryable: false, error: message }, init);
   }
 }
 
@@ -80,6 +83,7 @@ export const NetworkError = /* @__PURE__ */ sub('NetworkError', 'network');
 export const VideoFailedError = /* @__PURE__ */ sub('VideoFailedError', 'video_failed');
 export const VideoExpiredError = /* @__PURE__ */ sub('VideoExpiredError', 'video_expired');
 export const VideoNotReadyError = /* @__PURE__ */ sub('VideoNotReadyError', 'not_ready');
+export const UnexpectedResponseError = /* @__PURE__ */ sub('UnexpectedResponseError', 'unexpected_response');
 export type AuthenticationError = InstanceType<typeof AuthenticationError>;
 export type NotFoundError = InstanceType<typeof NotFoundError>;
 export type RateLimitError = InstanceType<typeof RateLimitError>;
@@ -92,6 +96,7 @@ export type NetworkError = InstanceType<typeof NetworkError>;
 export type VideoFailedError = InstanceType<typeof VideoFailedError>;
 export type VideoExpiredError = InstanceType<typeof VideoExpiredError>;
 export type VideoNotReadyError = InstanceType<typeof VideoNotReadyError>;
+export type UnexpectedResponseError = InstanceType<typeof UnexpectedResponseError>;
 
 export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;
 

@@ -3,7 +3,7 @@ export type { ClientOptions, ConvertOptions, GenerateOptions, RequestOptions, Vi
 export {
   VideoApiError, isVideoApiError, AuthenticationError, NotFoundError, RateLimitError, InsufficientCreditError,
   ConcurrencyLimitError, ValidationError, ServerError, TimeoutError, NetworkError, VideoFailedError, VideoExpiredError,
-  VideoNotReadyError,
+  VideoNotReadyError, UnexpectedResponseError,
 } from './errors.js';
 export type { ErrorCode, ErrorInit, ErrorKind } from './errors.js';
 export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';

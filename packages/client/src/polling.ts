@@ -1,7 +1,7 @@
 import type { components } from './generated/openapi.js';
 import { POLLING } from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
-import { TimeoutError, VideoExpiredError, VideoFailedError } from './errors.js';
+import { TimeoutError, UnexpectedResponseError, VideoExpiredError, VideoFailedError } from './errors.js';
 
 type Video = components['schemas']['Video'];
 export interface WaitOptions {
@@ -28,7 +28,9 @@ export async function waitForVideo(
     const { status } = video;
     if (status == 'completed') return video;
     // Interface 4.7: stop on failed; DECISIONS 3: expired is terminal too.
-    if (status != 'running') throw new (status == 'failed' ? VideoFailedError : VideoExpiredError)(`Video ${id} ${status}`, { video });
+    if (status == 'failed' || status == 'expired') throw new (status == 'failed' ? VideoFailedError : VideoExpiredError)(`Video ${id} ${status}`, { video });
+    // A status the interface does not list (2.1) is not guessed to mean anything.
+    if (status != 'running') throw new UnexpectedResponseError(`Video ${id}: unknown status ${JSON.stringify(status)} (expected running, completed, failed or expired)`, { video });
     if (elapsedMs >= timeoutMs) throw new TimeoutError(`Video ${id} still running after ${elapsedMs} ms`, { video, retryable: true });
     await clock.sleep(Math.min(intervalMs, timeoutMs - elapsedMs), signal);
   }

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { runStatsFile } from './run-stats.ts';
 import { launchTarget } from './launch.ts';
-import type { TargetConfig } from './target.ts';
+import { driftFileFromEnv, type TargetConfig } from './target.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +14,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Bundles of an earlier run would read as failures of this one.
   rmSync(process.env.CONTRACT_FAILURES_DIR ?? 'test-results/failures', { recursive: true, force: true });
+  // The worker's run writes the drift report afresh; an earlier run's must not stand in for it.
+  const driftFile = driftFileFromEnv(process.env);
+  for (const f of [driftFile, driftFile.replace(/\.md$/, '') + '.json']) rmSync(f, { force: true });
   rmSync(runStatsFile(), { force: true });
   const launched = await launchTarget();
   const c = launched.config;

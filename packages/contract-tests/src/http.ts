@@ -1,6 +1,6 @@
 // A fetch wrapper that paces every request, records every exchange, and checks each response
 // against the contract as it arrives (the conformance checks later report what it found).
-import { responseFindings, matchOperation, type Finding } from '@videogen/openapi';
+import { checkResponse, matchOperation, type FindingKind } from '@videogen/openapi';
 import { parseRetryAfter, type Pacer, type RateClass } from '@videogen/openapi/rules';
 import { redact } from './redact.ts';
 import type { Contract } from './spec.ts';
@@ -16,7 +16,7 @@ export interface Problem {
 }
 
 /** A finding of the shared response check → the conformance check that reports it. */
-const KIND_OF: Record<Finding['kind'], ProblemKind> = { status: 'status', 'content-type': 'content_type', body: 'schema', header: 'headers' };
+const KIND_OF: Record<FindingKind, ProblemKind> = { status: 'status', 'content-type': 'content_type', body: 'schema', header: 'headers' };
 
 export interface Exchange {
   seq: number;
@@ -224,8 +224,8 @@ export function responseProblems(
   if (res.status >= 500 && res.status !== 503 && !expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
   const op = operationId ? contract.operations.find((o) => o.operationId === operationId) : undefined;
   if (op) {
-    for (const f of responseFindings(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
-      problems.push({ kind: KIND_OF[f.kind], message: f.message, ...(f.decision && { decision: f.decision }) });
+    for (const f of checkResponse(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
+      problems.push({ kind: KIND_OF[f.kind], message: f.message, ...(f.decisions && { decision: f.decisions }) });
     }
   }
   if (res.status >= 400) {

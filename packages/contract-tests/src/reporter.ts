@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 interface Row {
   operation: string;
   check: string;
-  /** passed | failed | skipped | mismatch (differs from a decision of ours only). */
+  /** passed | failed | skipped | drift (differs from a decision of ours only). */
   state: string;
   note?: string;
   ms: number;
@@ -27,8 +27,8 @@ export function formatSummary(rows: Row[], durationMs: number, drift: Drift[] = 
     const c = (s: string) => list.filter((r) => r.state === s).length;
     lines.push('', `${op}  (${c('passed')} passed, ${c('failed')} failed, ${c('skipped')} skipped)`);
     for (const r of list) {
-      const mark = r.state === 'passed' ? 'pass' : r.state === 'failed' ? 'FAIL' : r.state === 'mismatch' ? 'drift' : 'skip';
-      const note = r.state === 'failed' ? `\n        ${(r.note ?? '').split('\n').slice(0, 4).join('\n        ')}` : r.state === 'mismatch' ? '  — differs from a decision of ours (below)' : r.note ? `  — ${r.note}` : '';
+      const mark = r.state === 'passed' ? 'pass' : r.state === 'failed' ? 'FAIL' : r.state === 'drift' ? 'drift' : 'skip';
+      const note = r.state === 'failed' ? `\n        ${(r.note ?? '').split('\n').slice(0, 4).join('\n        ')}` : r.state === 'drift' ? '  — differs from a decision of ours (below)' : r.note ? `  — ${r.note}` : '';
       lines.push(`  ${mark}  ${r.check}${note}`);
     }
   }
@@ -42,7 +42,7 @@ export function formatSummary(rows: Row[], durationMs: number, drift: Drift[] = 
     }
     lines.push(`  details, a curl line each and the change that would make the document true: ${driftFile}`);
   }
-  lines.push('', `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped, ${n('mismatch')} differing from a decision of ours, of ${rows.length} checks in ${(durationMs / 1000).toFixed(1)} s`, '');
+  lines.push('', `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped, ${n('drift')} differing from a decision of ours, of ${rows.length} checks in ${(durationMs / 1000).toFixed(1)} s`, '');
   return redact(lines.join('\n'));
 }
 
@@ -75,7 +75,7 @@ export default class ContractReporter implements Reporter {
     const parent = t.parent.type === 'suite' ? t.parent.name : '';
     const mismatch = t.annotations().find((a) => a.type === 'decision-mismatch');
     const note = r.state === 'skipped' ? r.note : r.state === 'failed' ? r.errors?.map((e) => e.message).join('\n') : mismatch?.message;
-    const state = mismatch && r.state === 'passed' ? 'mismatch' : r.state;
+    const state = mismatch && r.state === 'passed' ? 'drift' : r.state;
     return { operation: parent, check: t.name, state, note: note ? redact(note) : undefined, ms: t.diagnostic()?.duration ?? 0 };
   }
 }

@@ -6,8 +6,8 @@ import { redact } from './redact.ts';
 import { assertEveryOperationCovered } from './checks/index.ts';
 import { makeBundle, writeBundle } from './failures.ts';
 
-/** `mismatch`: the target differs only from this document's decisions (DECISIONS.md), not from the interface. */
-export type CheckState = 'passed' | 'failed' | 'skipped' | 'mismatch';
+/** `drift`: the target differs only from this document's decisions (DECISIONS.md), not from the interface. */
+export type CheckState = 'passed' | 'failed' | 'skipped' | 'drift';
 
 export interface CheckResult {
   operation: string;
@@ -69,7 +69,7 @@ export async function runOne(run: Run, check: Check): Promise<CheckResult> {
     if (found.length) {
       run.recordMismatches(checkId(check), found);
       const message = found.map((m) => `decision #${m.decision.join(', #')}: ${m.message}`).join('\n');
-      return { ...base, state: 'mismatch', message, mismatches: found, ms: performance.now() - started };
+      return { ...base, state: 'drift', message, mismatches: found, ms: performance.now() - started };
     }
     return { ...base, state: 'passed', ms: performance.now() - started };
   } catch (err) {

@@ -50,7 +50,7 @@ export function defineChecks(checks: Check[]): void {
             await t.annotate(r.message ?? 'skipped', 'skip-reason');
             t.skip(r.message);
           }
-          if (r.state === 'mismatch') {
+          if (r.state === 'drift') {
             // Differs from our decision only: reported in its own section and in the drift report;
             // it fails the run only in strict mode (CONTRACT_STRICT=1, the default against our sandbox).
             await t.annotate(r.message ?? 'decision mismatch', 'decision-mismatch');

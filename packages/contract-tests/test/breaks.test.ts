@@ -28,7 +28,7 @@ describe('each contract break is caught by the expected check', () => {
       expect(r, `check ${id} did not run`).toBeDefined();
       if (b.decision === undefined) expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'failed' });
       else {
-        expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'mismatch' });
+        expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'drift' });
         expect(r!.mismatches!.flatMap((m) => m.decision), id).toContain(b.decision);
       }
     }
