@@ -33,7 +33,7 @@ export function formatSummary(rows: Row[], durationMs: number): string {
   lines.push('', `Decision mismatches (${drift.length}; details in test-results/drift.md)`, '------------------------------------');
   for (const r of drift) lines.push(`  ${r.state === 'failed' ? 'FAIL (strict)' : 'DRIFT'}  ${r.operation} › ${r.check}: ${r.decision!.split('\n')[0]}`);
   const n = (s: string) => rows.filter((r) => r.state === s).length;
-  lines.push('', `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('drift')} decision mismatches, ${n('skipped')} skipped of ${rows.length} checks in ${(durationMs / 1000).toFixed(1)} s`, '');
+  lines.push('', `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped, ${n('drift')} decision mismatches of ${rows.length} checks in ${(durationMs / 1000).toFixed(1)} s`, '');
   return redact(lines.join('\n'));
 }
 
