@@ -215,6 +215,23 @@ export const BREAKS: BreakCase[] = [
     }),
   },
   {
+    // A queue instead of the 503 of 8.2: the third generation is held until a slot frees, then 200.
+    name: 'a queue instead of the concurrency limit (503 held until a slot frees, then 200)',
+    expect: ['generateVideo › concurrency_limit'],
+    operations: ['generateVideo'],
+    make: () => ({
+      response: async (res, req, upstream) => {
+        if (!isGenerate(req) || res.status !== 503) return undefined;
+        let r = res;
+        for (let i = 0; r.status === 503 && i < 200; i++) {
+          await sleep(50);
+          r = await upstream(req);
+        }
+        return r;
+      },
+    }),
+  },
+  {
     name: 'no rate limit (429 hidden by waiting upstream)',
     expect: ['listVideoSettings › rate_limit_burst'],
     operations: ['listVideoSettings'],
