@@ -39,4 +39,21 @@ export function checkResponse(
     /** Response headers (a fetch `Headers`, or an object of lower-case names); declared ones are validated. */
     headers?: { get(name: string): string | null } | Record<string, string | number | string[] | undefined>;
   },
-): string[];
+  options?: { expectedStatus?: number },
+): ResponseFinding[];
+/** What part of a response a finding is about. */
+export type FindingKind = 'status' | 'content-type' | 'body' | 'header';
+/**
+ * One way a response departs from the document. `decision` (with every entry of the element in
+ * `decisions`) is set when the failing element carries `x-decision`: it breaks our choice, not the interface.
+ */
+export interface ResponseFinding {
+  kind: FindingKind;
+  message: string;
+  /** JSON pointer into the body (kind 'body'), or the header name (kind 'header'). */
+  pointer?: string;
+  decision?: number;
+  decisions?: number[];
+}
+/** The decision numbers an element carries (`x-decision`), or undefined for an interface statement. */
+export function decisionsOf(node: unknown): number[] | undefined;

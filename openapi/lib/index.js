@@ -39,7 +39,8 @@ function vendorKeywords(node, found = new Set()) {
  * `#/components/...` ref inside it resolves. OpenAPI's own words are declared as annotations.
  */
 export function createAjv(spec = loadSpec(), options = {}) {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, ...options });
+  // verbose: each error carries its schema node, whose x-decision classifies the failure.
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true, ...options });
   addFormats.default ? addFormats.default(ajv) : addFormats(ajv);
   ajv.addFormat('binary', true);
   const words = ['example', 'discriminator', 'xml', 'externalDocs', ...vendorKeywords(spec)];
@@ -110,40 +111,96 @@ function headerValue(raw, schema) {
   return raw;
 }
 
+/** The decision numbers an element carries (`x-decision: N` or a list), or undefined: interface. */
+export function decisionsOf(node) {
+  const d = node?.['x-decision'];
+  if (d === undefined || d === null) return undefined;
+  return Array.isArray(d) ? d : [d];
+}
+
+function finding(kind, message, extra = {}) {
+  const f = { kind, message };
+  if (extra.pointer !== undefined) f.pointer = extra.pointer;
+  const decisions = decisionsOf(extra.node);
+  // `decision` is the entry the finding breaks (the first listed); `decisions` every entry of the element.
+  if (decisions) Object.assign(f, { decision: decisions[0], decisions });
+  return f;
+}
+
+/**
+ * The declared response that stands in for an undeclared status whose choice the interface leaves
+ * open: a declared response of the same class that carries `x-decision` (the expected status first,
+ * then `N00`, then the only one). Undefined when none does: the status then breaks the interface.
+ */
+function standInResponse(spec, operation, status, expectedStatus) {
+  const responses = operation.responses ?? {};
+  const cls = String(status)[0];
+  const keys = Object.keys(responses).filter((k) => k[0] === cls && /^\d{3}$/.test(k) && decisionsOf(deref(spec, responses[k])));
+  const key = [String(expectedStatus ?? ''), `${cls}00`].find((k) => keys.includes(k)) ?? keys[0];
+  return key === undefined ? undefined : { key, response: deref(spec, responses[key]) };
+}
+
 /**
  * Validate a response against the document: status declared, content type declared, body valid,
  * and every declared header that is present (or required) valid against its schema.
  * `headers` is anything with `get(name)` (a fetch `Headers`) or a plain object of lower-case names.
- * Returns a list of problems (empty when the response conforms).
+ * Returns typed findings `{ kind: 'status'|'content-type'|'body'|'header', message, pointer?,
+ * decision?, decisions? }` (empty when the response conforms). `decision` is set only when the
+ * failing element carries `x-decision` (CONVENTIONS.md: the most specific node, its own keywords):
+ * a body failure inside a response whose status is a decision is still judged by its schema node.
+ * `options.expectedStatus` names the declared status the caller provoked, to pick the stand-in
+ * response for an undeclared status (403 for an expected 401).
  */
-export function checkResponse(ajv, spec, operation, { status, contentType, body, headers }) {
+export function checkResponse(ajv, spec, operation, { status, contentType, body, headers }, options = {}) {
   const problems = [];
-  const found = declaredResponse(spec, operation, status);
-  if (!found) return [`status ${status} is not declared for ${operation.operationId}`];
+  const where = `${operation.operationId} ${status}`;
+  let found = declaredResponse(spec, operation, status);
+  if (!found) {
+    const standIn = standInResponse(spec, operation, status, options.expectedStatus);
+    if (!standIn) return [finding('status', `status ${status} is not declared for ${operation.operationId}`)];
+    problems.push(finding('status', `status ${status} is not declared for ${operation.operationId} (the document chose ${standIn.key})`, { node: standIn.response }));
+    found = standIn;
+  }
   if (headers) {
     const get = typeof headers.get === 'function' ? (n) => headers.get(n) : (n) => headers[n.toLowerCase()];
     for (const [name, declared] of Object.entries(found.response.headers ?? {})) {
       const h = deref(spec, declared);
       const raw = get(name);
       if (raw === undefined || raw === null) {
-        if (h.required) problems.push(`${operation.operationId} ${status} lacks the required header ${name}`);
+        if (h.required) problems.push(finding('header', `${where} lacks the required header ${name}`, { pointer: name, node: h }));
         continue;
       }
       const validate = ajv.compile(h.schema ?? {});
-      if (!validate(headerValue(String(raw), h.schema))) problems.push(`${operation.operationId} ${status} header ${name}: "${raw}" ${validate.errors?.[0]?.message ?? 'is invalid'}`);
+      if (!validate(headerValue(String(raw), h.schema))) {
+        const e = validate.errors?.[0];
+        problems.push(finding('header', `${where} header ${name}: "${raw}" ${e?.message ?? 'is invalid'}`, { pointer: name, node: decisionsOf(h) ? h : e?.parentSchema }));
+      }
     }
   }
   const content = found.response.content;
   if (!content) return problems;
   const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const media = content[mediaType];
-  if (!media) return [`content type "${contentType}" is not declared for ${operation.operationId} ${status} (expected ${Object.keys(content).join(', ')})`];
+  if (!media) {
+    problems.push(finding('content-type', `content type "${contentType}" is not declared for ${where} (expected ${Object.keys(content).join(', ')})`));
+    return problems;
+  }
   if (media.schema) {
     const ref = media.schema.$ref ?? null;
     const validate = ref ? validatorFor(ajv, ref) : ajv.compile(media.schema);
     if (!validate(body)) {
-      for (const e of validate.errors ?? []) problems.push(`${operation.operationId} ${status} body${e.instancePath} ${e.message}`);
+      for (const e of validate.errors ?? []) {
+        problems.push(finding('body', `${where} body${e.instancePath} ${e.message}`, { pointer: e.instancePath, node: e.parentSchema ?? schemaAt(ajv, e.schemaPath) }));
+      }
     }
   }
   return problems;
+}
+
+/** The schema node holding a failed keyword, from Ajv's schemaPath (when errors are not verbose). */
+function schemaAt(ajv, schemaPath) {
+  const m = /^(.*)#(.*)\/[^/]+$/.exec(schemaPath ?? '');
+  if (!m || !m[1]) return undefined;
+  const root = ajv.getSchema(m[1])?.schema;
+  return m[2].split('/').slice(1).map((p) => decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~')).reduce((o, p) => o?.[p], root);
 }

@@ -61,7 +61,7 @@ describe('checkResponse validates declared headers', () => {
     expect(run({})).toEqual([]);
   });
   it('reports a malformed header', () => {
-    expect(run({ 'RateLimit-Remaining': 'lots' })).toEqual([expect.stringContaining('header RateLimit-Remaining')]);
-    expect(run({ 'RateLimit-Policy': 'five per ten' })).toEqual([expect.stringContaining('header RateLimit-Policy')]);
+    expect(run({ 'RateLimit-Remaining': 'lots' })).toEqual([expect.objectContaining({ kind: 'header', message: expect.stringContaining('header RateLimit-Remaining') })]);
+    expect(run({ 'RateLimit-Policy': 'five per ten' })).toEqual([expect.objectContaining({ kind: 'header', message: expect.stringContaining('header RateLimit-Policy') })]);
   });
 });

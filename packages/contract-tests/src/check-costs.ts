@@ -6,6 +6,8 @@
 //
 // A credit (DECISION of this suite, the interface shows no price): one generation or conversion
 // accepted by the target (a 2xx answer to POST /videos/generate/ or POST /videos/{id}/conversions/).
+import { MAX_RUNNING, RATE_LIMITS } from '@videogen/openapi/rules';
+import { INPUT_MODES } from './fixtures.ts';
 
 export type Needs = 'other' | 'freePlan' | 'noCredit' | 'notConvertibleVideoId' | 'realAvatarVideoId' | 'unknownErrorVideoId' | 'limitedVoicesVideoId';
 
@@ -17,6 +19,8 @@ export interface CheckCost {
   /** Least status reads of created videos (one per video waited for; more while it runs). */
   reads: number;
   credits: number;
+  /** The count depends on what the target states: B is the most it sends. */
+  upTo?: boolean;
   /** Checks sharing one `run.once` result: the group's cost is declared on its first check. */
   group?: string;
   /** Account or fixture without which the check skips. */
@@ -73,11 +77,12 @@ export const DECLARED: Record<string, Decl> = {
   'createConversion › unknown_error': { ...NEG_POST, needs: ['unknownErrorVideoId'] },
   // Every input mode: one generation each, waited for (generation-modes.ts).
   ...Object.fromEntries(
-    ['pdf_file', 'pptx_file', 'text_pdf_file', 'audio_file', 'video_file', 'text_image_files'].map((m) => [`generateVideo › generate_mode_${m}`, { A: 1, B: 0, reads: 1, credits: 1 }]),
+    INPUT_MODES.map((m) => [`generateVideo › generate_mode_${m.name}`, { A: 1, B: 0, reads: 1, credits: 1 }]),
   ),
   'generateVideo › negative_data_rejection_file_over_plan_limit': { A: 1, B: 1, needs: ['other'], apart: { A: 1, B: 1 } },
-  'listVideoSettings › rate_limit_burst': { B: 2, full: true },
-  // Two generations fill the slots (waited for), a third is refused, a conversion too (limits.ts).
-  'generateVideo › concurrency_limit': { A: 4, B: 0, reads: 2, credits: 2, group: 'concurrency' },
+  // One more than the window allows, unpaced: the limit the target states (RateLimit-Policy) else the spec's.
+  'listVideoSettings › rate_limit_burst': { B: RATE_LIMITS.B.requests + 1, upTo: true, full: true },
+  // MAX_RUNNING generations fill the slots (waited for), one more is refused, a conversion too (limits.ts).
+  'generateVideo › concurrency_limit': { A: MAX_RUNNING + 1 + 1, B: 0, reads: MAX_RUNNING, credits: MAX_RUNNING, group: 'concurrency' },
   'createConversion › concurrency_limit_shared': { A: 0, B: 0, group: 'concurrency' },
 };

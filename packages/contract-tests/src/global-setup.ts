@@ -14,6 +14,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Bundles of an earlier run would read as failures of this one.
   rmSync(process.env.CONTRACT_FAILURES_DIR ?? 'test-results/failures', { recursive: true, force: true });
+  const driftDir = process.env.CONTRACT_DRIFT_DIR ?? 'test-results';
+  for (const f of ['drift.md', 'drift.json']) rmSync(`${driftDir}/${f}`, { force: true });
   rmSync(runStatsFile(), { force: true });
   const launched = await launchTarget();
   const c = launched.config;

@@ -1,6 +1,6 @@
 // A fetch wrapper that paces every request, records every exchange, and checks each response
 // against the contract as it arrives (the conformance checks later report what it found).
-import { checkResponse, matchOperation } from '@videogen/openapi';
+import { checkResponse, matchOperation, type FindingKind } from '@videogen/openapi';
 import type { Pacer } from './pacer.ts';
 import { redact } from './redact.ts';
 import type { Contract } from './spec.ts';
@@ -11,7 +11,12 @@ export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' 
 export interface Problem {
   kind: ProblemKind;
   message: string;
+  /** Set when the failing element carries `x-decision`: it breaks our choice, not the interface. */
+  decision?: number;
 }
+
+/** checkResponse's finding kinds, as the suite's problem kinds (named checks in checks/conformance.ts). */
+const FINDING_KINDS: Record<FindingKind, ProblemKind> = { status: 'status', 'content-type': 'content_type', body: 'schema', header: 'headers' };
 
 export interface Exchange {
   seq: number;
@@ -162,7 +167,7 @@ export class Api {
       body,
       text: redact(text.slice(0, 2000)),
       ms,
-      problems: problems.map((p) => ({ kind: p.kind, message: redact(p.message) })),
+      problems: problems.map((p) => ({ ...p, message: redact(p.message) })),
       retried: false,
     };
     this.rec.exchanges.push(ex);
@@ -200,15 +205,8 @@ export function responseProblems(
   if (res.status >= 500 && !expectServerError) problems.push({ kind: 'server_error', message: `answered ${res.status}` });
   const op = operationId ? contract.operations.find((o) => o.operationId === operationId) : undefined;
   if (op) {
-    for (const p of checkResponse(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
-      const kind: ProblemKind = p.startsWith('status ')
-        ? 'status'
-        : p.startsWith('content type')
-          ? 'content_type'
-          : / header /.test(p) && !/ body/.test(p)
-            ? 'headers'
-            : 'schema';
-      problems.push({ kind, message: p });
+    for (const f of checkResponse(contract.ajv, contract.spec, op.operation, { status: res.status, contentType, body, headers: res.headers })) {
+      problems.push({ kind: FINDING_KINDS[f.kind], message: f.message, ...(f.decision !== undefined ? { decision: f.decision } : {}) });
     }
   }
   if (res.status >= 400) {

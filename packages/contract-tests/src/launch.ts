@@ -29,6 +29,8 @@ export function sandboxTarget(baseUrl: string, sandbox: { SANDBOX_KEYS: any; FIX
     stateful: true,
     checksKeys: true,
     rateLimited: true,
+    // Our own sandbox: a decision mismatch is our bug (CONTRACT_STRICT=0 turns that off).
+    strict: process.env.CONTRACT_STRICT !== "0",
     fixtures: {
       videoSettingId: fx.acme.settings.text,
       pdfSettingId: fx.acme.settings.pdf,
@@ -107,6 +109,7 @@ export async function startPrismTarget(): Promise<Launched> {
     stateful: false,
     checksKeys: false,
     rateLimited: false,
+    strict: process.env.CONTRACT_STRICT === "1",
     fixtures: {},
   };
   return {

@@ -10,6 +10,8 @@ interface Row {
   check: string;
   state: string;
   note?: string;
+  /** The decision mismatch a check reported (state `drift`, or `failed` when strict). */
+  decision?: string;
   ms: number;
 }
 
@@ -19,15 +21,19 @@ export function formatSummary(rows: Row[], durationMs: number): string {
   const lines: string[] = ['', 'Contract summary', '================'];
   for (const [op, list] of byOp) {
     const c = (s: string) => list.filter((r) => r.state === s).length;
-    lines.push('', `${op}  (${c('passed')} passed, ${c('failed')} failed, ${c('skipped')} skipped)`);
+    lines.push('', `${op}  (${c('passed')} passed, ${c('failed')} failed, ${c('drift')} drift, ${c('skipped')} skipped)`);
     for (const r of list) {
-      const mark = r.state === 'passed' ? 'pass' : r.state === 'failed' ? 'FAIL' : 'skip';
+      const mark = r.state === 'passed' ? 'pass' : r.state === 'failed' ? 'FAIL' : r.state === 'drift' ? 'DRIFT' : 'skip';
       const note = r.state === 'failed' ? `\n        ${(r.note ?? '').split('\n').slice(0, 4).join('\n        ')}` : r.note ? `  — ${r.note}` : '';
       lines.push(`  ${mark}  ${r.check}${note}`);
     }
   }
+  const drift = rows.filter((r) => r.decision);
+  // Decision mismatches in their own section: the target chose otherwise where the interface is silent.
+  lines.push('', `Decision mismatches (${drift.length}; details in test-results/drift.md)`, '------------------------------------');
+  for (const r of drift) lines.push(`  ${r.state === 'failed' ? 'FAIL (strict)' : 'DRIFT'}  ${r.operation} › ${r.check}: ${r.decision!.split('\n')[0]}`);
   const n = (s: string) => rows.filter((r) => r.state === s).length;
-  lines.push('', `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped of ${rows.length} checks in ${(durationMs / 1000).toFixed(1)} s`, '');
+  lines.push('', `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped, ${n('drift')} decision mismatches of ${rows.length} checks in ${(durationMs / 1000).toFixed(1)} s`, '');
   return redact(lines.join('\n'));
 }
 
@@ -56,6 +62,8 @@ export default class ContractReporter implements Reporter {
     const r = t.result();
     const parent = t.parent.type === 'suite' ? t.parent.name : '';
     const note = r.state === 'skipped' ? r.note : r.state === 'failed' ? r.errors?.map((e) => e.message).join('\n') : undefined;
-    return { operation: parent, check: t.name, state: r.state, note: note ? redact(note) : undefined, ms: t.diagnostic()?.duration ?? 0 };
+    const decision = t.annotations().find((a) => a.type === 'decision-mismatch')?.message;
+    const state = decision && r.state === 'passed' ? 'drift' : r.state;
+    return { operation: parent, check: t.name, state, note: note ? redact(note) : undefined, decision: decision ? redact(decision) : undefined, ms: t.diagnostic()?.duration ?? 0 };
   }
 }

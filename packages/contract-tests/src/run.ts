@@ -4,6 +4,7 @@ import { Pacer } from './pacer.ts';
 import { loadContract, type Contract } from './spec.ts';
 import { registerTargetSecrets, type TargetConfig } from './target.ts';
 import { resolveFixtures, type Fixtures } from './fixtures.ts';
+import { writeDriftReport, type DriftEntry } from './drift.ts';
 import { SkipError } from './checks/types.ts';
 
 export class Run implements RunRecorder {
@@ -27,6 +28,15 @@ export class Run implements RunRecorder {
   private fixturesPromise?: Promise<Fixtures>;
   /** Where a failed check writes its replayable bundle (src/failures.ts); unset: none written. */
   failuresDir?: string;
+  /** Decision mismatches met so far (src/drift.ts). */
+  readonly drift: DriftEntry[] = [];
+  /** Where the drift report is (re)written as mismatches arrive; unset: none written. */
+  driftDir?: string;
+
+  addDrift(entry: DriftEntry): void {
+    this.drift.push(entry);
+    if (this.driftDir) writeDriftReport(this.driftDir, this.drift);
+  }
   /** CONTRACT_CREDIT_BUDGET: credits this run may spend at most, and the checks the budget leaves out (src/plan.ts). */
   creditBudget?: number;
   budgetSkips?: Map<string, string>;

@@ -4,8 +4,10 @@ import type { Run } from './run.ts';
 import { SkipError, type Check, type CheckContext } from './checks/types.ts';
 import { redact } from './redact.ts';
 import { makeBundle, writeBundle } from './failures.ts';
+import { DecisionMismatch, driftEntry } from './drift.ts';
 
-export type CheckState = 'passed' | 'failed' | 'skipped';
+/** `drift`: the check's expectation rests on a decision the target chose otherwise (src/drift.ts). */
+export type CheckState = 'passed' | 'failed' | 'skipped' | 'drift';
 
 export interface CheckResult {
   operation: string;
@@ -13,6 +15,8 @@ export interface CheckResult {
   state: CheckState;
   /** Skip reason, or failure message (redacted). */
   message?: string;
+  /** The decision a `drift` result breaks. */
+  decision?: number;
   ms: number;
 }
 
@@ -65,6 +69,10 @@ export async function runOne(run: Run, check: Check): Promise<CheckResult> {
     const ms = performance.now() - started;
     if (err instanceof SkipError) return { ...base, state: 'skipped', message: redact(err.reason), ms };
     const message = redact((err as Error)?.message ?? String(err));
+    if (err instanceof DecisionMismatch) {
+      for (const e of err.entries ?? [driftEntry(err.decision, checkId(check), message, run.target.baseUrl, err.exchanges[0])]) run.addDrift(e);
+      return { ...base, state: 'drift', message: `decision #${err.decision}: ${message}`, decision: err.decision, ms };
+    }
     if (run.failuresDir) {
       // The check's own exchanges, plus the one it failed on when an earlier check made it (shared videos).
       const id = checkId(check);

@@ -17,6 +17,7 @@ export function currentRun(): Run {
   if (!g[KEY]) {
     g[KEY] = new Run(inject('contractTarget'));
     g[KEY].failuresDir = process.env.CONTRACT_FAILURES_DIR ?? 'test-results/failures';
+    g[KEY].driftDir = process.env.CONTRACT_DRIFT_DIR ?? 'test-results';
     const budget = process.env.CONTRACT_CREDIT_BUDGET;
     if (budget !== undefined && budget !== '') {
       const n = Number(budget);
@@ -48,6 +49,16 @@ export function defineChecks(checks: Check[]): void {
             // The reason also goes into the JUnit XML (as a property; <skipped/> carries no text).
             await t.annotate(r.message ?? 'skipped', 'skip-reason');
             t.skip(r.message);
+          }
+          if (r.state === 'drift') {
+            // Shown in its own section of the summary and as a JUnit property; fails only when strict.
+            await t.annotate(r.message ?? 'decision mismatch', 'decision-mismatch');
+            if (currentRun().target.strict) {
+              const err = new Error(r.message);
+              err.name = 'DecisionMismatch';
+              err.stack = `${err.name}: ${r.message}`;
+              throw err;
+            }
           }
           if (r.state === 'failed') {
             const err = new Error(r.message);

@@ -50,6 +50,8 @@ export interface TargetConfig {
   checksKeys: boolean;
   /** Whether the target enforces the rate limits (the Prism mock does not: no pacing needed). */
   rateLimited: boolean;
+  /** Decision mismatches fail the run too (CONTRACT_STRICT=1; the default against our own sandbox). */
+  strict: boolean;
 }
 
 /** Fixture environment variables, documented in the README. */
@@ -102,6 +104,8 @@ export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): TargetConfi
     stateful: kind !== 'prism',
     checksKeys: kind !== 'prism',
     rateLimited: kind !== 'prism',
+    // Against our own sandbox a decision mismatch is our own bug; elsewhere it is the target's choice.
+    strict: env.CONTRACT_STRICT !== undefined && env.CONTRACT_STRICT !== '' ? env.CONTRACT_STRICT === '1' : kind === 'sandbox',
   };
   registerTargetSecrets(config);
   return config;

@@ -7,6 +7,8 @@ describe('the unbroken sandbox (through a pass-through proxy)', () => {
   it('passes every check, none skipped', async () => {
     const { results, run, violations } = await runAgainstProxy(() => ({}));
     expect(failures(results)).toEqual([]);
+    // Strict against our own sandbox: no decision mismatch either.
+    expect(results.filter((r) => r.state === 'drift').map((r) => `${r.operation} › ${r.name}: ${r.message}`)).toEqual([]);
     // The sandbox validated its own responses too: it saw nothing wrong with what it sent.
     expect(violations).toEqual([]);
     // No 429 or 503 except where a check provoked one.
@@ -28,6 +30,12 @@ describe('each contract break is caught by the expected check', () => {
       expect(r, `check ${id} did not run`).toBeDefined();
       expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'failed' });
     }
-    expect(results.some((r) => r.state === 'failed')).toBe(true);
+    for (const { id, decision } of b.drift ?? []) {
+      const r = byId.get(id);
+      expect({ id, state: r?.state, decision: r?.decision, message: r?.message }).toMatchObject({ id, state: 'drift', decision });
+    }
+    // A decision mismatch alone must not fail the default run.
+    if (b.expect.length > 0) expect(results.some((r) => r.state === 'failed')).toBe(true);
+    else expect(failures(results)).toEqual([]);
   });
 });

@@ -5,8 +5,10 @@ import type { TargetConfig } from '../src/target.ts';
 
 export interface BreakCase {
   name: string;
-  /** Check ids (`operation › check`) that must fail. */
+  /** Check ids (`operation › check`) that must fail (interface). Empty: no check may fail. */
   expect: string[];
+  /** Check ids that must report a decision mismatch, with the decision (read from the spec). */
+  drift?: Array<{ id: string; decision: number }>;
   /** Operations whose checks run against this break (a subset keeps 20 runs fast). */
   operations: string[];
   make(target: TargetConfig): Break;
@@ -22,14 +24,25 @@ const json = (status: number, body: unknown): ProxiedResponse => ({ status, head
 
 export const BREAKS: BreakCase[] = [
   {
-    name: 'wrong status code (201 for a status read)',
+    // Decision-aware: the status is our decision (drift), the missing video_id inside it is the interface's.
+    name: '201 on creation whose body lacks video_id',
+    expect: ['generateVideo › response_schema_conformance'],
+    drift: [{ id: 'generateVideo › status_code_conformance', decision: 2 }],
+    operations: ['generateVideo'],
+    make: () => ({ response: (res, req) => (isGenerate(req) && res.status === 200 ? json(201, { id: JSON.parse(res.text).video_id }) : undefined) }),
+  },
+  {
+    // A 201 would only be another success status (x-decision 2, drift); a 3xx is no answer the document has.
+    name: 'wrong status code (302 for a status read)',
     expect: ['getVideo › status_code_conformance'],
     operations: ['getVideo'],
-    make: () => ({ response: (res, req) => (req.method === 'GET' && VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, status: 201 } : undefined) }),
+    make: () => ({ response: (res, req) => (req.method === 'GET' && VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, status: 302 } : undefined) }),
   },
   {
     name: 'malformed rate-limit header (RateLimit-Remaining: "lots")',
-    expect: ['getVideo › response_headers_conformance'],
+    // Rate-limit headers are our decision (x-decision on the header object): drift, not a failure.
+    expect: [],
+    drift: [{ id: 'getVideo › response_headers_conformance', decision: 12 }],
     operations: ['getVideo'],
     make: () => ({ response: (res, req) => (VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, headers: { ...res.headers, 'ratelimit-remaining': 'lots' } } : undefined) }),
   },
@@ -190,6 +203,23 @@ export const BREAKS: BreakCase[] = [
     make: () => ({
       response: (res, req) =>
         req.method === 'POST' && res.status === 503 ? { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ video_id: randomUUID() }) } : undefined,
+    }),
+  },
+  {
+    // A queue instead of the 503 of 8.2: the third generation is held until a slot frees, then 200.
+    name: 'a queue instead of the concurrency limit (503 held until a slot frees, then 200)',
+    expect: ['generateVideo › concurrency_limit'],
+    operations: ['generateVideo'],
+    make: () => ({
+      response: async (res, req, upstream) => {
+        if (!isGenerate(req) || res.status !== 503) return undefined;
+        let r = res;
+        for (let i = 0; r.status === 503 && i < 200; i++) {
+          await sleep(50);
+          r = await upstream(req);
+        }
+        return r;
+      },
     }),
   },
   {

