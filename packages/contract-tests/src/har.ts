@@ -133,7 +133,7 @@ export function checkTraffic(source: 'har' | 'jsonl', exchanges: RecordedExchang
     if (!op) return void report.ignored.push(request);
     const { problems } = responseProblems(contract, op.operationId, { status: ex.status, contentType: ex.headers['content-type'] ?? '', headers: new Headers(ex.headers), text: ex.text });
     const redacted = problems.map((p) => ({ ...p, message: redact(p.message) }));
-    for (const p of redacted) (typeof (p as any).decision === 'number' ? report.decisionProblems++ : report.interfaceProblems++);
+    for (const p of redacted) (p.decision !== undefined ? report.decisionProblems++ : report.interfaceProblems++);
     report.checked.push({ index, request, operationId: op.operationId, status: ex.status, problems: redacted });
   });
   return report;
@@ -143,7 +143,7 @@ export function formatTraffic(r: TrafficReport, file: string): string {
   const lines = [`Recorded traffic ${file} (${r.source}): ${r.checked.length} exchanges checked offline, ${r.ignored.length} not operations of the spec, nothing sent`];
   for (const c of r.checked) {
     lines.push(`  ${c.problems.length ? 'FAIL' : 'pass'}  #${c.index + 1} ${c.request} → ${c.status} (${c.operationId})`);
-    for (const p of c.problems) lines.push(`        ${typeof (p as any).decision === 'number' ? `decision #${(p as any).decision}` : 'interface'} ${p.kind}: ${p.message}`);
+    for (const p of c.problems) lines.push(`        ${p.decision !== undefined ? `decision #${p.decision}` : 'interface'} ${p.kind}: ${p.message}`);
   }
   lines.push(`Interface failures: ${r.interfaceProblems}; decision mismatches: ${r.decisionProblems}`);
   return redact(lines.join('\n')) + '\n';

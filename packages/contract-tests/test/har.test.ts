@@ -90,6 +90,20 @@ describe('--har: recorded traffic checked offline', () => {
     expect(sound.status).toBe(0);
   });
 
+  it('a decision-only difference (201 for a generation) is a decision mismatch, not an interface failure', async () => {
+    const tampered = structuredClone(recorded);
+    const e = tampered.log.entries.find((x) => x.request.method === 'POST' && x.response.status === 200)!;
+    e.response.status = 201;
+    const file = join(dir, 'decision.har');
+    writeFileSync(file, JSON.stringify(tampered));
+    const report = checkTraffic('har', readTraffic(file).exchanges);
+    expect(report.interfaceProblems).toBe(0);
+    expect(report.decisionProblems).toBeGreaterThan(0);
+    let out = '';
+    expect(await runCommand(['--har', file], (s) => (out += s))).toBe(0);
+    expect(out).toMatch(/decision #\d+ status/);
+  });
+
   it('a file that is not a valid HAR is refused by the HAR schema, not half-read', () => {
     const file = join(dir, 'broken.har');
     writeFileSync(file, JSON.stringify({ log: { version: '1.2', entries: [{ request: {} }] } }));
