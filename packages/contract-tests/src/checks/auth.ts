@@ -4,7 +4,7 @@ import { check, ensureError, type Check } from './types.ts';
 import { sampleRequest } from './requests.ts';
 import type { Auth } from '../http.ts';
 
-const OPERATIONS = ['listVideoSettings', 'listVideos', 'getVideo', 'getConversionOptions', 'createConversion', 'generateVideo'];
+import { OPERATION_IDS as OPERATIONS } from './operations.ts';
 
 const VARIANTS: Array<{ name: string; auth: () => Auth; needsKeyCheck?: boolean }> = [
   { name: 'ignored_auth_missing', auth: () => 'none' },

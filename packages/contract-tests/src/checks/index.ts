@@ -9,7 +9,9 @@ import { generationModeChecks } from './generation-modes.ts';
 import { limitChecks } from './limits.ts';
 import { conformanceChecks } from './conformance.ts';
 
-export const OPERATION_IDS = ['listVideoSettings', 'listVideos', 'getVideo', 'getConversionOptions', 'createConversion', 'generateVideo'];
+import { OPERATION_IDS } from './operations.ts';
+
+export { OPERATION_IDS };
 
 /** Groups, one suite file each. */
 export const groups: Record<string, Check[]> = {
