@@ -149,6 +149,28 @@ export function createClient(options: ClientOptions = {}) {
     if (typeof id != 'string' || !id) throw new UnexpectedResponseError(`The create answer has no video_id: ${JSON.stringify(body).slice(0, 200)}`);
     return body as Created;
   };
+  /**
+   * The video a generate attempt may have created: one of the caller's videos with the same prompt,
+   * created since the first attempt (less a minute of clock skew). Without a text it cannot tell.
+   */
+  const findCreated = async (text: unknown, since: number, signal?: AbortSignal): Promise<Response | 'absent' | 'unknown'> => {
+    if (typeof text != 'string') return 'unknown';
+    try {
+      // The interface does not state the list's order: the first and the last page hold the newest.
+      const first = (await api.GET('/videos/', { params: { query: { page: 1 } }, signal }).then(unwrap, notJson)) as Page<VideoListItem>;
+      const pages = [first];
+      const last = Math.ceil(first.total_count / (first.items_per_page || 50));
+      if (last > 1) pages.push((await api.GET('/videos/', { params: { query: { page: last } }, signal }).then(unwrap, notJson)) as Page<VideoListItem>);
+      const hit = pages.flatMap((p) => p.results).find((v) => v.prompt === text && Date.parse(v.created_at) >= since - 60_000);
+      if (!hit) return 'absent';
+      return new Response(JSON.stringify({ video_id: hit.video_id }), { status: 200, headers: { 'content-type': 'application/json', 'x-videogen-recovered': 'true' } });
+    } catch {
+      return 'unknown';
+    }
+  };
+  const noteNotResent = (e: unknown) => {
+    if ((e as VideoApiError)?.headers?.get('x-videogen-not-resent')) (e as Error).message += ' (not re-sent: the first attempt may have created the video; look at videos.list() before trying again)';
+  };
   const path = (video_id: string) => ({ params: { path: { video_id } } });
   const settings = new Map<string, VideoSetting>();
 
@@ -169,12 +191,14 @@ export function createClient(options: ClientOptions = {}) {
             body: input as never,
             bodySerializer: form.body,
             fetch: (req: AnyRequest) => send(req, {
+              beforeResend: (since) => findCreated(input.text, since, o.signal),
               timeoutMs: o.uploadTimeoutMs ?? 0,
               rebuild: form.oneShot ? undefined : () => new LightRequest(req.url, { ...init, headers: req.headers, body: form.body(), signal: req.signal }),
             }),
           } as never).then(unwrap, notJson),
         );
       } catch (e) {
+        noteNotResent(e);
         if (form.oneShot && (e as VideoApiError).retryable) (e as Error).message += ' (not retried: a stream input is sent once; pass a path, Blob or Buffer to allow retries)';
         throw e;
       }
@@ -210,7 +234,10 @@ export function createClient(options: ClientOptions = {}) {
     async convert(id: string, target: ConversionTarget, { conversionOptions, ...o }: ConvertOptions = {}): Promise<Created> {
       checkConversion(target);
       checkConversion(target, conversionOptions ?? (await client.conversions.get(id, o)));
-      return created(await api.POST('/videos/{video_id}/conversions/', { ...path(id), body: target, ...o }).then(unwrap, notJson));
+      // A conversion's new video cannot be recognised in the list (the interface does not say what its
+      // prompt is): after an ambiguous answer it is not re-sent (at most once), the error says so.
+      const fetch = (req: AnyRequest) => send(req, { beforeResend: async () => 'unknown' as const });
+      return created(await api.POST('/videos/{video_id}/conversions/', { ...path(id), body: target, ...o, fetch } as never).then(unwrap, notJson).catch((e) => { noteNotResent(e); throw e; }));
     },
     waitForVideo: (id: string, o?: WaitOptions): Promise<Video> => waitForVideo(videos.get, clock, id, o),
     async generateAndWait(input: GenerateInput, o: WaitOptions & GenerateOptions = {}): Promise<Video> {

@@ -52,6 +52,13 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Skip the pacer (download host). */
   pace?: boolean;
+  /**
+   * At-most-once creation (generate, conversion): called before a POST would be re-sent after an
+   * answer that does not prove nothing was created (a 5xx other than 503, a dropped connection).
+   * It returns the answer to give instead (the video the first attempt made), `'absent'` when the
+   * service shows no such video (re-sending is safe), or `'unknown'` when it cannot tell (not re-sent).
+   */
+  beforeResend?: (firstSentAt: number) => Promise<Response | 'absent' | 'unknown'>;
 }
 
 export interface SenderConfig {
@@ -100,10 +107,12 @@ export function createSender(c: SenderConfig) {
       next = () => new Request(req, { body });
       first = undefined;
     }
+    let firstSentAt = 0;
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
       const r = attempt == 0 && first ? first : next!();
       const entry = pacer && (await pacer.acquire(req, signal, c.check));
+      if (attempt == 0) firstSentAt = clock.now();
       // A plain timer and controller: cheaper per call than AbortSignal.timeout + AbortSignal.any.
       const ac = timeoutMs ? new AbortController() : undefined;
       const stop = () => ac!.abort(signal!.reason);
@@ -127,7 +136,11 @@ export function createSender(c: SenderConfig) {
         const e = ac?.signal.aborted
           ? new TimeoutError(`No response in ${timeoutMs} ms`, { cause, retryable: idempotent })
           : new NetworkError(`Network error: ${(cause as Error)?.cause ?? cause}`, { cause, retryable: idempotent });
-        // A POST may have reached the server: only idempotent requests are retried.
+        // A POST may have reached the server: it is never re-sent, but a create may be found.
+        if (!idempotent && o.beforeResend) {
+          const found = await o.beforeResend(firstSentAt);
+          if (found instanceof Response) return found;
+        }
         if (!idempotent || attempt >= retry.maxRetries || !next) throw e;
         wait = backoff(retry, attempt);
       }
@@ -146,10 +159,26 @@ export function createSender(c: SenderConfig) {
             // The pacer waits on its own (it has learned the reset); without it, wait here.
             ? pacer ? 0 : after ?? headerMs(res, 'ratelimit-reset', now) ?? RATE_LIMITS[route(req).cls].windowMs
             : after ?? (s == 503 ? between(retry.serviceUnavailableDelayMs) : backoff(retry, attempt));
-        await res.body?.cancel();
+        // Kept for the caller when the create is not re-sent: its body names the server's error.
+        const kept = o.beforeResend && !idempotent ? await res.text().catch(() => '') : undefined;
+        if (kept === undefined) await res.body?.cancel();
+        if (wait) await clock.sleep(wait, signal);
+        wait = 0;
+        if (!idempotent && o.beforeResend && s >= 500 && s != 503) {
+          const found = await o.beforeResend(firstSentAt);
+          if (found instanceof Response) return found;
+          if (found == 'unknown') return ambiguous(res, kept!);
+        }
       }
       if (wait) await clock.sleep(wait, signal);
     }
   };
 }
 export type Send = ReturnType<typeof createSender>;
+
+/** The answer of a create that was not re-sent because its first attempt may have created the video. */
+const ambiguous = (res: Response, body: string) => {
+  const h = new Headers(res.headers);
+  h.set('x-videogen-not-resent', 'the first attempt may have created the video');
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: h });
+};

@@ -171,7 +171,8 @@ describe('retries (interface 7.1)', () => {
 
   it('retries a JSON POST with the same body', async () => {
     const opts = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] };
-    const { srv, client } = await setup([json(200, opts), err(500, 'UNKNOWN_ERROR'), json(200, { video_id: VIDEO_ID })]);
+    // A 503 proves nothing was created, so the conversion is re-sent (a 500 is not: at most once).
+    const { srv, client } = await setup([json(200, opts), err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID })]);
     await client.convert(VIDEO_ID, { language: 'en' });
     expect(srv.seen.slice(1).map((s) => JSON.parse(s.body.toString()))).toEqual([{ language: 'en' }, { language: 'en' }]);
   });
@@ -182,7 +183,7 @@ describe('upload retries rebuild the body from its source', () => {
     const { writeFileSync, mkdtempSync } = await import('node:fs');
     const dir = mkdtempSync('/tmp/vg-');
     writeFileSync(`${dir}/a.pdf`, Buffer.alloc(300_000, 7));
-    const { srv, client } = await setup([err(500, 'UNKNOWN_ERROR'), json(200, { video_id: VIDEO_ID })]);
+    const { srv, client } = await setup([err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID })]);
     const progress: number[] = [];
     await client.videos.generate({ video_setting_id: VIDEO_ID, pdf_file: `${dir}/a.pdf` }, { setting: { request_fields: ['pdf_file'] }, onUploadProgress: (p) => p.loaded == p.total && progress.push(p.total!) });
     expect(srv.seen).toHaveLength(2);
