@@ -54,11 +54,16 @@ export function sandboxTarget(baseUrl: string, sandbox: { SANDBOX_KEYS: any; FIX
   };
 }
 
-export async function startSandboxTarget(timeScale = SANDBOX_TIME_SCALE, profile?: TargetConfig['profile']): Promise<Launched & { sandbox: any; handle: any }> {
+export async function startSandboxTarget(
+  timeScale = SANDBOX_TIME_SCALE,
+  profile?: TargetConfig['profile'],
+  /** Other sandbox options (a personality, a limiter style). */
+  options: Record<string, unknown> = {},
+): Promise<Launched & { sandbox: any; handle: any }> {
   const sandbox: any = await import('@videogen/sandbox');
   // Generations of 60 service seconds (0.6 s at 100×) leave the concurrency check a wide margin
   // between the class-A window (0.1 s) and the end of the two running videos, on a loaded machine too.
-  const handle = await sandbox.startSandbox({ port: 0, timeScale, validateResponses: true, generationSeconds: 60 });
+  const handle = await sandbox.startSandbox({ port: 0, timeScale, validateResponses: true, generationSeconds: 60, ...options });
   const config = sandboxTarget(handle.baseUrl, sandbox, timeScale);
   if (profile) config.profile = profile;
   registerTargetSecrets(config);
