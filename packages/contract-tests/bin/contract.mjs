@@ -11,6 +11,8 @@ if (args.includes('--help')) {
        contract --replay FILE [--target sandbox]   re-send a failure bundle (test-results/failures/) and re-check
        contract --plan                             requests, credits and floor wall time per profile; nothing sent
        contract --har FILE                         check recorded traffic (HAR or JSON lines) offline, nothing sent
+       contract --seed                             full profile only: create a completed video and a conversion once, write their ids
+                                                   to test-results/fixtures.json (CONTRACT_FIXTURES_FILE) for later read-only runs
 
   VIDEO_API_BASE_URL            target, including /v1 (unset: start the sandbox)
   VIDEO_API_KEY                 API key (never printed)
@@ -21,7 +23,7 @@ if (args.includes('--help')) {
   process.exit(0);
 }
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-if (args.includes('--replay') || args.includes('--har') || args.includes('--plan')) {
+if (args.includes('--replay') || args.includes('--har') || args.includes('--plan') || args.includes('--seed')) {
   // Not a vitest run: load the TypeScript command module through Vite's module runner.
   // (a runner kept open for the whole command: the commands import modules lazily, e.g. the sandbox).
   const { createServer, createServerModuleRunner } = await import('vite');

@@ -5,6 +5,8 @@ import { launchTarget, startSandboxTarget, sandboxTarget, SANDBOX_TIME_SCALE } f
 import { targetFromEnv } from './target.ts';
 import { allChecks } from './checks/index.ts';
 import { plan, formatPlans } from './plan.ts';
+import { seed } from './seed.ts';
+import { fixturesFileFromEnv } from './target.ts';
 
 function valueOf(args: string[], flag: string): string | undefined {
   const i = args.indexOf(flag);
@@ -23,6 +25,11 @@ export async function runCommand(args: string[], out: (s: string) => void = (s) 
       : sandboxTarget('(sandbox started for the run)', (await import('@videogen/sandbox')) as any, Number(process.env.CONTRACT_TIME_SCALE ?? SANDBOX_TIME_SCALE) || SANDBOX_TIME_SCALE);
     const budget = process.env.CONTRACT_CREDIT_BUDGET ? Number(process.env.CONTRACT_CREDIT_BUDGET) : undefined;
     out(formatPlans((['read-only', 'full'] as const).map((p) => plan(allChecks(), target, p, budget)), target));
+    return 0;
+  }
+  if (args.includes('--seed')) {
+    // Against VIDEO_API_BASE_URL (it must be told CONTRACT_PROFILE=full: it spends credits).
+    await seed(targetFromEnv(), fixturesFileFromEnv(), out);
     return 0;
   }
   const har = valueOf(args, '--har');

@@ -107,8 +107,10 @@ export class Api {
     const videoId = op?.pathParams.video_id;
     const qs = opts.query ? '?' + new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString() : '';
     const auth = opts.auth ?? 'key';
-    // Requests without a valid key belong to no account: they are paced on their own.
-    const account = auth === 'key' ? this.account : 'anonymous';
+    // Limits apply per user account (5.5, 8.1): a request without the account's key spends no
+    // account's quota, so it is not held back (a 429 on one would still be waited out and counted).
+    const account = this.account;
+    const paced = opts.pace !== false && auth === 'key';
     this.rec.beforeSend?.(op?.operationId);
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = { accept: 'application/json' };
@@ -127,7 +129,7 @@ export class Api {
         body = opts.stream.make();
         headers['content-type'] = opts.stream.contentType;
       } else if (opts.form) body = opts.form;
-      const ticket = opts.pace === false ? undefined : await pacer.acquire({
+      const ticket = !paced ? undefined : await pacer.acquire({
               account,
               rateClass,
               startsVideo: startsVideo && opts.gate !== false,
@@ -153,7 +155,7 @@ export class Api {
       const field = (v: unknown) => (typeof v === 'string' ? v : undefined);
       const outcome = { status: res.status, headers: res.headers, error_code: field(answer?.error_code), video_id: field(answer?.video_id), videoStatus: field(answer?.status) };
       if (ticket) ticket.settle(outcome);
-      else pacer.record(rateClass, undefined, account);
+      else if (auth === 'key') pacer.record(rateClass, undefined, account);
       const waitable = res.status === 429 || res.status === 503;
       if (!waitable || opts.retry === false || attempt >= MAX_ATTEMPTS) return ex;
       // Waited out as the interface advises (7.1), and counted: the pacer already holds the class back

@@ -1,4 +1,5 @@
 // What the suite runs against, read from the environment (or built by the CLI / self-test).
+import { existsSync, readFileSync } from 'node:fs';
 import { registerSecret } from './redact.ts';
 
 export type TargetKind = 'external' | 'sandbox' | 'prism';
@@ -85,6 +86,16 @@ export const FIXTURE_ENV: Record<keyof FixtureIds, string> = {
   noCreditVideoId: 'CONTRACT_NO_CREDIT_VIDEO_ID',
 };
 
+export const fixturesFileFromEnv = (env: NodeJS.ProcessEnv = process.env) => env.CONTRACT_FIXTURES_FILE ?? 'test-results/fixtures.json';
+
+/** Fixture ids `contract --seed` wrote for this base URL (none when there is no file, or it is another target's). */
+export function seededFixtures(baseUrl: string, file = fixturesFileFromEnv()): FixtureIds {
+  if (!existsSync(file)) return {};
+  const data = JSON.parse(readFileSync(file, 'utf8'));
+  if (data?.baseUrl !== baseUrl.replace(/\/+$/, '')) return {};
+  return data.fixtures ?? {};
+}
+
 export function fixturesFromEnv(env: NodeJS.ProcessEnv): FixtureIds {
   const out: FixtureIds = {};
   for (const [k, name] of Object.entries(FIXTURE_ENV)) if (env[name]) out[k as keyof FixtureIds] = env[name];
@@ -109,7 +120,8 @@ export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): TargetConfi
     noCreditKey: env.CONTRACT_NO_CREDIT_KEY || undefined,
     profile,
     timeScale: Number(env.CONTRACT_TIME_SCALE ?? 1) || 1,
-    fixtures: fixturesFromEnv(env),
+    // What a seed created, then what the environment names (it wins).
+    fixtures: { ...seededFixtures(baseUrl, fixturesFileFromEnv(env)), ...fixturesFromEnv(env) },
     stateful: kind !== 'prism',
     checksKeys: kind !== 'prism',
     rateLimited: kind !== 'prism',
