@@ -129,14 +129,16 @@ export class Api {
         body = opts.stream.make();
         headers['content-type'] = opts.stream.contentType;
       } else if (opts.form) body = opts.form;
-      const ticket = !paced ? undefined : await pacer.acquire({
-              account,
-              rateClass,
-              startsVideo: startsVideo && opts.gate !== false,
-              videoId,
-              // Believed full: a status read of the oldest running video shows whether it has finished.
-              checkRunning: auth === 'key' ? (id) => this.get(`/videos/${id}/`) : undefined,
-            });
+      const ticket = !paced
+        ? undefined
+        : await pacer.acquire({
+            account,
+            rateClass,
+            startsVideo: startsVideo && opts.gate !== false,
+            videoId,
+            // Believed full: a status read of the oldest running video shows whether it has finished.
+            checkRunning: (id) => this.get(`/videos/${id}/`),
+          });
       const started = performance.now();
       let res: Response;
       let text: string;

@@ -11,6 +11,7 @@ import { streamedUpload } from './streamed-upload.mjs';
 import { stalledConnectionsBench } from './stalled-connections.mjs';
 import { storeGrowthBench } from './store-growth.mjs';
 import { fileURLToPath } from 'node:url';
+import { startChild, stop } from './children.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const require = createRequire(import.meta.url);
@@ -23,26 +24,6 @@ const MAX_REQUESTS = 200_000;
 const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-function startChild(args, ready) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child did not start: ${out}`)), 30_000);
-    const onData = (d) => {
-      out += d;
-      const m = ready(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, origin: m });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`child exited ${code}: ${out}`)));
-  });
-}
-
-const stop = (child) => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
 
 async function waitHttp(url, headers) {
   for (let i = 0; i < 200; i++) {

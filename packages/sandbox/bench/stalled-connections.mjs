@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { startChild, stop } from './children.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const VIDEO = '71de0a00-0000-4000-8000-000000000001';
@@ -44,26 +45,6 @@ setInterval(() => process.stdout.write('OPEN ' + open + ' ' + opened + ' ' + cut
 process.on('SIGTERM', () => process.exit(0));
 `;
 
-function startChild(args, ready) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child did not start: ${out}`)), 30_000);
-    const onData = (d) => {
-      out += d;
-      const m = ready(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, origin: m });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`child exited ${code}: ${out}`)));
-  });
-}
-
-const stop = (child) => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
 const rss = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const openFiles = () => Number(/^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? 0);
 
