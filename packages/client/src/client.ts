@@ -1,6 +1,6 @@
 import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import type { components, paths } from './generated/openapi.js';
-import { PRODUCTION_BASE_URL } from '@videogen/openapi/rules';
+import { PAGE_SIZE, PRODUCTION_BASE_URL } from '@videogen/openapi/rules';
 import { type Clock, realClock } from './clock.js';
 import { AuthenticationError, fromResponse, UnexpectedResponseError, ValidationError, type VideoApiError } from './errors.js';
 import { type AnyRequest, createSender, LightRequest, retryOptions, type RetryOptions } from './retry.js';
@@ -159,7 +159,7 @@ export function createClient(options: ClientOptions = {}) {
       // The interface does not state the list's order: the first and the last page hold the newest.
       const first = (await api.GET('/videos/', { params: { query: { page: 1 } }, signal }).then(unwrap, notJson)) as Page<VideoListItem>;
       const pages = [first];
-      const last = Math.ceil(first.total_count / (first.items_per_page || 50));
+      const last = Math.ceil(first.total_count / (first.items_per_page || PAGE_SIZE));
       if (last > 1) pages.push((await api.GET('/videos/', { params: { query: { page: last } }, signal }).then(unwrap, notJson)) as Page<VideoListItem>);
       const hit = pages.flatMap((p) => p.results).find((v) => v.prompt === text && Date.parse(v.created_at) >= since - 60_000);
       if (!hit) return 'absent';

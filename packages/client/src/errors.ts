@@ -1,10 +1,11 @@
+import { classifyError, type ErrorKind as RuleKind } from '@videogen/openapi/rules';
 import type { components } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
 /** A documented error code, or any other string the service may send. */
 export type ErrorCode = Schemas['ErrorCode'] | (string & {});
 export type ErrorKind =
-  | 'api' | 'auth' | 'not_found' | 'rate_limit' | 'credit' | 'concurrency' | 'validation'
+  | 'api' | 'auth' | 'not_found' | 'rate_limit' | 'insufficient_credit' | 'concurrency' | 'validation'
   | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired' | 'not_ready'
   /** The service answered something the client relies on not happening (HTML on a 200, a create without video_id, a page that repeats). */
   | 'unexpected_response';
@@ -74,7 +75,7 @@ const sub = <K extends ErrorKind>(name: string, kind: K, Base: typeof VideoApiEr
 export const AuthenticationError = /* @__PURE__ */ sub('AuthenticationError', 'auth');
 export const NotFoundError = /* @__PURE__ */ sub('NotFoundError', 'not_found');
 export const RateLimitError = /* @__PURE__ */ sub('RateLimitError', 'rate_limit');
-export const InsufficientCreditError = /* @__PURE__ */ sub('InsufficientCreditError', 'credit');
+export const InsufficientCreditError = /* @__PURE__ */ sub('InsufficientCreditError', 'insufficient_credit');
 export const ConcurrencyLimitError = /* @__PURE__ */ sub('ConcurrencyLimitError', 'concurrency');
 export const ValidationError = /* @__PURE__ */ sub('ValidationError', 'validation');
 export const ServerError = /* @__PURE__ */ sub('ServerError', 'server');
@@ -100,25 +101,30 @@ export type UnexpectedResponseError = InstanceType<typeof UnexpectedResponseErro
 
 export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;
 
-/** 429 INSUFFICIENT_CREDIT is not retried: waiting does not add credit. */
-export const isRetryable = (status: number, code?: unknown) =>
-  status >= 500 || (status == 429 && code != 'INSUFFICIENT_CREDIT');
+/** Whether waiting and sending again could help (x-retry-policy, through the rules' one classifier). */
+export const isRetryable = (status: number, code?: unknown) => classifyError(status, typeof code == 'string' ? code : undefined).retryable;
+
+/** The error class of each kind the rules' classifier gives an error answer. */
+const CLASS_OF: Record<RuleKind, new (message: string, init?: ErrorInit) => VideoApiError> = {
+  auth: AuthenticationError,
+  not_found: NotFoundError,
+  rate_limit: RateLimitError,
+  insufficient_credit: InsufficientCreditError,
+  concurrency: ConcurrencyLimitError,
+  unavailable: ServerError,
+  server: ServerError,
+  validation: ValidationError,
+  api: VideoApiError,
+};
 
 /** The error for an HTTP error response (`body` is the parsed error body, if any). */
 export function fromResponse(status: number, body: any, headers?: Headers, now = Date.now()): VideoApiError {
-  const code: string | undefined = body?.error_code;
+  const code: string | undefined = typeof body?.error_code == 'string' ? body.error_code : undefined;
   const error: string = body?.error ?? (typeof body == 'string' ? body.slice(0, 200) : '');
-  const C =
-    code == 'INSUFFICIENT_CREDIT' ? InsufficientCreditError
-    : status == 429 ? RateLimitError
-    : status == 401 || status == 403 ? AuthenticationError
-    : status == 404 ? NotFoundError
-    : code == 'SIMULTANEOUS_GENERATE_LIMIT' ? ConcurrencyLimitError
-    : status >= 500 ? ServerError
-    : status == 400 || status == 413 || status == 422 ? ValidationError
-    : VideoApiError;
+  const { kind, retryable } = classifyError(status, code);
+  const C = CLASS_OF[kind];
   return new C(`${status}${code ? ' ' + code : ''}${error ? ': ' + error : ''}`, {
-    status, error_code: code, error, retryable: isRetryable(status, code),
+    status, error_code: code, error, retryable,
     ...(headers && { headers, ...retryAfterOf(headers, now) }),
   });
 }

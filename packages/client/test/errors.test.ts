@@ -31,7 +31,7 @@ describe('VideoApiError', () => {
     const kinds = {
       AuthenticationError: 'auth', NotFoundError: 'not_found', RateLimitError: 'rate_limit', ConcurrencyLimitError: 'concurrency',
       ValidationError: 'validation', ServerError: 'server', TimeoutError: 'timeout', NetworkError: 'network',
-      VideoFailedError: 'video_failed', VideoExpiredError: 'video_expired', InsufficientCreditError: 'credit',
+      VideoFailedError: 'video_failed', VideoExpiredError: 'video_expired', InsufficientCreditError: 'insufficient_credit',
       VideoNotReadyError: 'not_ready',
     } as const;
     for (const [name, kind] of Object.entries(kinds)) {

@@ -69,8 +69,8 @@ describe('per-account pacing', () => {
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, account: account() });
     const gen = () => client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } });
-    await expect(gen()).rejects.toMatchObject({ kind: 'credit' });
-    await expect(gen()).rejects.toMatchObject({ kind: 'credit' });
+    await expect(gen()).rejects.toMatchObject({ kind: 'insufficient_credit' });
+    await expect(gen()).rejects.toMatchObject({ kind: 'insufficient_credit' });
     // Only the even spacing of class A (one per 5 s, plus the margin) separated them: no pause.
     expect(clock.sleeps).toEqual([5051]);
     clock.t += 10_000;

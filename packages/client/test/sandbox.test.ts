@@ -141,7 +141,7 @@ describe('against the sandbox', () => {
     const initech = createClient({ apiKey: SANDBOX_KEYS.initech, baseUrl: sb.baseUrl });
     const plan = await initech.convert(FIXTURES.initech.videos.convertible, { language: 'en' }).catch((e) => e);
     expect(plan).toBeInstanceOf(InsufficientCreditError);
-    expect(plan).toMatchObject({ status: 403, error_code: 'INSUFFICIENT_CREDIT', kind: 'credit', retryable: false });
+    expect(plan).toMatchObject({ status: 403, error_code: 'INSUFFICIENT_CREDIT', kind: 'insufficient_credit', retryable: false });
     const bad = createClient({ apiKey: 'sandbox-key-nobody', baseUrl: sb.baseUrl });
     const e = await bad.videos.get(F.videos.convertible).catch((e) => e);
     expect(e).toBeInstanceOf(AuthenticationError);

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { startVitest } from 'vitest/node';
+import { addDriftToJUnit } from './junit-drift.mjs';
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {
@@ -50,6 +51,9 @@ if (args.includes('--prism')) {
 const filters = args.filter((a) => a !== '--prism');
 process.chdir(root);
 const vitest = await startVitest('test', filters, { config: 'vitest.contract.config.ts', run: true, watch: false });
+// The drift report's entries (already redacted) as their own section of the JUnit XML.
+const driftFile = process.env.CONTRACT_DRIFT_FILE ?? 'test-results/drift.md';
+addDriftToJUnit(process.env.CONTRACT_JUNIT_FILE ?? 'test-results/junit.xml', driftFile.replace(/\.md$/, '') + '.json');
 const failed = !vitest || vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0 || process.exitCode;
 await vitest?.close();
 process.exit(failed ? 1 : 0);
