@@ -59,7 +59,10 @@ export async function resolveFixtures(run: Run): Promise<Fixtures> {
     const ex = await run.main.get('/videos/');
     // Newest first, whatever order the target lists in (the order is not shown: DECISIONS #18): a new
     // video is the least likely to have expired.
-    const results: any[] = ex.status === 200 ? [...((ex.body as any)?.results ?? [])].sort(byNewest) : [];
+    // Videos already known (configured, or made by contract --seed) are not read again: the five reads go
+    // to others, which may be the failed or expired video still missing.
+    const known = new Set<string>([...Object.values(run.target.fixtures), ...(run.target.seededIds ?? [])].filter((v): v is string => typeof v === 'string'));
+    const results: any[] = ex.status === 200 ? [...((ex.body as any)?.results ?? [])].filter((r: any) => !known.has(r?.video_id)).sort(byNewest) : [];
     for (const item of results.slice(0, 5)) {
       const v = await run.main.get(`/videos/${encodeURIComponent(item.video_id)}/`);
       const state = (v.body as any)?.status as keyof typeof STATE_FIXTURES;

@@ -55,6 +55,8 @@ export interface TargetConfig {
   strict: boolean;
   /** Where the drift report goes (`.md`, and `.json` beside it). */
   driftFile: string;
+  /** Every video contract --seed made for this target (its fixtures and the conversion). */
+  seededIds?: string[];
 }
 
 /** CONTRACT_STRICT=1/0, else strict only against our own sandbox, where a mismatch is our own bug. */
@@ -88,12 +90,13 @@ export const FIXTURE_ENV: Record<keyof FixtureIds, string> = {
 
 export const fixturesFileFromEnv = (env: NodeJS.ProcessEnv = process.env) => env.CONTRACT_FIXTURES_FILE ?? 'test-results/fixtures.json';
 
-/** Fixture ids `contract --seed` wrote for this base URL (none when there is no file, or it is another target's). */
-export function seededFixtures(baseUrl: string, file = fixturesFileFromEnv()): FixtureIds {
-  if (!existsSync(file)) return {};
+/** What `contract --seed` wrote for this base URL (nothing when there is no file, or it is another target's). */
+export function seeded(baseUrl: string, file = fixturesFileFromEnv()): { fixtures: FixtureIds; ids: string[] } {
+  if (!existsSync(file)) return { fixtures: {}, ids: [] };
   const data = JSON.parse(readFileSync(file, 'utf8'));
-  if (data?.baseUrl !== baseUrl.replace(/\/+$/, '')) return {};
-  return data.fixtures ?? {};
+  if (data?.baseUrl !== baseUrl.replace(/\/+$/, '')) return { fixtures: {}, ids: [] };
+  const fixtures: FixtureIds = data.fixtures ?? {};
+  return { fixtures, ids: [...new Set([...Object.values(fixtures), data.conversion].filter((v): v is string => typeof v === 'string'))] };
 }
 
 export function fixturesFromEnv(env: NodeJS.ProcessEnv): FixtureIds {
@@ -121,7 +124,8 @@ export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): TargetConfi
     profile,
     timeScale: Number(env.CONTRACT_TIME_SCALE ?? 1) || 1,
     // What a seed created, then what the environment names (it wins).
-    fixtures: { ...seededFixtures(baseUrl, fixturesFileFromEnv(env)), ...fixturesFromEnv(env) },
+    fixtures: { ...seeded(baseUrl, fixturesFileFromEnv(env)).fixtures, ...fixturesFromEnv(env) },
+    seededIds: seeded(baseUrl, fixturesFileFromEnv(env)).ids,
     stateful: kind !== 'prism',
     checksKeys: kind !== 'prism',
     rateLimited: kind !== 'prism',
