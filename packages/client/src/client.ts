@@ -3,6 +3,7 @@ import type { components, paths } from './generated/openapi.js';
 import { PAGE_SIZE, PRODUCTION_BASE_URL } from '@videogen/openapi/rules';
 import { type Clock, realClock } from './clock.js';
 import { AuthenticationError, fromResponse, UnexpectedResponseError, ValidationError, type VideoApiError } from './errors.js';
+import { logExchange, type TrafficLogger } from './traffic-log.js';
 import { type AnyRequest, createSender, LightRequest, retryOptions, type RetryOptions } from './retry.js';
 import { pacerFor } from './pacer.js';
 import { paginate, type ListOptions, type Page, type Paginated } from './pagination.js';
@@ -38,6 +39,11 @@ export interface ClientOptions {
   account?: string;
   /** Time source of every wait; inject one in tests. */
   clock?: Clock;
+  /**
+   * Traffic log: called with one JSON line per exchange, key redacted (default: to stderr when
+   * VIDEO_API_LOG=debug, else none). `npm run contract -- --har FILE` checks such a log offline.
+   */
+  logger?: TrafficLogger;
 }
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -93,6 +99,7 @@ export function createClient(options: ClientOptions = {}) {
     throw new TypeError(`Refusing base URL ${protocol}//${hostname}: use https (http only on loopback)`);
   const clock = options.clock ?? realClock;
   const plan = options.plan ?? 'personal';
+  const logger = options.logger ?? (env.VIDEO_API_LOG == 'debug' ? (line: string) => console.error(line) : undefined);
   const retry = retryOptions({ ...(options.maxRetries != null && { maxRetries: options.maxRetries }), ...options.retry });
   const send = createSender({
     fetch: options.fetch,
@@ -102,6 +109,7 @@ export function createClient(options: ClientOptions = {}) {
     pacer: options.pacing === false ? undefined
       : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock, { maxWaitMs: retry.maxWaitMs }),
     check: (id) => videos.get(id),
+    ...(logger && { log: (req: AnyRequest, res: Response | undefined, error?: unknown) => logExchange(logger, key, req, res, error) }),
   });
   // openapi-fetch builds each call's request with this: a LightRequest (the transport calls
   // fetch(url, init) once), or a standard Request while middleware is registered (api.use).

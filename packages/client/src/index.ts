@@ -8,6 +8,7 @@ export {
 export type { ErrorCode, ErrorInit, ErrorKind } from './errors.js';
 export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';
 export type { Clock } from './clock.js';
+export type { TrafficLogger } from './traffic-log.js';
 export type { RetryOptions } from './retry.js';
 export type { ListOptions, Page, Paginated } from './pagination.js';
 export type { WaitOptions } from './polling.js';

@@ -70,6 +70,8 @@ export interface SenderConfig {
   pacer?: Pacer;
   /** Looks at a video's status (the pacer uses it when it believes the account full). */
   check?: (id: string) => Promise<unknown>;
+  /** The opt-in traffic log: called with every exchange (traffic-log.ts). */
+  log?: (req: AnyRequest, res: Response | undefined, error?: unknown) => Promise<void>;
 }
 
 export const retryOptions = (o: Partial<RetryOptions> = {}): RetryOptions => ({
@@ -130,6 +132,7 @@ export function createSender(c: SenderConfig) {
       }
       clearTimeout(timer);
       signal?.removeEventListener('abort', stop);
+      if (c.log) await c.log(r, res, cause);
       if (!res) {
         if (entry) await pacer!.settle(req, entry);
         if (signal?.aborted) throw signal.reason;

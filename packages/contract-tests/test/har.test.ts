@@ -16,13 +16,17 @@ const dir = mkdtempSync(join(tmpdir(), 'contract-har-'));
 let harFile = '';
 let key = '';
 let recorded: ReturnType<ReturnType<typeof harRecorder>['har']>;
+let logFile = '';
 
 beforeAll(async () => {
   const target = await startSandboxTarget(100);
   key = target.config.apiKey!;
   const rec = harRecorder();
+  const logLines: string[] = [];
   try {
-    const client = createClient({ apiKey: key, baseUrl: target.config.baseUrl, fetch: rec.fetch, pacing: false });
+    // The same session also written by the client's own traffic log (the `logger` option).
+    logFile = join(dir, 'session.jsonl');
+    const client = createClient({ apiKey: key, baseUrl: target.config.baseUrl, fetch: rec.fetch, pacing: false, logger: (l) => logLines.push(l) });
     let setting: any;
     for await (const s of client.settings.list()) if (s.request_fields.join() === 'text') setting ??= s;
     const video = await client.generateAndWait({ video_setting_id: setting.video_setting_id, text: 'HAR test: the water cycle.' }, { intervalMs: 50 });
@@ -33,11 +37,21 @@ beforeAll(async () => {
     await target.close();
   }
   recorded = rec.har();
+  writeFileSync(logFile, logLines.join('\n') + '\n');
   harFile = join(dir, 'session.har');
   writeFileSync(harFile, JSON.stringify(recorded));
 }, 60_000);
 
 describe('--har: recorded traffic checked offline', () => {
+  it("the client's own traffic log (logger / VIDEO_API_LOG=debug) is read and passes too", () => {
+    const { source, exchanges } = readTraffic(logFile);
+    expect(source).toBe('jsonl');
+    const report = checkTraffic(source, exchanges);
+    expect(report.checked.length).toBeGreaterThanOrEqual(4);
+    expect(report.checked.map((c) => c.problems)).toEqual(report.checked.map(() => []));
+    expect(new Set(report.checked.map((c) => c.operationId))).toEqual(new Set(['listVideoSettings', 'generateVideo', 'getVideo']));
+  });
+
   it('a real client session against the sandbox passes, with every exchange checked and the key nowhere', async () => {
     expect(recorded.log.entries.length).toBeGreaterThanOrEqual(4);
     const { source, exchanges } = readTraffic(harFile);
