@@ -1,3 +1,5 @@
+import { MAX_TIMER_MS } from '@videogen/openapi/rules';
+
 /** Time source of every wait (retries, pacing, polling). Inject one in tests so nothing sleeps for real. */
 export interface Clock {
   now(): number;
@@ -14,7 +16,6 @@ export const realClock: Clock = {
     return sleepOnce(ms % MAX_TIMER_MS || (ms > 0 ? MAX_TIMER_MS : 0), signal);
   },
 };
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const sleepOnce = (ms: number, signal?: AbortSignal) =>
     new Promise((resolve, reject) => {
       signal?.throwIfAborted();
@@ -28,12 +29,3 @@ const sleepOnce = (ms: number, signal?: AbortSignal) =>
       }, ms);
       signal?.addEventListener('abort', abort, { once: true });
     });
-
-/** Seconds in a header (decimals allowed; Retry-After may also be an HTTP date) → ms, or undefined. */
-export function headerMs(res: Response, name: string, now: number): number | undefined {
-  const v = res.headers.get(name);
-  if (v == null || v === '') return;
-  const n = Number(v);
-  const ms = Number.isNaN(n) ? Date.parse(v) - now : n * 1000;
-  return Number.isNaN(ms) ? undefined : Math.max(0, ms);
-}

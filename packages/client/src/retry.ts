@@ -1,5 +1,5 @@
-import { RATE_LIMITS, RETRY_POLICY } from '@videogen/openapi/rules';
-import { type Clock, headerMs } from './clock.js';
+import { parseRateLimitHeaders, RATE_LIMITS, RETRY_POLICY } from '@videogen/openapi/rules';
+import type { Clock } from './clock.js';
 import { isRetryable, NetworkError, retryAfterOf, TimeoutError } from './errors.js';
 import { type Pacer, route } from './pacer.js';
 
@@ -160,7 +160,7 @@ export function createSender(c: SenderConfig) {
         wait =
           s == 429
             // The pacer waits on its own (it has learned the reset); without it, wait here.
-            ? pacer ? 0 : after ?? headerMs(res, 'ratelimit-reset', now) ?? RATE_LIMITS[route(req).cls].windowMs
+            ? pacer ? 0 : after ?? parseRateLimitHeaders(res.headers).resetMs ?? RATE_LIMITS[route(req).cls].windowMs
             : after ?? (s == 503 ? between(retry.serviceUnavailableDelayMs) : backoff(retry, attempt));
         // Kept for the caller when the create is not re-sent: its body names the server's error.
         const kept = o.beforeResend && !idempotent ? await res.text().catch(() => '') : undefined;

@@ -18,10 +18,16 @@ function changeFor(m: Mismatch): string {
   const ex = m.exchange;
   const op = ex?.operationId ?? 'the operation';
   const code = (ex?.body as { error_code?: unknown } | undefined)?.error_code;
-  if (/status \d+ is not declared|expected \d+( or \d+)*, got \d+/.test(m.message) && ex) return `declare status ${ex.status} under responses of ${op} (or a ${String(ex.status)[0]}XX range) with its body`;
-  if (/error_code/.test(m.message) && typeof code === 'string') return `document error_code ${code} for ${ex?.status} of ${op} (x-enumDecisions / the response's description)`;
-  if (/header/i.test(m.message)) return `loosen or drop the header's schema on ${op} ${ex?.status} (the interface does not show it)`;
-  return `relax the node of ${op} that carries this x-decision so that the answer above validates`;
+  switch (m.kind) {
+    case 'status':
+      return `declare status ${ex?.status} under responses of ${op} (or a ${String(ex?.status)[0]}XX range) with its body`;
+    case 'error_code':
+      return `document error_code ${String(code)} for ${ex?.status} of ${op} (x-enumDecisions / the response's description)`;
+    case 'header':
+      return `loosen or drop the header's schema on ${op} ${ex?.status} (the interface does not show it)`;
+    default:
+      return `relax the node of ${op} that carries this x-decision so that the answer above validates`;
+  }
 }
 
 /** The difference in one line, without the exchange that follows it in the message. */

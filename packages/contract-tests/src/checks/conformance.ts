@@ -1,6 +1,6 @@
 // Schemathesis-style response checks per operation, over every exchange of the run so far:
 // run last, so that they see the responses of all the functional checks.
-import { check, ensure, mismatch, type Check } from './types.ts';
+import { check, ensure, mismatch, type Check, type Mismatch } from './types.ts';
 import { describe as describeExchange, type ProblemKind } from '../http.ts';
 
 const KINDS: Array<{ name: string; kind: ProblemKind }> = [
@@ -13,6 +13,12 @@ const KINDS: Array<{ name: string; kind: ProblemKind }> = [
   { name: 'documented_error_code', kind: 'error_code' },
 ];
 
+/** A response problem under a decision → what the drift report says differs. */
+const MISMATCH_KIND: Record<ProblemKind, Mismatch['kind']> = {
+  status: 'status', headers: 'header', error_code: 'error_code',
+  server_error: 'value', content_type: 'value', schema: 'value', envelope: 'value',
+};
+
 export function conformanceChecks(operationIds: string[]): Check[] {
   return operationIds.flatMap((operation) =>
     KINDS.map(({ name, kind }) =>
@@ -24,7 +30,7 @@ export function conformanceChecks(operationIds: string[]): Check[] {
         }
         // A problem under an x-decision differs from our choice only: reported as drift, not as a failure.
         for (const e of mine) {
-          for (const p of e.problems) if (p.kind === kind && p.decision) mismatch(p.decision, `[${e.check}] ${p.message}`, e);
+          for (const p of e.problems) if (p.kind === kind && p.decision) mismatch(p.decision, MISMATCH_KIND[p.kind], `[${e.check}] ${p.message}`, e);
         }
         const bad = mine.filter((e) => e.problems.some((p) => p.kind === kind && !p.decision));
         const lines = bad.slice(0, 5).map((e) => {

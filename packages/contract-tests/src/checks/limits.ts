@@ -3,6 +3,7 @@ import { MAX_RUNNING, RATE_LIMITS, parseRetryAfter } from '@videogen/openapi/rul
 import { check, ensure, ensureError, ensureStatus, type Check, type CheckContext } from './types.ts';
 import type { Exchange } from '../http.ts';
 import { textForm } from './requests.ts';
+import { byNewest } from '../fixtures.ts';
 
 export const limitChecks: Check[] = [
   check('listVideoSettings', 'rate_limit_burst', async (ctx) => {
@@ -64,7 +65,8 @@ async function allRunning(ctx: CheckContext, ids: string[]): Promise<boolean> {
 async function waitForIdleAccount(ctx: CheckContext): Promise<void> {
   const { run } = ctx;
   const listed = await ctx.main.get('/videos/');
-  const newest = listed.status === 200 ? ((listed.body as any)?.results ?? []).slice(0, 5).map((v: any) => v.video_id) : [];
+  // Newest first whatever order the target lists in (DECISIONS #18), as fixture discovery reads them.
+  const newest = listed.status === 200 ? [...((listed.body as any)?.results ?? [])].sort(byNewest).slice(0, 5).map((v: any) => v.video_id) : [];
   const watch = [...new Set([...run.created.filter((id) => !run.finished.has(id)), ...newest])];
   for (const id of watch) {
     for (let polls = 0; polls < 120; polls++) {

@@ -52,7 +52,7 @@ export const pagingChecks: Check[] = LISTS.flatMap(({ operation, path }) => [
       const decision = decisionsOf(loadContract().spec.components.parameters.Page);
       const what = `page ${last + 1} past the end (total_count ${first.body.total_count}) answered page ${past.body.page} with ${past.body.results.length} results`;
       if (!decision) ensure(false, what, past.ex);
-      mismatch(decision!, what, past.ex);
+      mismatch(decision!, 'value', what, past.ex);
       ensureEnvelope(past.ex, past.body, past.body.page);
     } else ensureEnvelope(past.ex, past.body, last + 1);
   }),

@@ -25,6 +25,8 @@ export class SkipError extends Error {
  */
 export interface Mismatch {
   decision: number[];
+  /** What differs: the status, the error code, a header, or a value of the body or a behaviour. */
+  kind: 'status' | 'error_code' | 'header' | 'value';
   message: string;
   exchange?: Exchange;
 }
@@ -32,8 +34,8 @@ export interface Mismatch {
 /** The mismatches of the check now running (checks run one at a time; the runner empties it). */
 export const mismatches: Mismatch[] = [];
 
-export function mismatch(decision: number[], message: string, ex?: Exchange): void {
-  mismatches.push({ decision, message: ex ? `${message}\n  ${describeExchange(ex)}` : message, exchange: ex });
+export function mismatch(decision: number[], kind: Mismatch['kind'], message: string, ex?: Exchange): void {
+  mismatches.push({ decision, kind, message: ex ? `${message}\n  ${describeExchange(ex)}` : message, exchange: ex });
 }
 
 /** A breach of the contract found by a check. */
@@ -79,14 +81,14 @@ export function ensureError(ex: Exchange, statuses: number[], code?: string): vo
   if (!statuses.includes(ex.status)) {
     const decided = statuses.map((s) => contract.decisionFor(ex.operationId, s));
     const sameClass = statuses.some((s) => Math.floor(s / 100) === Math.floor(ex.status / 100));
-    if (sameClass && decided.every(Boolean)) mismatch([...new Set(decided.flat() as number[])], `expected ${statuses.join(' or ')}, got ${ex.status}`, ex);
+    if (sameClass && decided.every(Boolean)) mismatch([...new Set(decided.flat() as number[])], 'status', `expected ${statuses.join(' or ')}, got ${ex.status}`, ex);
     else throw new ContractViolation(`expected ${statuses.join(" or ")}, got ${ex.status}\n  ${describeExchange(ex)}`, ex);
   }
   const b = ex.body as any;
   ensure(b && typeof b === 'object' && typeof b.error_code === 'string' && typeof b.error === 'string', 'error body is not the envelope {error_code, error}', ex);
   if (code && b.error_code !== code) {
     const decided = contract.decisionFor(ex.operationId, statuses[0], code);
-    if (decided) mismatch(decided, `expected error_code ${code}, got ${b.error_code}`, ex);
+    if (decided) mismatch(decided, 'error_code', `expected error_code ${code}, got ${b.error_code}`, ex);
     else throw new ContractViolation(`expected error_code ${code}, got ${b.error_code}\n  ${describeExchange(ex)}`, ex);
   }
 }
@@ -99,7 +101,7 @@ export function ensureStatus(ex: Exchange, status: number, what: string): any {
   if (ex.status !== status && Math.floor(ex.status / 100) === 2 && Math.floor(status / 100) === 2) {
     const decided = loadContract().decisionFor(ex.operationId, status);
     if (decided) {
-      mismatch(decided, `${what}: expected ${status}, got ${ex.status}`, ex);
+      mismatch(decided, 'status', `${what}: expected ${status}, got ${ex.status}`, ex);
       return ex.body as any;
     }
   }
