@@ -24,19 +24,26 @@ const SECONDS = /^\d+(?:\.\d+)?$/;
 const HTTP_DATE = /^(?:[A-Za-z]{3,9}, \d{2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 
 /**
- * Retry-After → milliseconds to wait from `nowMs`: delta-seconds (decimals accepted), or an HTTP-date
- * (a date in the past → 0). Capped at MAX_RETRY_AFTER_MS. Undefined when absent or not one of these forms
- * (negative, `soon`, `5s`, …): the caller then applies its own default.
+ * Retry-After → milliseconds to wait from `nowMs`, as the server said it: delta-seconds (decimals
+ * accepted), or an HTTP-date (a date in the past → 0). Undefined when absent or not one of these
+ * forms (negative, `soon`, `5s`, …): the caller then applies its own default. Uncapped: for reporting
+ * what the server asked (an error's `retryAfterMs`); to wait, use parseRetryAfter.
  */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number = Date.now()): number | undefined {
+export function retryAfterMs(value: string | null | undefined, nowMs: number = Date.now()): number | undefined {
   const v = value?.trim();
   if (!v) return undefined;
   let ms: number;
   if (SECONDS.test(v)) ms = Number(v) * 1000;
   else if (HTTP_DATE.test(v)) ms = Date.parse(v) - nowMs;
   else return undefined;
-  if (!Number.isFinite(ms)) return ms > 0 ? MAX_RETRY_AFTER_MS : undefined;
-  return Math.min(Math.max(0, Math.ceil(ms)), MAX_RETRY_AFTER_MS);
+  if (Number.isNaN(ms)) return undefined;
+  return Math.max(0, Math.ceil(ms));
+}
+
+/** Retry-After → milliseconds to wait (retryAfterMs), capped at MAX_RETRY_AFTER_MS. */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number = Date.now()): number | undefined {
+  const ms = retryAfterMs(value, nowMs);
+  return ms === undefined ? undefined : Math.min(ms, MAX_RETRY_AFTER_MS);
 }
 
 export interface RateLimitPolicy {

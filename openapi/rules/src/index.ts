@@ -4,6 +4,6 @@ export * from './generated/constants.js';
 export { operationFor, type OperationEntry } from './operations.js';
 export { conversionProblem, type ConversionProblem, type ConversionProblemKind, type ConversionSource, type ConversionTarget } from './conversion.js';
 export { formProblem, type FormProblem } from './form.js';
-export { headerValue, parseRetryAfter, parseRateLimitHeaders, MAX_RETRY_AFTER_MS, type HeaderSource, type RateLimitInfo, type RateLimitPolicy } from './headers.js';
+export { headerValue, parseRetryAfter, retryAfterMs, parseRateLimitHeaders, MAX_RETRY_AFTER_MS, type HeaderSource, type RateLimitInfo, type RateLimitPolicy } from './headers.js';
 export { classifyError, type ErrorClass, type ErrorKind } from './errors.js';
 export { Pacer, PacerWaitError, pacingFloorMs, MAX_TIMER_MS, type PacerOptions, type AcquireOptions, type Outcome, type Ticket, type PacerStats } from './pacer.js';

@@ -53,3 +53,15 @@ describe('parseRateLimitHeaders', () => {
     expect(parseRateLimitHeaders({ 'RateLimit-Reset': '99999999' }).resetMs).toBe(MAX_RETRY_AFTER_MS);
   });
 });
+
+describe('retryAfterMs (uncapped, for reporting)', () => {
+  it('reads the same forms as parseRetryAfter, without the cap', async () => {
+    const { retryAfterMs } = await import('../src/index.js');
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterMs('7200', now)).toBe(7_200_000);
+    expect(parseRetryAfter('7200', now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('-5', now)).toBeUndefined();
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+  });
+});

@@ -4,7 +4,7 @@ import { PAGE_SIZE, PRODUCTION_BASE_URL } from '@videogen/openapi/rules';
 import { type Clock, realClock } from './clock.js';
 import { AuthenticationError, fromResponse, UnexpectedResponseError, ValidationError, type VideoApiError } from './errors.js';
 import { logExchange, type TrafficLogger } from './traffic-log.js';
-import { type AnyRequest, createSender, LightRequest, retryOptions, type RetryOptions } from './retry.js';
+import { createSender, retryOptions, type RetryOptions } from './retry.js';
 import { pacerFor } from './pacer.js';
 import { paginate, type ListOptions, type Page, type Paginated } from './pagination.js';
 import { waitForVideo, type WaitOptions } from './polling.js';
@@ -109,34 +109,17 @@ export function createClient(options: ClientOptions = {}) {
     pacer: options.pacing === false ? undefined
       : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock, { maxWaitMs: retry.maxWaitMs }),
     check: (id) => videos.get(id),
-    ...(logger && { log: (req: AnyRequest, res: Response | undefined, error?: unknown) => logExchange(logger, key, req, res, error) }),
+    ...(logger && { log: (req: Request, body: string | undefined, res: Response | undefined, error?: unknown) => logExchange(logger, key, req, body, res, error) }),
   });
-  // openapi-fetch builds each call's request with this: a LightRequest (the transport calls
-  // fetch(url, init) once), or a standard Request while middleware is registered (api.use).
-  const middleware: unknown[] = [];
-  const ApiRequest = function (url: string, init: RequestInit) {
-    return middleware.length ? new Request(url, init) : new LightRequest(url, init);
-  } as unknown as typeof Request;
-  Object.defineProperty(ApiRequest, Symbol.hasInstance, { value: (r: unknown) => r instanceof Request || r instanceof LightRequest });
   const api = createFetchClient<paths>({
     baseUrl,
-    Request: ApiRequest,
     // The spec's path parameters are plain strings ({video_id}): one replace per call instead of
     // the general serializer (styles, explode), which is kept for any other value.
     pathSerializer: (p, params) =>
       p.replace(/\{(\w+)\}/g, (m, k) => (typeof params[k] == 'string' ? encodeURIComponent(params[k]) : defaultPathSerializer(m, params))),
-    fetch: (r) => send(r as AnyRequest),
+    fetch: (r) => send(r),
     headers: { Authorization: `Bearer ${key}` },
   });
-  const { use, eject } = api;
-  api.use = (...m) => {
-    use(...m);
-    middleware.push(...m.filter(Boolean));
-  };
-  api.eject = (...m) => {
-    eject(...m);
-    for (const x of m) if (middleware.includes(x)) middleware.splice(middleware.indexOf(x), 1);
-  };
 
   /** The data of a response, or its error thrown as a VideoApiError (with the key redacted). */
   const unwrap = <T>({ data, error, response }: { data?: T; error?: unknown; response: Response }): T => {
@@ -198,10 +181,10 @@ export function createClient(options: ClientOptions = {}) {
             ...init,
             body: input as never,
             bodySerializer: form.body,
-            fetch: (req: AnyRequest) => send(req, {
+            fetch: (req: Request) => send(req, {
               beforeResend: (since) => findCreated(input.text, since, o.signal),
               timeoutMs: o.uploadTimeoutMs ?? 0,
-              rebuild: form.oneShot ? undefined : () => new LightRequest(req.url, { ...init, headers: req.headers, body: form.body(), signal: req.signal }),
+              rebuild: form.oneShot ? undefined : () => new Request(req.url, { ...init, headers: req.headers, body: form.body(), signal: req.signal }),
             }),
           } as never).then(unwrap, notJson),
         );
@@ -244,7 +227,7 @@ export function createClient(options: ClientOptions = {}) {
       checkConversion(target, conversionOptions ?? (await client.conversions.get(id, o)));
       // A conversion's new video cannot be recognised in the list (the interface does not say what its
       // prompt is): after an ambiguous answer it is not re-sent (at most once), the error says so.
-      const fetch = (req: AnyRequest) => send(req, { beforeResend: async () => 'unknown' as const });
+      const fetch = (req: Request) => send(req, { beforeResend: async () => 'unknown' as const });
       return created(await api.POST('/videos/{video_id}/conversions/', { ...path(id), body: target, ...o, fetch } as never).then(unwrap, notJson).catch((e) => { noteNotResent(e); throw e; }));
     },
     waitForVideo: (id: string, o?: WaitOptions): Promise<Video> => waitForVideo(videos.get, clock, id, o),

@@ -1,4 +1,4 @@
-import { classifyError, type ErrorKind as RuleKind } from '@videogen/openapi/rules';
+import { classifyError, retryAfterMs, type ErrorKind as RuleKind } from '@videogen/openapi/rules';
 import type { components } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
@@ -129,12 +129,10 @@ export function fromResponse(status: number, body: any, headers?: Headers, now =
   });
 }
 
-/** The Retry-After of a response, as sent and in ms. */
+/** The Retry-After of a response, as sent and in ms (uncapped: the caller decides what is too long). */
 export function retryAfterOf(headers: Headers, now: number): { retryAfter?: string; retryAfterMs?: number } {
   const retryAfter = headers.get('retry-after') ?? undefined;
   if (retryAfter === undefined) return {};
-  // Uncapped, as the server said it (seconds or an HTTP date): the caller decides what is too long.
-  const n = Number(retryAfter);
-  const ms = retryAfter.trim() !== '' && !Number.isNaN(n) ? n * 1000 : Date.parse(retryAfter) - now;
-  return { retryAfter, ...(Number.isFinite(ms) && { retryAfterMs: Math.max(0, ms) }) };
+  const ms = retryAfterMs(retryAfter, now);
+  return { retryAfter, ...(ms !== undefined && Number.isFinite(ms) && { retryAfterMs: ms }) };
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { createClient, ConcurrencyLimitError, InsufficientCreditError, NetworkError, NotFoundError, RateLimitError, ServerError, TimeoutError, ValidationError } from '../src/index.js';
 import { drop, err, fakeClock, faultServer, hang, json, video, VIDEO_ID } from './helpers.js';
+import { retryDelay, retryOptions, shouldRetry } from '../src/retry.js';
 
 const SETTING = { request_fields: ['text' as const] };
 let close: (() => Promise<void>) | undefined;
@@ -139,7 +140,7 @@ describe('retries (interface 7.1)', () => {
     await expect(client.videos.get(VIDEO_ID, { signal: ac.signal })).rejects.toThrow('cancelled');
   });
 
-  it('sends a light request through fetch(url, init): retried JSON POST keeps headers, key and body', async () => {
+  it('a retried JSON POST keeps its method, headers, key and body type', async () => {
     const opts = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] };
     const { srv, client } = await setup([json(200, opts), err(503, 'UNKNOWN_ERROR', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID })]);
     await client.convert(VIDEO_ID, { aspect_ratio: '9:16' });
@@ -201,5 +202,48 @@ describe('upload retries rebuild the body from its source', () => {
     expect(e).toBeInstanceOf(ServerError);
     expect(e.message).toMatch(/not retried: a stream input is sent once/);
     expect(srv.seen).toHaveLength(1);
+  });
+});
+
+describe('the retry steps (shouldRetry, retryDelay)', () => {
+  const req = new Request('http://127.0.0.1/v1/videos/');
+  const answer = (status: number, headers: Record<string, string> = {}) => new Response('{}', { status, headers });
+  const r = retryOptions({ baseDelayMs: 100, maxDelayMs: 1000, maxWaitMs: 60_000 });
+
+  it('retries what the rules call retryable, and no answer only for a GET', () => {
+    expect(shouldRetry({ status: 500 }, false)).toBe(true);
+    expect(shouldRetry({ status: 429, error_code: 'RATE_LIMIT_EXCEEDED' }, true)).toBe(true);
+    expect(shouldRetry({ status: 429, error_code: 'INSUFFICIENT_CREDIT' }, true)).toBe(false);
+    expect(shouldRetry({ status: 404, error_code: 'NOT_FOUND' }, true)).toBe(false);
+    expect(shouldRetry('no answer', true)).toBe(true);
+    expect(shouldRetry('no answer', false)).toBe(false);
+  });
+
+  it('waits what the server says, and gives up on a wait beyond the ceiling', () => {
+    expect(retryDelay(answer(503, { 'retry-after': '2' }), 0, r, 0, req, false)).toBe(2000);
+    expect(retryDelay(answer(503, { 'retry-after': '61' }), 0, r, 0, req, false)).toBeUndefined();
+    expect(retryDelay(answer(429, { 'retry-after': 'Thu, 01 Jan 1970 00:00:05 GMT' }), 0, r, 0, req, false)).toBe(5000);
+    // With a pacer the 429's wait is the pacer's (it learned the reset from the same answer).
+    expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), 0, r, 0, req, true)).toBe(0);
+    expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), 0, r, 0, req, false)).toBe(3000);
+    const d = retryDelay(answer(502), 3, r, 0, req, false)!;
+    expect(d >= 500 && d <= 1000).toBe(true);
+  });
+});
+
+describe('the traffic log sees what was sent', () => {
+  it('logs a JSON POST with its body, a retried one twice, and an exchange without an answer', async () => {
+    const opts = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] };
+    const lines: string[] = [];
+    const { client } = await setup([json(200, opts), err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID }), drop], { logger: (l) => lines.push(l) });
+    await client.convert(VIDEO_ID, { language: 'en' });
+    await client.videos.get(VIDEO_ID).catch(() => {});
+    const records = lines.map((l) => JSON.parse(l));
+    expect(records.slice(1, 3).map((x) => [x.request.method, x.request.body, x.response.status])).toEqual([
+      ['POST', '{"language":"en"}', 503],
+      ['POST', '{"language":"en"}', 200],
+    ]);
+    expect(records.at(-1)).toMatchObject({ request: { method: 'GET' }, error: expect.stringMatching(/./) });
+    expect(records.at(-1).response).toBeUndefined();
   });
 });
