@@ -11,7 +11,7 @@ import { waitForVideo, type WaitOptions } from './polling.js';
 import { multipart, prepare, type GenerateInput, type Plan, type UploadProgress } from './uploads.js';
 import { download, type DownloadOptions } from './download.js';
 import { checkConversion, type ConversionTarget } from './conversions.js';
-import { builtin, env as processEnv } from './runtime.js';
+import { builtin, env as processEnv, uploadRedirect } from './runtime.js';
 
 type Schemas = components['schemas'];
 export type Video = Schemas['Video'];
@@ -174,7 +174,7 @@ export function createClient(options: ClientOptions = {}) {
       if (!o.setting) await prepare(input, plan, await findSetting(input.video_setting_id, o.signal));
       const form = multipart(parts, o.onUploadProgress);
       // The upload's body is a stream: each retry builds a new one from the sources (never a clone).
-      const init = { method: 'POST', headers: { 'Content-Type': form.type }, duplex: 'half', redirect: 'manual', signal: o.signal } as RequestInit;
+      const init = { method: 'POST', headers: { 'Content-Type': form.type }, duplex: 'half', redirect: uploadRedirect(), signal: o.signal } as RequestInit;
       try {
         return created(
           await api.POST('/videos/generate/', {

@@ -13,3 +13,12 @@ export const builtin = <T>(id: string): T | undefined => proc()?.getBuiltinModul
 /** Where a file path cannot work: one clear error instead of a crash at import. */
 export const noFileSystem = (what: string) =>
   `${what} needs a file system (node:fs), which this runtime does not have: pass a Blob, File or bytes instead of a path`;
+
+/**
+ * The redirect mode of an upload. Node's fetch (undici) keeps a streamed body in memory until the
+ * upload ends unless redirects are refused ('error'): a 180 MB upload then costs about +50 MB of RSS
+ * instead of +210 MB (npm run bench). workerd rejects 'error' at fetch time, so a Worker uses
+ * 'manual'. Either way a 3xx to an upload ends as an error: its body cannot be sent again.
+ */
+export const uploadRedirect = (): RequestRedirect =>
+  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent == 'Cloudflare-Workers' ? 'manual' : 'error';

@@ -15,6 +15,17 @@ const start = async (steps: Step[] | ((s: any, i: number) => Step)) => {
 const setting = { setting: { request_fields: ['text' as const] } };
 
 describe('answers the client cannot rely on', () => {
+  it('a redirect answering an upload is an error after one POST: it is not followed, and the body is not held for it', async () => {
+    const redirect: Step = (_req, res) => { res.writeHead(307, { location: '/elsewhere/' }).end(); };
+    const empty = json(200, { results: [], has_next: false, total_count: 0, page: 1, items_per_page: 50 });
+    const { srv, client } = await start((s) => (s.method == 'POST' ? redirect : empty));
+    const e = await client.videos.generate({ video_setting_id: VIDEO_ID, text: 'x' }, setting).catch((x) => x);
+    expect(e).toBeInstanceOf(VideoApiError);
+    expect(e.message).toMatch(/redirect/);
+    expect(srv.seen.filter((s) => s.method == 'POST')).toHaveLength(1);
+    expect(srv.seen.some((s) => s.url.includes('elsewhere'))).toBe(false);
+  });
+
   it('an HTML page on a 200 is an UnexpectedResponseError, not a SyntaxError', async () => {
     const { client } = await start([html]);
     const e = await client.videos.get(VIDEO_ID).catch((x) => x);
