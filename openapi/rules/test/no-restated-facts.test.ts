@@ -36,11 +36,7 @@ const ALLOWED: Array<{ file: string; match: RegExp; reason: string }> = [
   { file: 'packages/sandbox/src/fixtures.ts', match: /request_fields: \['text', 'pdf_file'\]/, reason: "a seeded setting's request_fields: sandbox data that happens to match a combination" },
   { file: 'packages/contract-tests/src/fixtures.ts', match: /fields: \['text', 'pdf_file'\]/, reason: "the suite's fixture table names the setting it needs per mode (suite's file)" },
   // The suite is an independent check of the service; these are its own oracles (suite's files, left to `suite`):
-  { file: 'packages/contract-tests/src/checks/generation.ts', match: /\['running', 'completed', 'failed'\]/, reason: 'TODO(suite): the statuses a new video may have (VIDEO_STATUSES minus expired)' },
   { file: 'packages/contract-tests/src/checks/video-helpers.ts', match: /TERMINAL = \['completed', 'failed', 'expired'\]/, reason: 'the terminal states are DECISIONS #3, not an x-* list' },
-  { file: 'packages/contract-tests/src/checks/generation-modes.ts', match: /max_items \?\? 10/, reason: 'TODO(suite): fallback should be UPLOAD_LIMITS.image_files.maxItems' },
-  { file: 'packages/contract-tests/src/checks/generation-modes.ts', match: /max_bytes\?\.personal \?\? 50_000_000/, reason: 'TODO(suite): fallback should be UPLOAD_LIMITS.audio_file.maxBytes.personal' },
-  { file: 'packages/contract-tests/src/fixtures.ts', match: /FILE_FIELDS = \[/, reason: 'TODO(suite): the file fields should come from GENERATE_FIELDS / UPLOAD_LIMITS' },
 ];
 
 // ---- the facts ------------------------------------------------------------------------------------

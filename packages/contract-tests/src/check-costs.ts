@@ -8,6 +8,7 @@
 // accepted by the target (a 2xx answer to POST /videos/generate/ or POST /videos/{id}/conversions/).
 import { MAX_RUNNING, RATE_LIMITS } from '@videogen/openapi/rules';
 import { INPUT_MODES } from './fixtures.ts';
+import { NEWEST_READ, SHARED_MODE } from './checks/shared-generations.ts';
 
 export type Needs = 'other' | 'freePlan' | 'noCredit' | 'notConvertibleVideoId' | 'realAvatarVideoId' | 'unknownErrorVideoId' | 'limitedVoicesVideoId';
 
@@ -48,12 +49,19 @@ export const DECLARED: Record<string, Decl> = {
   'getConversionOptions › negative_data_rejection_malformed_id': { B: 2 },
   'getVideo › not_found_other_account': { B: 2, needs: ['other'], apart: { B: 1 } },
   'getConversionOptions › not_found_other_account': { B: 2, needs: ['other'], apart: { B: 1 } },
-  // Two generations and a status read of the first, shared by the generation checks (generation.ts).
-  'generateVideo › generate_returns_video_id': { A: 2, B: 0, reads: 1, credits: 2, group: 'generation' },
+  // The run's shared generations (shared-generations.ts), one budget group: on a stateful target the
+  // account's list and the status of its newest videos (waited until none runs), a text generation,
+  // a status read of it, the pdf_file mode's generation, then the concurrency probe: the status of both
+  // (all running), a third generation and a conversion (both refused), the status of both again.
+  // MAX_RUNNING credits serve the generation checks, the pdf_file mode and both concurrency checks.
+  'generateVideo › generate_returns_video_id': { A: MAX_RUNNING + 1 + 1, B: 1 + NEWEST_READ, reads: 1 + MAX_RUNNING + MAX_RUNNING, credits: MAX_RUNNING, group: 'generation' },
   'generateVideo › generate_new_id_each_time': { A: 0, B: 0, group: 'generation' },
   'getVideo › status_view_running': { A: 0, B: 0, group: 'generation' },
   'getVideo › status_view_generated_completes': { A: 0, B: 0, reads: 1, group: 'generation' },
   'listVideos › lists_generated_video': { B: 1, group: 'generation', full: true },
+  [`generateVideo › generate_mode_${SHARED_MODE.name}`]: { A: 0, B: 0, group: 'generation' },
+  'generateVideo › concurrency_limit': { A: 0, B: 0, group: 'generation' },
+  'createConversion › concurrency_limit_shared': { A: 0, B: 0, group: 'generation' },
   'generateVideo › negative_data_rejection_schema': { A: 2, B: 0 },
   'generateVideo › negative_data_rejection_semantics': NEG_POST,
   // One conversion of the convertible fixture, shared by the conversion checks (conversions.ts).
@@ -75,15 +83,11 @@ export const DECLARED: Record<string, Decl> = {
   'createConversion › insufficient_credit_free_plan': { ...NEG_POST, needs: ['freePlan'], apart: { A: 1 } },
   'createConversion › insufficient_credit_balance': { ...NEG_POST, needs: ['noCredit'], apart: { A: 1 } },
   'createConversion › unknown_error': { ...NEG_POST, needs: ['unknownErrorVideoId'] },
-  // Every input mode: one generation each, waited for (generation-modes.ts).
+  // Every other input mode: one generation each, after waiting for a free place (generation-modes.ts).
   ...Object.fromEntries(
-    INPUT_MODES.map((m) => [`generateVideo › generate_mode_${m.name}`, { A: 1, B: 0, reads: 1, credits: 1 }]),
+    INPUT_MODES.filter((m) => m !== SHARED_MODE).map((m) => [`generateVideo › generate_mode_${m.name}`, { A: 1, B: 0, reads: 1, credits: 1 }]),
   ),
   'generateVideo › negative_data_rejection_file_over_plan_limit': { A: 1, B: 1, needs: ['other'], apart: { A: 1, B: 1 } },
   // One more than the window allows, unpaced: the limit the target states (RateLimit-Policy) else the spec's.
   'listVideoSettings › rate_limit_burst': { B: RATE_LIMITS.B.requests + 1, upTo: true, full: true },
-  // MAX_RUNNING generations fill the slots (waited for), one more is refused, a conversion too (limits.ts).
-  // One GET /videos/ first: the account's newest videos may be running (another user of the account).
-  'generateVideo › concurrency_limit': { A: MAX_RUNNING + 1 + 1, B: 1, reads: MAX_RUNNING, credits: MAX_RUNNING, group: 'concurrency' },
-  'createConversion › concurrency_limit_shared': { A: 0, B: 0, group: 'concurrency' },
 };

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 // Ids the checks need: from the configuration (environment, or the sandbox's documented FIXTURES),
 // else discovered from the target with as few requests as possible.
+import { UPLOAD_LIMITS, VALID_COMBINATIONS } from '@videogen/openapi/rules';
 import type { FixtureIds } from './target.ts';
 import type { Run } from './run.ts';
 
 export type Fixtures = FixtureIds & { notes: Partial<Record<keyof FixtureIds, string>> };
 
-const FILE_FIELDS = ['pdf_file', 'pptx_file', 'audio_file', 'video_file'];
+/** The upload fields that make a mode of their own (x-upload-limits, less those a combination only allows). */
+const OPTIONAL: readonly string[] = VALID_COMBINATIONS.flatMap(([, may]) => may);
+const FILE_FIELDS: readonly string[] = Object.keys(UPLOAD_LIMITS).filter((f) => !OPTIONAL.includes(f));
 
 /**
  * The input modes of x-valid-combinations that need a file (text alone is `videoSettingId`), each

@@ -12,6 +12,8 @@ export interface BreakCase {
    * expected checks must report a mismatch with it, and no check may fail.
    */
   decision?: number;
+  /** No check other than `expect` may fail: the break must not cascade into checks that share its requests. */
+  only?: boolean;
   /** Operations whose checks run against this break (a subset keeps 20 runs fast). */
   operations: string[];
   make(target: TargetConfig): Break;
@@ -204,6 +206,20 @@ export const BREAKS: BreakCase[] = [
     expect: ['createConversion › invalid_language'],
     operations: ['createConversion'],
     make: () => ({ response: (res) => (res.status === 400 && isJson(res) ? editJson(res, (b) => void (b.error_code === 'INVALID_LANGUAGE' && (b.error_code = 'BAD_LANGUAGE'))) : undefined) }),
+  },
+  {
+    // The pdf_file generation is also the run's shared second generation (shared-generations.ts): its
+    // refusal must fail its own check only, not the new-id and concurrency checks that share it.
+    name: 'pdf_file generations refused (400), no cascade into the checks sharing it',
+    expect: ['generateVideo › generate_mode_pdf_file'],
+    only: true,
+    operations: ['generateVideo', 'getVideo', 'createConversion'],
+    make: () => ({
+      request: (req) =>
+        isGenerate(req) && /name="pdf_file"/.test(req.body?.toString('latin1') ?? '') && !/name="text"/.test(req.body?.toString('latin1') ?? '')
+          ? json(400, { error_code: 'FILE_UPLOAD_ERROR', error: 'scripted: pdf_file refused' })
+          : undefined,
+    }),
   },
   {
     name: 'no concurrency limit (503 turned into a new video)',

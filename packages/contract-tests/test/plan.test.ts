@@ -1,7 +1,7 @@
 // The planner's figures against a real full run against the sandbox, counted from the suite's own
 // exchange log: per check the class-A and class-B requests and the credits, and the budget honoured.
 import { describe, expect, it } from 'vitest';
-import { pacingFloorMs } from '@videogen/openapi/rules';
+import { MAX_RUNNING, pacingFloorMs } from '@videogen/openapi/rules';
 import { startSandboxTarget } from '../src/launch.ts';
 import { Run } from '../src/run.ts';
 import { allChecks } from '../src/checks/index.ts';
@@ -83,10 +83,11 @@ describe('contract --plan', () => {
     const skipped = results.filter((r) => r.state === 'skipped');
     expect(skipped.map(checkId).sort()).toEqual(p.skipped.map((s) => s.id).sort());
     expect(skipped.every((r) => /credit budget 4/.test(r.message ?? ''))).toBe(true);
-    // Cheapest coverage first: the shared conversion (1 credit, 3 checks) and generation (2 credits, 5 checks) run.
-    expect(skipped.map(checkId)).not.toContain('createConversion › convert_returns_new_id');
-    expect(skipped.map(checkId)).not.toContain('generateVideo › generate_returns_video_id');
-    expect(costOf(allChecks().find((c) => checkId(c) === 'generateVideo › concurrency_limit')!).credits).toBe(2);
+    // Cheapest coverage first: the shared generations (2 credits, 8 checks) and conversion (1 credit, 3 checks) run.
+    for (const id of ['createConversion › convert_returns_new_id', 'generateVideo › generate_returns_video_id', 'generateVideo › generate_mode_pdf_file', 'generateVideo › concurrency_limit', 'createConversion › concurrency_limit_shared'])
+      expect(skipped.map(checkId)).not.toContain(id);
+    expect(costOf(allChecks().find((c) => checkId(c) === 'generateVideo › generate_returns_video_id')!).credits).toBe(MAX_RUNNING);
+    expect(results.filter((r) => r.state === 'passed').map(checkId)).toContain('generateVideo › concurrency_limit');
   });
 
   it('a budget of 0 sends no generation or conversion that could be accepted', async () => {

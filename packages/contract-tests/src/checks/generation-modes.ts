@@ -1,45 +1,15 @@
 // POST /videos/generate/ in every input mode of x-valid-combinations (each creates a video: a credit
-// on a real service), and the forms it must refuse: a wrong file extension, too many images, a field
+// on a real service; pdf_file judges the run's shared second generation instead), and the forms it must refuse: a wrong file extension, too many images, a field
 // combination that is not valid, a setting that does not take the given fields, an unknown setting,
 // a file past the plan's limit (x-upload-limits; DECISIONS #5, #8, #26).
 import { randomBytes, randomUUID } from 'node:crypto';
+import { UPLOAD_LIMITS } from '@videogen/openapi/rules';
+import { modeForm } from './mode-forms.ts';
 import { check, ensure, ensureError, ensureStatus, type Check, type CheckContext } from './types.ts';
 import { UUID, waitForSlot } from './video-helpers.ts';
+import { SHARED_MODE, sharedGenerations } from './shared-generations.ts';
 import { INPUT_MODES, type InputMode } from '../fixtures.ts';
-import type { Api } from '../http.ts';
-
-// Tiny but real files: the service may sniff them, the sandbox only looks at the name.
-const b = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
-const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
-const PDF = b('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
-/** An empty ZIP archive (end of central directory only): the container of a .pptx. */
-const PPTX = b('PK', [5, 6], new Array(18).fill(0));
-/** An ID3v2.3 header followed by one silent MPEG-1 Layer III frame header. */
-const MP3 = b('ID3', [3, 0, 0, 0, 0, 0, 0], [0xff, 0xfb, 0x90, 0x00]);
-/** An MP4 `ftyp` box. */
-const MP4 = b([0, 0, 0, 0x18], 'ftyp', 'isom', [0, 0, 2, 0], 'isom', 'mp41');
-
-const FILES: Record<string, { filename: string; type: string; bytes: Buffer }> = {
-  pdf_file: { filename: 'contract.pdf', type: 'application/pdf', bytes: PDF },
-  pptx_file: { filename: 'contract.pptx', type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', bytes: PPTX },
-  audio_file: { filename: 'contract.mp3', type: 'audio/mpeg', bytes: MP3 },
-  video_file: { filename: 'contract.mp4', type: 'video/mp4', bytes: MP4 },
-  image_files: { filename: 'contract.png', type: 'image/png', bytes: PNG_1x1 },
-};
-
-const file = (field: string) => new Blob([FILES[field].bytes], { type: FILES[field].type });
-
-/** A form with the given fields: `text` a short instruction, a file field its tiny file, `image_files` `images` parts. */
-export function modeForm(setting: string | undefined, fields: readonly string[], images = 2): FormData {
-  const form = new FormData();
-  if (setting !== undefined) form.append('video_setting_id', setting);
-  for (const field of fields) {
-    if (field === 'text') form.append('text', 'Contract suite: a one-minute summary of the attached material.');
-    else if (field === 'image_files') for (let i = 1; i <= images; i++) form.append('image_files', file(field), `contract-${i}.png`);
-    else form.append(field, file(field), FILES[field].filename);
-  }
-  return form;
-}
+import type { Api, Exchange } from '../http.ts';
 
 const uploadLimits = (ctx: CheckContext): any => ctx.run.contract.spec.components.schemas.GenerateVideoRequest?.['x-upload-limits']?.fields ?? {};
 
@@ -50,16 +20,27 @@ function modeCheck(m: InputMode): Check {
     ctx.requireFull('generating videos (each costs a credit)');
     if ((m.fields as readonly string[]).includes('image_files') && !ctx.run.target.stateful) ctx.skip(`target ${ctx.run.target.kind} ${PRISM_IMAGES}`);
     const setting = await ctx.fixture(m.fixture);
-    // At most 2 running per account (x-concurrency-limit): wait for a free place rather than a 503.
-    await waitForSlot(ctx);
     const what = `POST /videos/generate/ with ${m.fields.map((f) => (f === 'image_files' ? '2 × image_files' : f)).join(' + ')}`;
-    const ex = await ctx.main.post('/videos/generate/', { form: modeForm(setting, m.fields) });
+    const shared = m === SHARED_MODE;
+    let ex: Exchange;
+    if (shared) {
+      // Sent once, as the run's second shared generation (shared-generations.ts): judged here too.
+      const g = await sharedGenerations(ctx);
+      ex = g.modeGeneration ?? ctx.skip('not sent: the shared text generation before it was not accepted (generate_returns_video_id says why)');
+    } else {
+      // At most 2 running per account (x-concurrency-limit): wait for a free place rather than a 503.
+      await waitForSlot(ctx);
+      ex = await ctx.main.post('/videos/generate/', { form: modeForm(setting, m.fields) });
+    }
     const body = ensureStatus(ex, 200, what);
     ensure(typeof body?.video_id === 'string' && UUID.test(body.video_id), `video_id ${body?.video_id} is not a UUID`, ex);
     if (!ctx.run.target.stateful) ctx.skip(`accepted (200, a UUID), but target ${ctx.run.target.kind} is a stateless mock: it answers its example id to every request, so a new id cannot be checked`);
-    const known = new Set<string>([...ctx.run.created, ...(Object.values(ctx.run.target.fixtures) as string[])]);
+    const others = [...ctx.run.created];
+    // The shared generation's own id is already listed (once): every other entry is another video.
+    if (shared) others.splice(others.indexOf(body.video_id), 1);
+    const known = new Set<string>([...others, ...(Object.values(ctx.run.target.fixtures) as string[])]);
     ensure(!known.has(body.video_id), `${what} answered the id of another video of this run or a fixture: ${body.video_id}`, ex);
-    ctx.run.created.push(body.video_id);
+    if (!shared) ctx.run.created.push(body.video_id);
   });
 }
 
@@ -118,7 +99,7 @@ export const generationModeChecks: Check[] = [
     ctx.requireFull('POST requests');
     if (!ctx.run.target.stateful) ctx.skip(`target ${ctx.run.target.kind} ${PRISM_IMAGES}: a 400 would not prove the limit`);
     const setting = await ctx.fixture('textImagesSettingId');
-    const max: number = uploadLimits(ctx).image_files?.max_items ?? 10;
+    const max: number = uploadLimits(ctx).image_files?.max_items ?? UPLOAD_LIMITS.image_files.maxItems;
     ensureRejected(ctx, await generate(ctx.main, modeForm(setting, ['text', 'image_files'], max + 1)), [400], 'FILE_UPLOAD_ERROR');
   }),
   check('generateVideo', 'negative_data_rejection_invalid_combination', async (ctx) => {
@@ -153,7 +134,7 @@ export const generationModeChecks: Check[] = [
     }
     // The sandbox's second account (globex) is on the Personal plan: 50 MB for audio_file.
     const personal = ctx.other();
-    const max: number = uploadLimits(ctx).audio_file?.max_bytes?.personal ?? 50_000_000;
+    const max: number = uploadLimits(ctx).audio_file?.max_bytes?.personal ?? UPLOAD_LIMITS.audio_file.maxBytes.personal;
     const settings = ensureStatus(await personal.get('/video-settings/'), 200, 'GET /video-settings/ of the Personal-plan account');
     const setting = (settings.results ?? []).find((s: any) => s.request_fields?.length === 1 && s.request_fields[0] === 'audio_file')?.video_setting_id;
     if (!setting) ctx.skip('the Personal-plan account has no setting with request_fields [audio_file]');

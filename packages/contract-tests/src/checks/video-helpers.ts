@@ -48,28 +48,42 @@ export async function ensureDownloads(url: string): Promise<void> {
   ensure(ftyp || /^video\//i.test(type), `download_url ${url} is not a video (content-type "${type}", no MP4 ftyp box)`);
 }
 
+/** The concurrency limit the spec states for generateVideo (x-concurrency-limit). */
+export function maxRunning(ctx: CheckContext): number {
+  const generate = ctx.run.contract.operations.find((o) => o.operationId === 'generateVideo')?.operation;
+  return generate?.['x-concurrency-limit']?.max_running ?? MAX_RUNNING;
+}
+
 /**
- * Wait until at most `max_running − free` of the videos this run created are running (the
- * x-concurrency-limit of generateVideo), polling as x-polling says, so that the next generation or
- * conversion is not answered 503. Paced like every other read.
+ * Polls the status of `ids` (as x-polling says, in target time) until at most `most` of them are
+ * running. Past the x-polling timeout it fails the check, or with `carryOn` returns, leaving the
+ * judgement to what follows. Ids seen not running are remembered (run.finished) and not read again.
  */
-export async function waitForSlot(ctx: CheckContext, free = 1): Promise<void> {
+export async function waitUntilRunningAtMost(ctx: CheckContext, ids: string[], most: number, { carryOn = false } = {}): Promise<void> {
   const { run } = ctx;
-  if (!run.target.stateful) return;
-  const generate = run.contract.operations.find((o) => o.operationId === 'generateVideo')?.operation;
-  const max: number = generate?.['x-concurrency-limit']?.max_running ?? MAX_RUNNING;
   const polling = run.contract.operations.find((o) => o.operationId === 'getVideo')?.operation['x-polling'] ?? {};
-  const deadline = Date.now() + ((polling.timeout_seconds ?? POLLING.timeoutMs / 1000) * 1000) / run.timeScale;
+  const timeout = polling.timeout_seconds ?? POLLING.timeoutMs / 1000;
+  const deadline = Date.now() + (timeout * 1000) / run.timeScale;
   for (;;) {
     let running = 0;
-    for (const id of run.created) {
+    for (const id of ids) {
       if (run.finished.has(id)) continue;
       const ex = await ctx.main.get(`/videos/${id}/`);
       if (ex.status === 200 && (ex.body as any)?.status === 'running') running++;
       else run.finished.add(id);
     }
-    if (running <= max - free) return;
-    ensure(Date.now() < deadline, `${running} videos of this run still running after the client-side timeout of ${polling.timeout_seconds ?? POLLING.timeoutMs / 1000} s (target time)`);
+    if (running <= most) return;
+    if (carryOn && Date.now() >= deadline) return;
+    ensure(Date.now() < deadline, `${running} videos still running after the client-side timeout of ${timeout} s (target time)`);
     await run.sleep(polling.interval_seconds ?? POLLING.intervalMs / 1000);
   }
+}
+
+/**
+ * Wait until at most `max_running − free` of the videos this run created are running, so that the
+ * next generation or conversion is not answered 503. Paced like every other read.
+ */
+export async function waitForSlot(ctx: CheckContext, free = 1): Promise<void> {
+  if (!ctx.run.target.stateful) return;
+  await waitUntilRunningAtMost(ctx, ctx.run.created, maxRunning(ctx) - free);
 }
