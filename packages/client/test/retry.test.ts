@@ -226,7 +226,8 @@ describe('the retry steps (shouldRetry, retryDelay)', () => {
     // With a pacer the 429's wait is the pacer's (it learned the reset from the same answer).
     expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), 0, r, 0, req, true)).toBe(0);
     expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), 0, r, 0, req, false)).toBe(3000);
-    const d = retryDelay(answer(502), 3, r, 0, req, false)!;
+    // Backoff: base × 2^attempt capped at maxDelayMs (100 × 16 → 1000), times 0.5–1.
+    const d = retryDelay(answer(502), 4, r, 0, req, false)!;
     expect(d >= 500 && d <= 1000).toBe(true);
   });
 });
