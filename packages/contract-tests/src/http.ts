@@ -51,8 +51,6 @@ export interface RequestOptions {
   /** A raw body with its content type (for bodies that are not JSON objects). */
   raw?: { body: string; contentType: string };
   form?: FormData;
-  /** A streamed body, made afresh for each attempt (a stream can be sent once): large uploads. */
-  stream?: { make: () => ReadableStream<Uint8Array>; contentType: string };
   auth?: Auth;
   /** Wait out and re-send a 429 / 503 (default true); off in the checks that provoke them. */
   retry?: boolean;
@@ -118,16 +116,13 @@ export class Api {
         if (!this.key) throw new Error('this check needs an API key (VIDEO_API_KEY)');
         headers.authorization = `Bearer ${this.key}`;
       } else if (auth !== 'none') headers.authorization = auth.header;
-      let body: string | FormData | ReadableStream<Uint8Array> | undefined;
+      let body: string | FormData | undefined;
       if (opts.json !== undefined) {
         body = JSON.stringify(opts.json);
         headers['content-type'] = 'application/json';
       } else if (opts.raw) {
         body = opts.raw.body;
         headers['content-type'] = opts.raw.contentType;
-      } else if (opts.stream) {
-        body = opts.stream.make();
-        headers['content-type'] = opts.stream.contentType;
       } else if (opts.form) body = opts.form;
       const ticket = !paced
         ? undefined
@@ -143,8 +138,8 @@ export class Api {
       let res: Response;
       let text: string;
       try {
-        // duplex: a streamed request body (Node's fetch requires it); redirect manual keeps it unbuffered.
-        const init = { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(60_000), ...(opts.stream ? { duplex: 'half' } : {}) } as RequestInit;
+        // redirect manual: a 3xx is recorded and judged like any other answer, never followed.
+        const init = { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(60_000) } as RequestInit;
         res = await fetch(this.baseUrl + path + qs, init);
         text = await res.text();
       } catch (err) {

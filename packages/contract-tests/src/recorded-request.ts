@@ -21,15 +21,12 @@ export interface RecordedRequest {
   json?: unknown;
   raw?: { body: string; contentType: string };
   form?: RecordedPart[];
-  /** A streamed upload of this many bytes (re-sent as zeros). */
-  stream?: { contentType: string; bytes?: number };
 }
 
 export async function recordRequest(method: string, path: string, auth: Auth, opts: RequestOptions): Promise<RecordedRequest> {
   const r: RecordedRequest = { method, path, auth: auth === 'key' || auth === 'none' ? auth : { header: redact(auth.header) } };
   if (opts.json !== undefined) r.json = JSON.parse(redact(JSON.stringify(opts.json)));
   else if (opts.raw) r.raw = { body: redact(opts.raw.body), contentType: opts.raw.contentType };
-  else if (opts.stream) r.stream = { contentType: opts.stream.contentType };
   else if (opts.form) {
     r.form = [];
     for (const [name, v] of opts.form.entries()) {
@@ -61,10 +58,6 @@ export function replayOptions(r: RecordedRequest, key: string | undefined): Requ
     }
     opts.form = fd;
   }
-  if (r.stream) {
-    const bytes = r.stream.bytes ?? 0;
-    opts.stream = { contentType: r.stream.contentType, make: () => new Blob([new Uint8Array(bytes)]).stream() };
-  }
   return opts;
 }
 
@@ -82,7 +75,6 @@ export function curlLine(baseUrl: string, r: RecordedRequest, keyVar = 'VIDEO_AP
     // -F reads a value starting with @ or < as a file: those go as --form-string.
     else parts.push(/^[@<]/.test(p.value ?? '') ? '--form-string' : '-F', q(`${p.name}=${p.value ?? ''}`));
   }
-  if (r.stream) parts.push('-H', q(`Content-Type: ${r.stream.contentType}`), '--data-binary', '@upload.bin');
   parts.push(q(baseUrl.replace(/\/+$/, '') + r.path));
   return redact(parts.join(' '));
 }

@@ -2,7 +2,11 @@
 // on a real service; pdf_file judges the run's shared second generation instead), and the forms it must refuse: a wrong file extension, too many images, a field
 // combination that is not valid, a setting that does not take the given fields, an unknown setting,
 // a file past the plan's limit (x-upload-limits; DECISIONS #5, #8, #26).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { openAsBlob } from 'node:fs';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UPLOAD_LIMITS } from '@videogen/openapi/rules';
 import { modeForm } from './mode-forms.ts';
 import { check, ensure, ensureError, ensureStatus, type Check, type CheckContext } from './types.ts';
@@ -49,36 +53,16 @@ function ensureRejected(ctx: CheckContext, ex: Awaited<ReturnType<Api['post']>>,
   ensureError(ex, statuses, ctx.run.target.kind === 'sandbox' ? sandboxCode : undefined);
 }
 
-/** A streamed multipart body: `fields` as text parts, then one file of `size` zero bytes, sent in 1 MiB chunks. */
-function streamedUpload(fields: Record<string, string>, fileField: string, filename: string, type: string, size: number) {
-  const boundary = `contract-${randomBytes(12).toString('hex')}`;
-  const head =
-    Object.entries(fields)
-      .map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-      .join('') + `--${boundary}\r\ncontent-disposition: form-data; name="${fileField}"; filename="${filename}"\r\ncontent-type: ${type}\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  const CHUNK = 1 << 20;
-  return {
-    contentType: `multipart/form-data; boundary=${boundary}`,
-    make: () => {
-      let sent = -1;
-      return new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (sent < 0) {
-            controller.enqueue(new TextEncoder().encode(head));
-            sent = 0;
-          } else if (sent < size) {
-            const n = Math.min(CHUNK, size - sent);
-            controller.enqueue(new Uint8Array(n));
-            sent += n;
-          } else {
-            controller.enqueue(new TextEncoder().encode(tail));
-            controller.close();
-          }
-        },
-      });
-    },
-  };
+/**
+ * A file of `size` zero bytes, backed by a sparse temporary file: FormData streams it from disk, so it
+ * is never built in memory. `remove` deletes it.
+ */
+async function zeroFile(size: number, type: string): Promise<{ blob: Blob; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'contract-upload-'));
+  const path = join(dir, 'zeros');
+  await writeFile(path, '');
+  await truncate(path, size);
+  return { blob: await openAsBlob(path, { type }), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 const generate = (api: Api, form: FormData) => api.post('/videos/generate/', { form });
@@ -138,8 +122,14 @@ export const generationModeChecks: Check[] = [
     const settings = ensureStatus(await personal.get('/video-settings/'), 200, 'GET /video-settings/ of the Personal-plan account');
     const setting = (settings.results ?? []).find((s: any) => s.request_fields?.length === 1 && s.request_fields[0] === 'audio_file')?.video_setting_id;
     if (!setting) ctx.skip('the Personal-plan account has no setting with request_fields [audio_file]');
-    const upload = streamedUpload({ video_setting_id: setting }, 'audio_file', 'contract-too-large.mp3', 'audio/mpeg', max + 1_000_000);
-    const ex = await personal.post('/videos/generate/', { stream: upload });
-    ensureRejected(ctx, ex, [400], 'FILE_UPLOAD_ERROR');
+    const file = await zeroFile(max + 1_000_000, 'audio/mpeg');
+    try {
+      const form = new FormData();
+      form.append('video_setting_id', setting);
+      form.append('audio_file', file.blob, 'contract-too-large.mp3');
+      ensureRejected(ctx, await personal.post('/videos/generate/', { form }), [400], 'FILE_UPLOAD_ERROR');
+    } finally {
+      await file.remove();
+    }
   }),
 ];
