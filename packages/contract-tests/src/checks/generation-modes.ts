@@ -41,7 +41,8 @@ function modeCheck(m: InputMode): Check {
     if (!ctx.run.target.stateful) ctx.skip(`accepted (200, a UUID), but target ${ctx.run.target.kind} is a stateless mock: it answers its example id to every request, so a new id cannot be checked`);
     const others = [...ctx.run.created];
     // The shared generation's own id is already listed (once): every other entry is another video.
-    if (shared) others.splice(others.indexOf(body.video_id), 1);
+    const own = shared ? others.indexOf(body.video_id) : -1;
+    if (own >= 0) others.splice(own, 1);
     const known = new Set<string>([...others, ...(Object.values(ctx.run.target.fixtures) as string[])]);
     ensure(!known.has(body.video_id), `${what} answered the id of another video of this run or a fixture: ${body.video_id}`, ex);
     if (!shared) ctx.run.created.push(body.video_id);
