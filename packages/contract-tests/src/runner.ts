@@ -1,7 +1,7 @@
 // Runs checks outside any test framework (the self-test uses this directly; the vitest suite wraps it).
 import { FIXTURE_ENV } from './target.ts';
 import type { Run } from './run.ts';
-import { SkipError, mismatches, type Check, type CheckContext, type Mismatch } from './checks/types.ts';
+import { SkipError, collectingMismatches, type Check, type CheckContext, type Mismatch } from './checks/types.ts';
 import { redact } from './redact.ts';
 import { assertEveryOperationCovered } from './checks/index.ts';
 import { makeBundle, writeBundle } from './failures.ts';
@@ -57,14 +57,14 @@ export async function runOne(run: Run, check: Check): Promise<CheckResult> {
   const started = performance.now();
   run.currentCheck = checkId(check);
   const base = { operation: check.operation, name: check.name };
-  mismatches.length = 0;
+  const mismatches: Mismatch[] = [];
   try {
     if (!run.main.hasKey && check.name !== 'ignored_auth_missing' && check.name !== 'ignored_auth_malformed') {
       throw new SkipError('no API key (VIDEO_API_KEY)');
     }
     const overBudget = run.budgetSkips?.get(checkId(check));
     if (overBudget) throw new SkipError(overBudget);
-    await check.run(contextFor(run));
+    await collectingMismatches(mismatches, () => check.run(contextFor(run)));
     const found = mismatches.splice(0).map((m) => ({ ...m, message: redact(m.message) }));
     if (found.length) {
       run.recordMismatches(checkId(check), found);

@@ -1,4 +1,5 @@
 // What a check is, and the tools a check gets: skip with a reason, assert with the exchange in view.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe as describeExchange, type Api, type Exchange } from '../http.ts';
 import type { Run } from '../run.ts';
 import type { FixtureIds } from '../target.ts';
@@ -31,11 +32,20 @@ export interface Mismatch {
   exchange?: Exchange;
 }
 
-/** The mismatches of the check now running (checks run one at a time; the runner empties it). */
-export const mismatches: Mismatch[] = [];
+// The mismatches of the check running in this async context. Not one module-wide list: runs may
+// share a process concurrently (the self-test runs its breaks at once), and one run's runner must not
+// take another's.
+const scope = new AsyncLocalStorage<Mismatch[]>();
+
+/** Runs `fn` (one check) collecting the mismatches it records into `found`. */
+export function collectingMismatches<T>(found: Mismatch[], fn: () => Promise<T>): Promise<T> {
+  return scope.run(found, fn);
+}
 
 export function mismatch(decision: number[], kind: Mismatch['kind'], message: string, ex?: Exchange): void {
-  mismatches.push({ decision, kind, message: ex ? `${message}\n  ${describeExchange(ex)}` : message, exchange: ex });
+  const found = scope.getStore();
+  if (!found) throw new Error('mismatch() called outside a check (runOne)');
+  found.push({ decision, kind, message: ex ? `${message}\n  ${describeExchange(ex)}` : message, exchange: ex });
 }
 
 /** A breach of the contract found by a check. */
