@@ -8,7 +8,10 @@
 // accepted by the target (a 2xx answer to POST /videos/generate/ or POST /videos/{id}/conversions/).
 import { MAX_RUNNING, RATE_LIMITS } from '@videogen/openapi/rules';
 import { INPUT_MODES } from './fixtures.ts';
-import { NEWEST_READ, SHARED_MODE } from './checks/shared-generations.ts';
+import { NEWEST_READ, SHARED, SHARED_MODE } from './checks/shared-generations.ts';
+
+/** Text generations the probe adds when the limit is above the shared generations (none today). */
+const EXTRA = Math.max(0, MAX_RUNNING - SHARED);
 
 export type Needs = 'other' | 'freePlan' | 'noCredit' | 'notConvertibleVideoId' | 'realAvatarVideoId' | 'unknownErrorVideoId' | 'limitedVoicesVideoId';
 
@@ -49,19 +52,21 @@ export const DECLARED: Record<string, Decl> = {
   'getConversionOptions › negative_data_rejection_malformed_id': { B: 2 },
   'getVideo › not_found_other_account': { B: 2, needs: ['other'], apart: { B: 1 } },
   'getConversionOptions › not_found_other_account': { B: 2, needs: ['other'], apart: { B: 1 } },
-  // The run's shared generations (shared-generations.ts), one budget group: on a stateful target the
-  // account's list and the status of its newest videos (waited until none runs), a text generation,
-  // a status read of it, the pdf_file mode's generation, then the concurrency probe: the status of both
-  // (all running), a third generation and a conversion (both refused), the status of both again.
-  // MAX_RUNNING credits serve the generation checks, the pdf_file mode and both concurrency checks.
-  'generateVideo › generate_returns_video_id': { A: MAX_RUNNING + 1 + 1, B: 1 + NEWEST_READ, reads: 1 + MAX_RUNNING + MAX_RUNNING, credits: MAX_RUNNING, group: 'generation' },
+  // The run's shared generations (shared-generations.ts), one budget group: a text generation, a status
+  // read of it, the pdf_file mode's generation. They serve the generation checks, the pdf_file mode and
+  // both concurrency checks.
+  'generateVideo › generate_returns_video_id': { A: SHARED, B: 0, reads: 1, credits: SHARED, group: 'generation' },
   'generateVideo › generate_new_id_each_time': { A: 0, B: 0, group: 'generation' },
   'getVideo › status_view_running': { A: 0, B: 0, group: 'generation' },
   'getVideo › status_view_generated_completes': { A: 0, B: 0, reads: 1, group: 'generation' },
   'listVideos › lists_generated_video': { B: 1, group: 'generation', full: true },
   [`generateVideo › generate_mode_${SHARED_MODE.name}`]: { A: 0, B: 0, group: 'generation' },
-  'generateVideo › concurrency_limit': { A: 0, B: 0, group: 'generation' },
-  'createConversion › concurrency_limit_shared': { A: 0, B: 0, group: 'generation' },
+  // The concurrency probe, sent while the shared generations run, on these checks' behalf (Run.onBehalfOf):
+  // on a stateful target first the account's list and the status of its newest videos (waited until none
+  // runs), then more text generations were the limit above the shared ones, the status of all (running),
+  // a third generation refused; a conversion refused, the status of all again.
+  'generateVideo › concurrency_limit': { A: EXTRA + 1, B: 1 + NEWEST_READ, reads: MAX_RUNNING, credits: EXTRA, group: 'generation' },
+  'createConversion › concurrency_limit_shared': { A: 1, B: 0, reads: MAX_RUNNING, group: 'generation' },
   'generateVideo › negative_data_rejection_schema': { A: 2, B: 0 },
   'generateVideo › negative_data_rejection_semantics': NEG_POST,
   // One conversion of the convertible fixture, shared by the conversion checks (conversions.ts).

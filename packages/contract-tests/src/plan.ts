@@ -56,7 +56,13 @@ function missing(needs: Needs[] | undefined, target: TargetConfig): Needs | unde
 /**
  * Which credit-spending checks a budget of `budget` credits runs: cheapest coverage first, that is
  * groups (checks sharing one generation or conversion) by credits per check covered, ascending, ties in
- * catalogue order; a group is taken whole or not at all. Returns the skipped check ids with the reason.
+ * catalogue order; a group is taken whole or not at all, so no check loses the videos it shares. Today:
+ *  1. the shared generations (checks/shared-generations.ts): 2 credits, 8 checks — the five generation
+ *     checks, generate_mode_pdf_file and both concurrency checks (these also need a credit left after
+ *     the 2, for the probe the run's guard would otherwise refuse: `plan` below skips them then);
+ *  2. the conversion: 1 credit, 3 checks;
+ *  3. each other input mode: 1 credit each, in catalogue order.
+ * Returns the skipped check ids with the reason.
  */
 export function budgetSkips(checks: Check[], budget: number): Map<string, string> {
   const groups = new Map<string, { ids: string[]; credits: number; order: number }>();
@@ -82,18 +88,24 @@ export function plan(checks: Check[], target: TargetConfig, profile: Profile = t
   const p: Plan = { profile, included: [], skipped: [], main: { A: 0, B: 0 }, others: { A: 0, B: 0 }, credits: 0, floorMs: 0, videosWaited: 0, discoveryReads: 0 };
   const skips = budget === undefined ? new Map<string, string>() : budgetSkips(checks, budget);
   let spent = 0;
+  // A group's requests all go out when its first check runs (run.once), after the group's credits (the
+  // concurrency probe after the shared generations): the guard below sees the spend of then, not of the
+  // later check they are counted for.
+  const spentByGroup = new Map<string, number>();
   for (const c of checks) {
     const id = checkId(c);
     const cost = costOf(c);
     const lack = missing(cost.needs, target);
+    const spentWhenSent = (cost.group === undefined ? undefined : spentByGroup.get(cost.group)) ?? spent;
     if (profile !== 'full' && cost.full) p.skipped.push({ id, reason: 'full profile only' });
     else if (lack) p.skipped.push({ id, reason: `needs ${lack}` });
     else if (skips.has(id)) p.skipped.push({ id, reason: skips.get(id)! });
     // The run's guard (Run.beforeSend): once the budget is spent, no POST that could start a video
     // goes out, not even one expected to be refused (a target that accepts it would charge it).
-    else if (budget !== undefined && cost.A > 0 && spent >= budget) p.skipped.push({ id, reason: `credit budget ${budget} (CONTRACT_CREDIT_BUDGET) spent` });
+    else if (budget !== undefined && cost.A > 0 && spentWhenSent >= budget) p.skipped.push({ id, reason: `credit budget ${budget} (CONTRACT_CREDIT_BUDGET) spent` });
     else {
       spent += cost.credits;
+      if (cost.group !== undefined && !spentByGroup.has(cost.group)) spentByGroup.set(cost.group, spent);
       p.included.push({ id, cost });
       const apartA = cost.apart?.A ?? 0;
       const apartB = cost.apart?.B ?? 0;

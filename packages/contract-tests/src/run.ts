@@ -83,6 +83,21 @@ export class Run implements RunRecorder {
     return this.scratch.get(key)!;
   }
 
+  /**
+   * Sends `send` on behalf of `check`: its exchanges are that check's (counted for it by the plan, in its
+   * failure bundle), though an earlier check runs it: the concurrency probe, sent while the shared
+   * generations run (src/checks/shared-generations.ts).
+   */
+  async onBehalfOf<T>(check: string, send: () => Promise<T>): Promise<T> {
+    const previous = this.currentCheck;
+    this.currentCheck = check;
+    try {
+      return await send();
+    } finally {
+      this.currentCheck = previous;
+    }
+  }
+
   /** Sleep in target time: `seconds` of the real service, divided by the time scale. */
   sleep(seconds: number): Promise<void> {
     return new Promise((r) => setTimeout(r, (seconds * 1000) / this.timeScale));

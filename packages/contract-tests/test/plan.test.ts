@@ -90,6 +90,25 @@ describe('contract --plan', () => {
     expect(results.filter((r) => r.state === 'passed').map(checkId)).toContain('generateVideo › concurrency_limit');
   });
 
+  it('CONTRACT_CREDIT_BUDGET=2: the shared generations are judged; only the concurrency checks skip (their probe needs a credit left)', async () => {
+    const budget = 2;
+    const { run, results, config } = await fullRun(budget);
+    const p = plan(allChecks(), config, 'full', budget);
+    expect(run.creditsSpent).toBe(budget);
+    expect(p.credits).toBe(budget);
+    expect(results.filter((r) => r.state === 'failed').map((r) => `${checkId(r)}: ${r.message}`)).toEqual([]);
+    // (conformance checks of an operation left without requests, or without errors, skip for that, not the budget)
+    const skipped = results.filter((r) => r.state === 'skipped' && /credit budget/.test(r.message ?? ''));
+    expect(skipped.map(checkId).sort()).toEqual(p.skipped.map((s) => s.id).sort());
+    const byId = new Map(results.map((r) => [checkId(r), r]));
+    for (const id of ['generateVideo › generate_returns_video_id', 'generateVideo › generate_new_id_each_time', 'getVideo › status_view_running', 'getVideo › status_view_generated_completes', 'listVideos › lists_generated_video', 'generateVideo › generate_mode_pdf_file'])
+      expect(byId.get(id)?.state, id).toBe('passed');
+    for (const id of ['generateVideo › concurrency_limit', 'createConversion › concurrency_limit_shared']) {
+      expect(byId.get(id)?.state, id).toBe('skipped');
+      expect(byId.get(id)?.message, id).toMatch(/credit budget 2 \(CONTRACT_CREDIT_BUDGET\) spent/);
+    }
+  });
+
   it('a budget of 0 sends no generation or conversion that could be accepted', async () => {
     const { run } = await fullRun(0);
     expect(run.creditsSpent).toBe(0);

@@ -13,8 +13,14 @@ import { modeForm } from './mode-forms.ts';
 import { maxRunning, waitUntilRunningAtMost } from './video-helpers.ts';
 import { byNewest, INPUT_MODES } from '../fixtures.ts';
 
+export const CONCURRENCY_LIMIT = 'generateVideo › concurrency_limit';
+export const CONCURRENCY_SHARED = 'createConversion › concurrency_limit_shared';
+
 /** How many of the account's newest videos the idle wait reads (the list shows no status). */
 export const NEWEST_READ = 5;
+
+/** Generations the group makes for itself (a text one and SHARED_MODE's): both fill running places. */
+export const SHARED = 2;
 
 /** The input mode whose check judges the second generation instead of sending its own. */
 export const SHARED_MODE = INPUT_MODES.find((m) => m.name === 'pdf_file')!;
@@ -39,6 +45,8 @@ export interface SharedGenerations {
   second?: Exchange;
   /** Stateful targets, when the generations were accepted. */
   probe?: ConcurrencyProbe;
+  /** Why the probe was not sent (the credit budget): the concurrency checks skip with it, the others judge the videos. */
+  probeSkipped?: string;
 }
 
 const idOf = (ex: Exchange | undefined): string | undefined => {
@@ -51,11 +59,20 @@ export function sharedGenerations(ctx: CheckContext): Promise<SharedGenerations>
     const { run } = ctx;
     const fixtures = await run.fixtures();
     const setting = await ctx.fixture('videoSettingId');
+    // The run's guard (Run.beforeSend) sends no generation or conversion once the budget is spent, not
+    // even one a conforming target refuses: the probe needs a credit left after the generations filling
+    // the running places. Decided before any is sent, as the plan does (plan.ts).
+    const filling = Math.max(maxRunning(ctx), SHARED);
+    const probeSkipped =
+      run.creditBudget !== undefined && run.creditsSpent + filling >= run.creditBudget
+        ? `credit budget ${run.creditBudget} (CONTRACT_CREDIT_BUDGET) spent by the ${filling} generations filling the running places: the third generation and the conversion, which a target that wrongly accepted them would charge, are not sent`
+        : undefined;
+    const probing = run.target.stateful && !probeSkipped;
     // Start from no running video, so that exactly the ones sent here are running when one more is asked.
-    if (run.target.stateful) await waitForIdleAccount(ctx);
+    if (probing) await run.onBehalfOf(CONCURRENCY_LIMIT, () => waitForIdleAccount(ctx));
     // Any 2xx with an id goes on: the success status is our choice (DECISIONS #2), judged in the checks.
     const first = await ctx.main.post('/videos/generate/', { form: textForm(setting, 'Contract suite: explain the water cycle in one minute.') });
-    const out: SharedGenerations = { first };
+    const out: SharedGenerations = { first, probeSkipped };
     const firstId = idOf(first);
     if (!firstId) return out;
     run.created.push(firstId);
@@ -75,7 +92,14 @@ export function sharedGenerations(ctx: CheckContext): Promise<SharedGenerations>
     const secondId = idOf(out.second);
     if (!secondId) return out;
     run.created.push(secondId);
-    if (run.target.stateful) out.probe = await probe(ctx, setting, [firstId, secondId]);
+    if (!probing) return out;
+    try {
+      out.probe = await probe(ctx, setting, [firstId, secondId]);
+    } catch (e) {
+      // The guard refused a probe request after all: the generations stand, the concurrency checks skip.
+      if (!(e instanceof SkipError)) throw e;
+      out.probeSkipped = e.reason;
+    }
     return out;
   });
 }
@@ -87,25 +111,31 @@ export function sharedGenerations(ctx: CheckContext): Promise<SharedGenerations>
  */
 async function probe(ctx: CheckContext, setting: string, ids: string[]): Promise<ConcurrencyProbe> {
   const { run } = ctx;
-  for (let n = ids.length + 1; n <= maxRunning(ctx); n++) {
-    const id = idOf(await ctx.main.post('/videos/generate/', { form: textForm(setting, `Contract suite: concurrency ${n}`), retry: false }));
-    if (id) ids.push(id), run.created.push(id);
-  }
-  // Establish the state before sending: all running. The sends skip the pacer's concurrency gate
-  // (pace: false would skip the rate limit too), so the pacer is told what is running instead.
-  run.pacer.noteRunning(ids, 'main');
-  const allRunning = await everyRunning(ctx, ids);
-  // The 503s are the answers provoked here, not server errors.
-  const third = await ctx.main.post('/videos/generate/', { form: textForm(setting, 'Contract suite: one more than the limit'), retry: false, expectServerError: true, gate: false });
-  const thirdId = idOf(third);
-  if (thirdId) run.created.push(thirdId);
+  // Sent on the concurrency checks' behalf: their plan counts and their failure bundles.
+  const { third, allRunning } = await run.onBehalfOf(CONCURRENCY_LIMIT, async () => {
+    for (let n = ids.length + 1; n <= maxRunning(ctx); n++) {
+      const id = idOf(await ctx.main.post('/videos/generate/', { form: textForm(setting, `Contract suite: concurrency ${n}`), retry: false }));
+      if (id) ids.push(id), run.created.push(id);
+    }
+    // Establish the state before sending: all running. The sends skip the pacer's concurrency gate
+    // (pace: false would skip the rate limit too), so the pacer is told what is running instead.
+    run.pacer.noteRunning(ids, 'main');
+    const allRunning = await everyRunning(ctx, ids);
+    // The 503s are the answers provoked here, not server errors.
+    const third = await ctx.main.post('/videos/generate/', { form: textForm(setting, 'Contract suite: one more than the limit'), retry: false, expectServerError: true, gate: false });
+    const thirdId = idOf(third);
+    if (thirdId) run.created.push(thirdId);
+    return { third, allRunning };
+  });
   const source = (await run.fixtures()).convertibleVideoId;
   if (!source) return { third, allRunning, allRunningForConversion: false };
-  const conversion = await ctx.main.post(`/videos/${source}/conversions/`, { json: { aspect_ratio: '1:1' }, retry: false, expectServerError: true, gate: false });
-  const conversionId = idOf(conversion);
-  if (conversionId) run.created.push(conversionId);
-  // Read after sending, to lose no time before it: a video running now was running when it was sent.
-  return { third, conversion, allRunning, allRunningForConversion: await everyRunning(ctx, ids) };
+  return run.onBehalfOf(CONCURRENCY_SHARED, async () => {
+    const conversion = await ctx.main.post(`/videos/${source}/conversions/`, { json: { aspect_ratio: '1:1' }, retry: false, expectServerError: true, gate: false });
+    const conversionId = idOf(conversion);
+    if (conversionId) run.created.push(conversionId);
+    // Read after sending, to lose no time before it: a video running now was running when it was sent.
+    return { third, conversion, allRunning, allRunningForConversion: await everyRunning(ctx, ids) };
+  });
 }
 
 /** Whether every one of `ids` is running now (status reads). */
