@@ -1,17 +1,22 @@
-// npm run bench: (1) GET /v1/videos/{video_id}/ throughput and p99, sandbox vs the Prism mock, in the
-// same run; (2) the sandbox's peak RSS while 4 clients upload 180 MB files at once; (3) a client's p99
-// beside 10,000 stalled connections (stalled-connections.mjs); (4) create cost at 100,000 stored videos
-// (store-growth.mjs). Each of (3) and (4) also runs alone: node bench/<file>.
+// npm run bench: (1) GET /v1/videos/{video_id}/ throughput: the sandbox (and the sandbox with its response
+// self-check on) against the Prism mock and a plain node:http server, in the same run, with the goals of
+// issue 22; start-up to the first answer beside Prism's; the in-process sb.fetch against the global
+// fetch over loopback; (2) the sandbox's peak RSS while 4 clients upload 180 MB files at once; (3) a
+// client's p99 beside 10,000 stalled connections (stalled-connections.mjs); (4) create cost at 100,000
+// stored videos (store-growth.mjs). Each of (3) and (4) also runs alone: node bench/<file>.
+// BENCH_ONLY=throughput stops after (1). Where the time of a request goes: node bench/profile.mjs.
 // The figures are printed, not asserted: noise on shared machines must not fail CI.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import { streamedUpload } from './streamed-upload.mjs';
 import { stalledConnectionsBench } from './stalled-connections.mjs';
 import { storeGrowthBench } from './store-growth.mjs';
 import { fileURLToPath } from 'node:url';
 import { startChild, stop } from './children.mjs';
+import { PLAIN_SERVER } from './plain-server.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const require = createRequire(import.meta.url);
@@ -130,48 +135,143 @@ function vm(pid) {
   return { rss: get('VmRSS'), hwm: get('VmHWM') };
 }
 
-const PLAIN_SERVER = `
-const body = JSON.stringify({ video_id: '${VIDEO}', status: 'completed', download_url: 'http://127.0.0.1/downloads/${VIDEO}.mp4?expires=1795268764262&signature=' + 'f'.repeat(64), copyright: ['Background music', 'Stock footage'] });
-const s = require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }); res.end(body); });
-s.listen(0, '127.0.0.1', () => console.log('ORIGIN http://127.0.0.1:' + s.address().port));
-process.on('SIGTERM', () => process.exit(0));`;
-
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : String(n));
 
-async function main() {
-  console.log(`videogen sandbox benchmark (Node ${process.version}, best of ${ROUNDS} rounds of ${DURATION_MS / 1000} s per target, ${CONCURRENCY} keep-alive clients, load generator: ${WRK ? 'wrk' : 'JS raw sockets (install wrk for a generator that does not compete with the server: apt-get install wrk)'})\n`);
+/** utime + stime of a process so far, ms (Linux; 0 elsewhere). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
 
-  // (1) throughput — the sandbox without rate limits and without response validation. The targets
-  // alternate for ROUNDS rounds and the best round of each counts, so a burst of other work on a
-  // shared machine does not decide the ratio.
+/** One load run against a server process, with the CPU it spent per request (µs). */
+async function measure(url, headers, pid) {
+  const c0 = cpuMs(pid);
+  const r = await load(url, headers);
+  return { ...r, cpuUs: ((cpuMs(pid) - c0) * 1000) / r.requests };
+}
+
+/** A port free right now (the start-up race polls a known port, as a user's script would). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** ms from spawning `node args` until GET url answers 200 (polled every 5 ms). */
+async function startupMs(args, url, headers) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { stdio: 'ignore' });
+  try {
+    for (;;) {
+      try {
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        if (res.status === 200) return performance.now() - t0;
+      } catch {
+        // not listening yet
+      }
+      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited ${child.exitCode}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    await stop(child);
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const STARTS = Number(process.env.BENCH_STARTS ?? 5);
+
+async function throughputBench() {
+  // The sandbox without rate limits (every request would be a 429 past the first), with and without
+  // its response self-check. The targets alternate for ROUNDS rounds and the best round of each
+  // counts, so a burst of other work on a shared machine does not decide the ratios.
   const headers = { authorization: `Bearer ${KEY}` };
-  const sandbox = await startChild([here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false })], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
-  const prismPort = 4400 + Math.floor(Math.random() * 500);
+  const child = (options) => startChild([here('./sandbox-child.mjs'), JSON.stringify(options)], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
+  const sandbox = await child({ rateLimits: false, validateResponses: false });
+  const checked = await child({ rateLimits: false, validateResponses: true });
+  const prismPort = await freePort();
   // Prism prints little at -v warn: start it and poll until it answers.
   const prismChild = spawn(process.execPath, [PRISM, 'mock', SPEC, '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn'], { stdio: 'ignore' });
   // A plain node:http server answering the same bytes: the ceiling of this machine and load generator.
   const plain = await startChild(['-e', PLAIN_SERVER], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
-  const sbRounds = [];
-  const prRounds = [];
-  const plainRounds = [];
-  try {
-    await waitHttp(`${sandbox.origin}/v1/videos/${VIDEO}/`, headers);
+  const targets = [
+    { name: 'sandbox GET /v1/videos/{id}/', url: `${sandbox.origin}/v1/videos/${VIDEO}/`, pid: sandbox.child.pid, rounds: [] },
+    { name: 'sandbox, validateResponses on', url: `${checked.origin}/v1/videos/${VIDEO}/`, pid: checked.child.pid, rounds: [] },
     // Prism serves the paths without the server URL's /v1.
-    await waitHttp(`http://127.0.0.1:${prismPort}/videos/${VIDEO}/`, headers);
-    for (let round = 0; round < ROUNDS; round++) {
-      sbRounds.push(await load(`${sandbox.origin}/v1/videos/${VIDEO}/`, headers));
-      prRounds.push(await load(`http://127.0.0.1:${prismPort}/videos/${VIDEO}/`, headers));
-      plainRounds.push(await load(`${plain.origin}/v1/videos/${VIDEO}/`, headers));
-    }
+    { name: 'prism mock GET /videos/{id}/', url: `http://127.0.0.1:${prismPort}/videos/${VIDEO}/`, pid: prismChild.pid, rounds: [] },
+    { name: '(ceiling) plain node:http', url: `${plain.origin}/v1/videos/${VIDEO}/`, pid: plain.child.pid, rounds: [] },
+  ];
+  try {
+    for (const t of targets) await waitHttp(t.url, headers);
+    for (let round = 0; round < ROUNDS; round++) for (const t of targets) t.rounds.push(await measure(t.url, headers, t.pid));
   } finally {
-    await stop(sandbox.child);
-    await stop(prismChild);
-    await stop(plain.child);
+    await Promise.all([stop(sandbox.child), stop(checked.child), stop(prismChild), stop(plain.child)]);
   }
   const best = (rounds) => rounds.reduce((a, b) => (b.rps > a.rps ? b : a));
-  const sb = best(sbRounds);
-  const pr = best(prRounds);
-  const pl = best(plainRounds);
+  const [sb, sbChecked, pr, pl] = targets.map((t) => best(t.rounds));
+
+  // Start-up to the first answer: the bin as a user starts it (response self-check on, as the CLI's
+  // default) and Prism, each spawned STARTS times and polled on a free port; medians.
+  const cli = here('../dist/cli.js');
+  const sbStarts = [];
+  const prStarts = [];
+  for (let i = 0; i < STARTS; i++) {
+    const p1 = await freePort();
+    sbStarts.push(await startupMs([cli, '--port', String(p1), '--quiet'], `http://127.0.0.1:${p1}/v1/videos/${VIDEO}/`, headers));
+    const p2 = await freePort();
+    prStarts.push(await startupMs([PRISM, 'mock', SPEC, '-h', '127.0.0.1', '-p', String(p2), '-v', 'warn'], `http://127.0.0.1:${p2}/videos/${VIDEO}/`, headers));
+  }
+  const sbStart = median(sbStarts);
+  const prStart = median(prStarts);
+
+  // In-process: sb.fetch (no socket) against the global fetch over loopback, in one process.
+  const inProcessRun = await new Promise((resolve) => {
+    const c = spawn(process.execPath, [here('./in-process-child.mjs'), String(DURATION_MS / 1000), String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.on('exit', () => resolve(JSON.parse(out.trim().split('\n').at(-1) || '{}')));
+  });
+
+  const rows = [
+    ['target', 'requests', 'req/s', 'CPU µs/req', 'p50 ms', 'p99 ms', 'errors', 'non-200'],
+    ...targets.map((t) => {
+      const r = best(t.rounds);
+      return [t.name, r.requests, fmt(r.rps), fmt(r.cpuUs, 1), fmt(r.p50, 2), fmt(r.p99, 2), r.errors, r.non200];
+    }),
+  ].map((r) => r.map(String));
+  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const r of rows) console.log(r.map((c, i) => (i ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  '));
+  console.log(`rounds (req/s): ${targets.map((t) => `${t.name.split(' ')[0]}${t.name.includes('validate') ? ' (checked)' : ''} ${t.rounds.map((r) => fmt(r.rps)).join(', ')}`).join('; ')}`);
+  console.log('(CPU µs/req: the server process\'s CPU time over the requests it answered, from /proc: steadier than req/s on a busy machine)');
+  console.log(`start-up to the first answer (median of ${STARTS}): videogen-sandbox ${fmt(sbStart)} ms (${sbStarts.map((x) => fmt(x)).join(', ')}); prism mock ${fmt(prStart)} ms (${prStarts.map((x) => fmt(x)).join(', ')})`);
+  const ip = inProcessRun.inProcess;
+  const sock = inProcessRun.overSocket;
+  console.log(
+    `in-process, ${CONCURRENCY} concurrent loops in one process: sb.fetch ${ip ? `${fmt(ip)} req/s` : 'n/a (this sandbox has no sb.fetch)'}, global fetch over loopback ${fmt(sock)} req/s${ip ? ` (in-process / socket: ${fmt(ip / sock, 1)}x)` : ''}`,
+  );
+
+  const goal = (label, value, ok) => console.log(`  ${label.padEnd(52)} ${value.padStart(10)}  ${ok ? 'MET' : 'NOT MET'}`);
+  console.log('\ngoals (issue 22), from this run:');
+  goal('sandbox / prism mock ≥ 10x', `${fmt(sb.rps / pr.rps, 1)}x`, sb.rps / pr.rps >= 10);
+  goal('sandbox / plain node:http ≥ 60 %', `${fmt((100 * sb.rps) / pl.rps)} %`, sb.rps / pl.rps >= 0.6);
+  goal('sandbox with validateResponses / prism mock ≥ 5x', `${fmt(sbChecked.rps / pr.rps, 1)}x`, sbChecked.rps / pr.rps >= 5);
+  goal(`start-up to first answer ≤ 250 ms (prism: ${fmt(prStart)} ms)`, `${fmt(sbStart)} ms`, sbStart <= 250);
+  console.log('(sandbox children with rateLimits: false; every server in its own process on loopback)\n');
+}
+
+async function main() {
+  console.log(`videogen sandbox benchmark (Node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, best of ${ROUNDS} rounds of ${DURATION_MS / 1000} s per target, ${CONCURRENCY} keep-alive clients, load generator: ${WRK ? 'wrk' : 'JS raw sockets (install wrk for a generator that does not compete with the server: apt-get install wrk)'})\n`);
+  await throughputBench();
+  if (process.env.BENCH_ONLY === 'throughput') return;
 
   // (2) memory under 4 concurrent 180 MB uploads (Business plan limit; rate limits off so all 4 start).
   const accounts = [1, 2, 3, 4].map((i) => ({ name: `uploader${i}`, plan: 'business', credits: 100, keys: [`bench-key-${i}`] }));
@@ -192,19 +292,6 @@ async function main() {
   const after = vm(up.child.pid);
   await stop(up.child);
 
-  const ratio = sb.rps / pr.rps;
-  const rows = [
-    ['target', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-200'],
-    ['sandbox GET /v1/videos/{id}/', sb.requests, fmt(sb.rps), fmt(sb.p50, 2), fmt(sb.p99, 2), sb.errors, sb.non200],
-    ['prism mock GET /videos/{id}/', pr.requests, fmt(pr.rps), fmt(pr.p50, 2), fmt(pr.p99, 2), pr.errors, pr.non200],
-    ['(ceiling) plain node:http', pl.requests, fmt(pl.rps), fmt(pl.p50, 2), fmt(pl.p99, 2), pl.errors, pl.non200],
-  ].map((r) => r.map(String));
-  const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) console.log(r.map((c, i) => (i ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  '));
-  console.log(`rounds (req/s): sandbox ${sbRounds.map((r) => fmt(r.rps)).join(', ')}; prism ${prRounds.map((r) => fmt(r.rps)).join(', ')}; plain ${plainRounds.map((r) => fmt(r.rps)).join(', ')}`);
-  console.log(`sandbox reaches ${fmt((100 * sb.rps) / pl.rps)}% of what a plain node:http server reaches with this load generator on this machine now`);
-  console.log(`\nthroughput ratio sandbox / prism: ${fmt(ratio, 1)}x (goal ≥ 5x): ${ratio >= 5 ? 'MET' : 'NOT MET'}`);
-  console.log('(sandbox run with rateLimits: false and validateResponses: false; both servers in their own process on loopback)\n');
   console.log(`4 × 180 MB uploads at once: ${fmt(uploadSeconds, 1)} s, answers ${results.map((r) => r.status).join(', ')}`);
   console.log(`sandbox RSS before ${fmt(before.rss, 1)} MB, peak sampled ${fmt(peakSampled, 1)} MB, VmHWM ${fmt(after.hwm, 1)} MB (goal < 200 MB): ${after.hwm < 200 ? 'MET' : 'NOT MET'}`);
   if (results.some((r) => r.status !== 200)) console.log(`  unexpected answers: ${JSON.stringify(results)}`);
