@@ -43,8 +43,9 @@ export function registerRequestGuards(
   // connection can be reused; a body that never ends must not keep it.
   app.addHook('onResponse', (request, _reply, done) => {
     const raw = request.raw;
-    if (!raw.complete && !raw.destroyed) {
-      const socket = raw.socket;
+    const socket = raw.socket;
+    // (An in-process request, sb.fetch, has no connection to free.)
+    if (!raw.complete && !raw.destroyed && typeof socket?.destroy === 'function') {
       const timer = setTimeout(() => socket.destroy(), limits.lingerMs);
       timer.unref();
       raw.once('end', () => clearTimeout(timer));

@@ -10,15 +10,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Account } from './accounts.js';
 import type { Context } from './context.js';
+import { advanceClock, clockView, parseFault, resetAccount } from './controls.js';
 import { ApiError, invalidRequest } from './errors.js';
-import { FAULT_KINDS, type Fault, type FaultKind } from './faults.js';
 import { API_PREFIX } from './spec-routes.js';
 
 export const SANDBOX_PREFIX = '/_sandbox';
-/** Longest single advance: 10 years of service time (a bound, not a rule). */
-const MAX_ADVANCE_SECONDS = 10 * 365 * 86400;
-const MAX_FAULT_COUNT = 10_000;
-const MAX_LATENCY_MS = 120_000;
 
 function accountOf(ctx: Context, request: FastifyRequest): Account {
   const account = ctx.accounts.authenticate(request.headers.authorization);
@@ -40,39 +36,19 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-const isNum = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
-
 export function registerSandboxApi(app: FastifyInstance, ctx: Context) {
-  const clockView = (account: Account) => ({
-    account: account.name,
-    now: new Date(ctx.clock.now(account.name)).toISOString(),
-    advanced_seconds: (ctx.clock.offset(account.name) * ctx.clock.timeScale) / 1000,
-    time_scale: ctx.clock.timeScale,
-  });
-
-  app.get(`${SANDBOX_PREFIX}/clock`, async (request) => clockView(accountOf(ctx, request)));
+  app.get(`${SANDBOX_PREFIX}/clock`, async (request) => clockView(ctx, accountOf(ctx, request)));
 
   app.post(`${SANDBOX_PREFIX}/clock/advance`, async (request) => {
     const account = accountOf(ctx, request);
-    const { seconds } = jsonBody(request);
-    if (!isNum(seconds, 0, MAX_ADVANCE_SECONDS)) {
-      throw invalidRequest(`seconds must be a number of service seconds from 0 to ${MAX_ADVANCE_SECONDS}.`);
-    }
-    // States are computed from the account's time when read, so moving the time is the whole work:
-    // every later answer sees the videos, URLs and windows as they are at the new time.
-    ctx.clock.advance(account.name, ctx.clock.ms(seconds));
-    return clockView(account);
+    advanceClock(ctx, account, jsonBody(request).seconds);
+    return clockView(ctx, account);
   });
 
   app.post(`${SANDBOX_PREFIX}/reset`, async (request) => {
     const account = accountOf(ctx, request);
-    await ctx.store.resetAccount(account.name, ctx.accounts.initialCredits.get(account.name)!);
-    ctx.clock.resetAccount(account.name);
-    ctx.limiter.reset(account.name);
-    ctx.faults.clear(account.name);
-    ctx.stats.reset(account.name);
-    return { ...clockView(account), reset: true, credits: ctx.store.creditsOf(account.name) };
+    await resetAccount(ctx, account);
+    return { ...clockView(ctx, account), reset: true, credits: ctx.store.creditsOf(account.name) };
   });
 
   const faultsView = (account: Account) => ({ account: account.name, faults: ctx.faults.pending(account.name) });
@@ -84,27 +60,7 @@ export function registerSandboxApi(app: FastifyInstance, ctx: Context) {
   });
   app.post(`${SANDBOX_PREFIX}/faults`, async (request) => {
     const account = accountOf(ctx, request);
-    const body = jsonBody(request);
-    const kind = String(body.kind) as FaultKind;
-    if (!FAULT_KINDS.includes(kind)) throw invalidRequest(`kind must be one of ${FAULT_KINDS.join(', ')}.`);
-    const count = body.count ?? 1;
-    if (!isInt(count, 1, MAX_FAULT_COUNT)) throw invalidRequest(`count must be an integer from 1 to ${MAX_FAULT_COUNT}.`);
-    const fault: Fault = { kind, remaining: count };
-    if (kind === 'latency') {
-      if (!isNum(body.latency_ms, 0, MAX_LATENCY_MS)) throw invalidRequest(`latency_ms (real milliseconds, 0 to ${MAX_LATENCY_MS}) is required for a latency.`);
-      fault.latency_ms = body.latency_ms;
-    }
-    if (body.retry_after_seconds !== undefined) {
-      if (kind !== '429' && kind !== '503') throw invalidRequest('retry_after_seconds applies to a 429 or a 503.');
-      if (!isNum(body.retry_after_seconds, 0, 86400)) throw invalidRequest('retry_after_seconds must be a number of service seconds from 0 to 86400.');
-      fault.retry_after_seconds = body.retry_after_seconds;
-    }
-    if (body.error_code !== undefined) {
-      if (kind !== '429' && kind !== '503' && kind !== '500') throw invalidRequest('error_code applies to a 429, a 503 or a 500.');
-      if (typeof body.error_code !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(body.error_code)) throw invalidRequest('error_code must be an upper-case code such as SERVICE_UNAVAILABLE.');
-      fault.error_code = body.error_code;
-    }
-    ctx.faults.add(account.name, fault);
+    ctx.faults.add(account.name, parseFault(jsonBody(request)));
     return faultsView(account);
   });
 

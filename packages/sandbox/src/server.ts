@@ -12,7 +12,7 @@ import { createHttpServer, defaultHttpLimits, onClientError, type HttpLimits } f
 import { registerRequestGuards } from './request-guards.js';
 import { RateLimiter, type RateLimiterStyle } from './rate-limit.js';
 import { personality as personalityOf, type PersonalityName } from './personality.js';
-import { Faults, ResponseStats } from './faults.js';
+import { Faults, ResponseStats, type Fault } from './faults.js';
 import { registerSandboxApi } from './sandbox-api.js';
 import { responseProblems } from './response-check.js';
 import { conversionHandlers } from './routes/conversions.js';
@@ -23,17 +23,19 @@ import { settingHandlers } from './routes/settings.js';
 import { videoHandlers } from './routes/videos.js';
 import { UrlSigner } from './signing.js';
 import { specModel } from './spec.js';
+import { accountNamed, advanceClock, asTypeError, clockView, parseFault, resetAccount, type ClockView, type FaultRequest } from './controls.js';
+import { inProcessFetch, type SandboxFetch } from './in-process.js';
 import { API_PREFIX, registerSpecRoutes } from './spec-routes.js';
 import { Store } from './store.js';
 
 export interface SandboxOptions {
-  /** Default 4010; 0 picks a free port. */
+  /** The port to listen on (0 picks a free one). createSandbox: none, in-process only; startSandbox: default 4010. */
   port?: number;
-  /** Default 127.0.0.1. */
+  /** The address to listen on when there is a port. Default 127.0.0.1. */
   host?: string;
   /** N: run N times faster (generation, expiry, link lifetime, rate-limit windows, Retry-After). Default 1. */
   timeScale?: number;
-  /** Keep state (videos, credits, signing secret) in DIR/state.json so a restart loses nothing. */
+  /** Keep state (videos, credits, signing secret) in DIR/sandbox.mdb so a restart loses nothing. */
   dataDir?: string;
   /** Check every response against the document; violations are logged and collected in `violations`. */
   validateResponses?: boolean;
@@ -61,22 +63,79 @@ export interface SandboxOptions {
   httpLimits?: Partial<HttpLimits>;
 }
 
-export interface RunningSandbox {
+/** An account, named by one of its API keys (`'sandbox-key-acme'`) or by its name (`'acme'`). */
+export type AccountRef = string;
+
+/** The sandbox's time, shared by every account; pass it to the client as `clock` so that no wait is real. */
+export interface SandboxClock {
+  /** Now in epoch ms: the wall clock plus every advance so far (plus the account's own, when one is given). */
+  now(account?: AccountRef): number;
+  /**
+   * The client's `Clock.sleep`: resolves as soon as the sandbox's time has been moved `ms` forward (no
+   * real wait), so a client given `clock: sb.clock` polls, paces and backs off in no time while the
+   * sandbox sees that time pass. Concurrent sleepers wake earliest first; rejects when `signal` aborts.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Moves time forward by service seconds (divided by the time scale, like `POST /_sandbox/clock/advance`):
+   * for every account, or only for `account`. At once: later answers see generations finished, download
+   * URLs and videos expired, rate windows reset.
+   */
+  advance(seconds: number, account?: AccountRef): void;
+  /** The account's clock as `GET /_sandbox/clock` shows it. */
+  read(account: AccountRef): ClockView;
+}
+
+/** Behaviour injected for an account's next `/v1` requests (`/_sandbox/faults`). */
+export interface SandboxFaults {
+  /** Queues a fault (or several, in order) for the account's next requests; returns what is pending. */
+  add(account: AccountRef, fault: FaultRequest | FaultRequest[]): Fault[];
+  /** The account's pending faults, in the order they will be used. */
+  list(account: AccountRef): Fault[];
+  /** Clears the account's pending faults, or every account's. */
+  clear(account?: AccountRef): void;
+}
+
+/** A sandbox created by createSandbox: answered in-process by `fetch`, and on a port when one was given. */
+export interface Sandbox {
+  /** `http://127.0.0.1:PORT` when listening; else `https://sandbox-N.videogen.test`, reachable only through `fetch`. */
   origin: string;
-  /** origin + '/v1' */
+  /** origin + '/v1': the base URL to give the client. */
   baseUrl: string;
-  port: number;
+  /** The port listened on; undefined when the sandbox is in-process only. */
+  port: number | undefined;
+  /** fetch answered in-process, no socket: the client's `fetch` option. Reaches only this sandbox. */
+  fetch: SandboxFetch;
+  clock: SandboxClock;
+  faults: SandboxFaults;
+  /** Back to the seed (`POST /_sandbox/reset`): one account, or every account. */
+  reset(account?: AccountRef): Promise<void>;
+  /** Statuses answered on /v1 since the start or the last reset (`{ '200': 12, '429': 0, … }`): one account's, or all together. */
+  stats(account?: AccountRef): Record<string, number>;
   /** Problems found by `validateResponses` (and any internal error): tests assert this stays empty. */
   violations: string[];
-  /** Statuses answered on /v1 so far, all accounts together (`{ '200': 12, '429': 0, … }`). */
-  stats(): Record<string, number>;
   close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** A sandbox listening on a port (startSandbox, or createSandbox with `port`). */
+export interface RunningSandbox extends Sandbox {
+  port: number;
 }
 
 /** Largest non-multipart body (a conversion body is a few dozen bytes). */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+/** In-process sandboxes of this process, for their distinct origins (the client keeps one pacer per base URL). */
+let inProcessCount = 0;
+
+/**
+ * A sandbox for tests: answers in-process through `sb.fetch` (no port, no socket); with `port` it also
+ * listens (0: a free port). Its time moves with the wall clock and jumps forward with `sb.clock`.
+ */
+export async function createSandbox(options: SandboxOptions & { port: number }): Promise<RunningSandbox>;
+export async function createSandbox(options?: SandboxOptions): Promise<Sandbox>;
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const model = specModel();
   const clock = createClock(options.timeScale ?? 1, options.now ?? Date.now);
   const accounts = new Accounts(options.accounts);
@@ -105,29 +164,70 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const httpLimits = { ...defaultHttpLimits(), ...options.httpLimits };
   const app = buildApp(ctx, { httpLimits, validateResponses: options.validateResponses ?? false, violations, log });
 
-  const host = options.host ?? '127.0.0.1';
+  let port: number | undefined;
   try {
-    await app.listen({ port: options.port ?? 4010, host });
+    if (options.port === undefined) {
+      await app.ready();
+      ctx.origin = `https://sandbox-${++inProcessCount}.videogen.test`;
+    } else {
+      const host = options.host ?? '127.0.0.1';
+      await app.listen({ port: options.port, host });
+      const address = app.server.address();
+      port = typeof address === 'object' && address ? address.port : options.port;
+      // Download URLs must be reachable by the client: a wildcard bind is reached on loopback.
+      const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+      ctx.origin = `http://${publicHost}:${port}`;
+    }
   } catch (err) {
     await store.close(); // releases the data dir
     throw err;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
-  // Download URLs must be reachable by the client: a wildcard bind is reached on loopback.
-  const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  ctx.origin = `http://${publicHost}:${port}`;
+
+  const state = { origin: ctx.origin, closed: false };
+  const named = (ref: AccountRef) => accountNamed(ctx, ref);
+  const everyOrOne = (ref?: AccountRef) => (ref === undefined ? [...accounts.all.values()] : [named(ref)]);
+  const close = async () => {
+    if (state.closed) return;
+    state.closed = true;
+    await app.close();
+    await store.close();
+  };
   return {
     origin: ctx.origin,
     baseUrl: ctx.origin + API_PREFIX,
     port,
-    violations,
-    stats: () => stats.total(),
-    close: async () => {
-      await app.close();
-      await store.close();
+    fetch: inProcessFetch(app, state),
+    clock: {
+      now: (account) => clock.now(account === undefined ? undefined : named(account).name),
+      sleep: (ms, signal) => clock.sleep(ms, signal),
+      advance: (seconds, account) => asTypeError(() => advanceClock(ctx, account === undefined ? undefined : named(account), seconds)),
+      read: (account) => clockView(ctx, named(account)),
     },
+    faults: {
+      add: (account, fault) => {
+        const name = named(account).name;
+        const parsed = (Array.isArray(fault) ? fault : [fault]).map((f) => asTypeError(() => parseFault({ ...f })));
+        for (const f of parsed) ctx.faults.add(name, f);
+        return ctx.faults.pending(name);
+      },
+      list: (account) => ctx.faults.pending(named(account).name),
+      clear: (account) => {
+        for (const a of everyOrOne(account)) ctx.faults.clear(a.name);
+      },
+    },
+    reset: async (account) => {
+      for (const a of everyOrOne(account)) await resetAccount(ctx, a);
+    },
+    stats: (account) => (account === undefined ? stats.total() : stats.of(named(account).name)),
+    violations,
+    close,
+    [Symbol.asyncDispose]: close,
   };
+}
+
+/** A sandbox listening on `port` (default 4010; 0 picks a free one): what the CLI runs. */
+export function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  return createSandbox({ ...options, port: options.port ?? 4010 });
 }
 
 interface AppOptions {

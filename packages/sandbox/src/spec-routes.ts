@@ -63,7 +63,8 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
             setTimeout(limit, fault.latency_ms ?? 0);
             return;
           case 'drop':
-            request.raw.socket.destroy();
+            // Closes the connection without an answer (in-process: the injected response, so sb.fetch fails as fetch would).
+            reply.raw.destroy();
             return;
           case '429':
           case '503': {
