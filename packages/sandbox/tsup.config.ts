@@ -9,4 +9,6 @@ export default defineConfig({
   clean: true,
   dts: { entry: { index: 'src/index.ts' } },
   sourcemap: false,
+  // node:fs, not fs: the built-ins' own names, which every runtime resolves.
+  removeNodeProtocol: false,
 });

@@ -2,6 +2,7 @@
 // videogen-sandbox: serve the sandbox, print the base URL and the keys, log one line per request.
 import { parseArgs } from 'node:util';
 import { startSandbox } from './server.js';
+import { docsPage } from './routes/docs.js';
 import { SANDBOX_KEYS } from './accounts.js';
 import { RATE_LIMITER_STYLES, isRateLimiterStyle } from './rate-limit.js';
 import { PERSONALITIES, isPersonality, personality as personalityOf } from './personality.js';
@@ -72,7 +73,7 @@ async function main() {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   console.log(`videogen sandbox listening on ${sandbox.origin}`);
   console.log(`  base URL   ${sandbox.baseUrl}`);
-  console.log(`  docs       ${sandbox.origin}/docs`);
+  if (docsPage()) console.log(`  docs       ${sandbox.origin}/docs`);
   console.log(`  time scale ${timeScale}${values['data-dir'] ? `, data dir ${values['data-dir']}` : ''}${values['no-rate-limits'] ? ', rate limits OFF' : `, rate limiter ${rateLimiter ?? personalityOf(personality).rateLimiter}`}, personality ${personality}`);
   console.log('');
   for (const r of rows) console.log('  ' + r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
