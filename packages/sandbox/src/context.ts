@@ -8,6 +8,9 @@ import type { UrlSigner } from './signing.js';
 import type { SpecModel } from './spec.js';
 import type { Store } from './store.js';
 import type { Operation } from '@videogen/openapi';
+import type { BoundedMap } from './bounded-map.js';
+import type { Json } from './json-body.js';
+import type { StatusView } from './videos.js';
 
 export interface Durations {
   generationSeconds: number;
@@ -31,6 +34,8 @@ export interface Context {
   durations: Durations;
   /** Set once the server listens; download URLs point at it. */
   origin: string;
+  /** The last status view answered per video (videos.ts statusJson). */
+  views: BoundedMap<string, Json<StatusView>>;
 }
 
 declare module 'fastify' {

@@ -2,29 +2,37 @@
 // Authorization, answered with the envelope; unknown paths and methods answered before the body;
 // "100 Continue" only for a request that got past authentication; and a bound on how long the unread
 // body of a request answered early may keep its connection.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { invalidRequest } from './errors.js';
 import type { HttpLimits } from './http-server.js';
 
-function countHeader(rawHeaders: string[], name: string): number {
-  let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].length === name.length && rawHeaders[i].toLowerCase() === name) n++;
-  return n;
+/** How many times the request carries Host and Authorization (one pass over the raw headers). */
+function countHostAndAuthorization(rawHeaders: string[]): [host: number, authorization: number] {
+  let host = 0;
+  let authorization = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length === 4 && name.toLowerCase() === 'host') host++;
+    else if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++;
+  }
+  return [host, authorization];
 }
+
+/** Methods whose requests carry a body: only their routes wait for one (and may send "100 Continue"). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export function registerRequestGuards(
   app: FastifyInstance,
-  limits: HttpLimits,
   notFound: (request: FastifyRequest, reply: FastifyReply) => unknown,
 ) {
   app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
-    const hosts = countHeader(raw.rawHeaders, 'host');
+    const [hosts, authorizations] = countHostAndAuthorization(raw.rawHeaders);
     if (hosts > 1 || (hosts === 0 && raw.httpVersion === '1.1')) {
       reply.header('Connection', 'close');
       return done(invalidRequest(hosts ? 'More than one Host header.' : 'The Host header is missing.'));
     }
-    if (countHeader(raw.rawHeaders, 'authorization') > 1) {
+    if (authorizations > 1) {
       reply.header('Connection', 'close');
       return done(invalidRequest('More than one Authorization header: send exactly one "Authorization: Bearer <API_KEY>".'));
     }
@@ -33,24 +41,32 @@ export function registerRequestGuards(
     done();
   });
 
-  // Reached only once the route's onRequest hooks (authentication, rate limit) have passed.
-  app.addHook('preParsing', (request, reply, payload, done) => {
+  // Reached only once the route's onRequest hooks (authentication, rate limit) have passed. Added to the
+  // routes that take a body only (a hook on every route is a cost on every GET).
+  const sendContinue: preParsingHookHandler = (request, reply, payload, done) => {
     if (/^100-continue$/i.test(request.headers.expect ?? '') && !reply.raw.headersSent) reply.raw.writeContinue();
     done(null, payload);
-  });
-
-  // An answer sent before the whole body arrived: Node discards the rest of the body so that the
-  // connection can be reused; a body that never ends must not keep it.
-  app.addHook('onResponse', (request, _reply, done) => {
-    const raw = request.raw;
-    const socket = raw.socket;
-    // (An in-process request, sb.fetch, has no connection to free.)
-    if (!raw.complete && !raw.destroyed && typeof socket?.destroy === 'function') {
-      const timer = setTimeout(() => socket.destroy(), limits.lingerMs);
-      timer.unref();
-      raw.once('end', () => clearTimeout(timer));
-      socket.once('close', () => clearTimeout(timer));
-    }
-    done();
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = ([] as string[]).concat(route.method);
+    if (!methods.some((m) => BODY_METHODS.has(m))) return;
+    route.preParsing = [sendContinue, ...([] as preParsingHookHandler[]).concat(route.preParsing ?? [])];
   });
 }
+
+/**
+ * An answer sent before the whole body arrived: Node discards the rest of the body so that the
+ * connection can be reused; a body that never ends must not keep it (called once the answer is sent).
+ */
+export function boundUnreadBody(request: FastifyRequest, limits: HttpLimits) {
+  const raw = request.raw;
+  if (raw.complete || raw.destroyed) return;
+  const socket = raw.socket;
+  // (An in-process request, sb.fetch, has no connection to free.)
+  if (typeof socket?.destroy !== 'function') return;
+  const timer = setTimeout(() => socket.destroy(), limits.lingerMs);
+  timer.unref();
+  raw.once('end', () => clearTimeout(timer));
+  socket.once('close', () => clearTimeout(timer));
+}
+

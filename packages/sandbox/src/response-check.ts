@@ -3,6 +3,7 @@
 import { checkResponse, type Operation } from '@videogen/openapi';
 import type { SpecModel } from './spec.js';
 import type { Personality } from './personality.js';
+import { BoundedMap } from './bounded-map.js';
 
 export function responseProblems(
   model: SpecModel,
@@ -30,4 +31,33 @@ export function responseProblems(
   return checkResponse(model.ajv, model.spec, op.operation, { status: declared, contentType, body, headers })
     .map((f) => f.message)
     .filter((p) => !personality.deliberate(p));
+}
+
+/** Responses whose verdict is remembered, and the longest body remembered (a list page can be megabytes). */
+const REMEMBERED_RESPONSES = 1_000;
+const REMEMBERED_BODY_CHARS = 16_384;
+
+export type ResponseChecker = (op: Operation, status: number, contentType: string, payload: unknown, headers: Record<string, unknown>) => string[];
+
+/**
+ * responseProblems with a memory: a response identical to one already checked (the same operation,
+ * status, content type, headers and body text) gets the verdict it got then, since the check is a
+ * function of these alone. A poll loop answers the same bytes again and again; each distinct answer is
+ * still checked once.
+ */
+export function responseChecker(model: SpecModel, personality?: Personality): ResponseChecker {
+  const verdicts = new BoundedMap<string, string[]>(REMEMBERED_RESPONSES);
+  return (op, status, contentType, payload, headers) => {
+    const check = () => responseProblems(model, op, status, contentType, payload, headers as Record<string, string>, personality);
+    if (typeof payload !== 'string' || payload.length > REMEMBERED_BODY_CHARS) return check();
+    let key = `${op.operationId}\n${status}\n${contentType}`;
+    for (const name in headers) key += `\n${name}: ${String(headers[name])}`;
+    key += `\n\n${payload}`;
+    let problems = verdicts.get(key);
+    if (problems === undefined) {
+      problems = check();
+      verdicts.set(key, problems);
+    }
+    return problems;
+  };
 }

@@ -12,7 +12,6 @@ import type { Account } from './accounts.js';
 import type { Context } from './context.js';
 import { advanceClock, clockView, parseFault, resetAccount } from './controls.js';
 import { ApiError, invalidRequest } from './errors.js';
-import { API_PREFIX } from './spec-routes.js';
 
 export const SANDBOX_PREFIX = '/_sandbox';
 
@@ -69,9 +68,4 @@ export function registerSandboxApi(app: FastifyInstance, ctx: Context) {
     return { account: account.name, responses: ctx.stats.of(account.name) };
   });
 
-  // Every /v1 answer is counted per account and status (including the ones the sandbox refused).
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.url.startsWith(`${API_PREFIX}/`)) ctx.stats.record(request.account?.name, reply.statusCode);
-    done();
-  });
 }

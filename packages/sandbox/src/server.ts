@@ -9,12 +9,12 @@ import { createClock } from './clock.js';
 import type { Context } from './context.js';
 import { ApiError, envelope } from './errors.js';
 import { createHttpServer, defaultHttpLimits, onClientError, type HttpLimits } from './http-server.js';
-import { registerRequestGuards } from './request-guards.js';
+import { boundUnreadBody, registerRequestGuards } from './request-guards.js';
 import { RateLimiter, type RateLimiterStyle } from './rate-limit.js';
 import { personality as personalityOf, type PersonalityName } from './personality.js';
 import { Faults, ResponseStats, type Fault } from './faults.js';
 import { registerSandboxApi } from './sandbox-api.js';
-import { responseProblems } from './response-check.js';
+import { responseChecker } from './response-check.js';
 import { conversionHandlers } from './routes/conversions.js';
 import { registerDocs } from './routes/docs.js';
 import { registerDownloads } from './routes/downloads.js';
@@ -26,7 +26,8 @@ import { specModel } from './spec.js';
 import { accountNamed, advanceClock, asTypeError, clockView, parseFault, resetAccount, type ClockView, type FaultRequest } from './controls.js';
 import { inProcessFetch, type SandboxFetch } from './in-process.js';
 import { API_PREFIX, registerSpecRoutes } from './spec-routes.js';
-import { Store } from './store.js';
+import { RECORD_CACHE_SIZE, Store } from './store.js';
+import { BoundedMap } from './bounded-map.js';
 
 export interface SandboxOptions {
   /** The port to listen on (0 picks a free one). createSandbox: none, in-process only; startSandbox: default 4010. */
@@ -158,6 +159,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       downloadTtlSeconds: options.downloadTtlSeconds ?? 3600,
     },
     origin: '',
+    views: new BoundedMap(RECORD_CACHE_SIZE),
   };
   const violations: string[] = [];
   const log = options.logger === true ? (line: string) => process.stdout.write(`${line}\n`) : options.logger || undefined;
@@ -265,7 +267,8 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   app.register(cors, {
     origin: '*',
     allowedHeaders: ['Authorization', 'Content-Type'],
-    exposedHeaders: ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'],
+    // (One string, not a list that @fastify/cors would join on every request.)
+    exposedHeaders: 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy',
     maxAge: 600,
     // An OPTIONS without the preflight headers gets an empty 204, never a plain-text 400.
     strictPreflight: false,
@@ -303,31 +306,35 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     }
     return reply.code(404).send(envelope('NOT_FOUND', `No such endpoint: ${request.method} ${path}.`));
   };
-  registerRequestGuards(app, opts.httpLimits, notFound);
+  registerRequestGuards(app, notFound);
   app.setNotFoundHandler(notFound);
 
   if (opts.validateResponses) {
-    app.addHook('onSend', async (request, reply, payload) => {
+    const check = responseChecker(ctx.model, ctx.personality);
+    app.addHook('onSend', (request, reply, payload, done) => {
       const op = request.routeOptions.config?.operation;
-      if (!op) return payload;
-      const problems = responseProblems(ctx.model, op, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload, reply.getHeaders(), ctx.personality);
-      for (const p of problems) {
-        const line = `${request.method} ${request.url.split('?')[0]} → ${reply.statusCode}: ${p}`;
-        opts.violations.push(line);
-        process.stderr.write(`[sandbox] RESPONSE VIOLATES THE OPENAPI DOCUMENT: ${line}\n`);
+      if (op) {
+        for (const p of check(op, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload, reply.getHeaders())) {
+          const line = `${request.method} ${request.url.split('?')[0]} → ${reply.statusCode}: ${p}`;
+          opts.violations.push(line);
+          process.stderr.write(`[sandbox] RESPONSE VIOLATES THE OPENAPI DOCUMENT: ${line}\n`);
+        }
       }
-      return payload;
+      done(null, payload);
     });
   }
 
-  if (opts.log) {
-    const log = opts.log;
-    app.addHook('onResponse', async (request, reply) => {
-      // Never the key: the account name stands for the caller.
-      const who = request.account?.name ?? '-';
-      log(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${who}`);
-    });
-  }
+  // Once an answer is sent (one hook, not one per concern: each is a cost on every request): every /v1
+  // answer is counted per account and status (the refused ones too), an unread body gets its bound, and
+  // the log line is written.
+  const log = opts.log;
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.url.startsWith(`${API_PREFIX}/`)) ctx.stats.record(request.account?.name, reply.statusCode);
+    boundUnreadBody(request, opts.httpLimits);
+    // Never the key: the account name stands for the caller.
+    if (log) log(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.account?.name ?? '-'}`);
+    done();
+  });
 
   registerSandboxApi(app, ctx);
   registerSpecRoutes(app, ctx, {

@@ -7,9 +7,11 @@ import { ApiError, invalidRequest } from './errors.js';
 import type { Context } from './context.js';
 import type { ErrorCause } from './personality.js';
 import { rateLimitOf } from './spec.js';
+import { Json, JSON_CONTENT_TYPE } from './json-body.js';
 
 export type Params = Record<string, unknown>;
-export type OperationHandler = (request: FastifyRequest, reply: FastifyReply, params: Params) => Promise<unknown>;
+/** An operation: its body, a Json serialized once, or a promise of either (what creates a video waits for the store). */
+export type OperationHandler = (request: FastifyRequest, reply: FastifyReply, params: Params) => unknown;
 
 export const API_PREFIX = '/v1';
 export const fastifyPath = (specPath: string) => API_PREFIX + specPath.replace(/\{([^}]+)\}/g, ':$1');
@@ -76,22 +78,43 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
             return fail(new ApiError(500, fault.error_code ?? 'UNKNOWN_ERROR', 'Injected by /_sandbox/faults: an unexpected error occurred.'));
         }
       },
-      handler: async (request, reply) => {
+      // Synchronous while the operation is (a read): a promise per request is measurable here too.
+      handler: (request, reply) => {
         try {
           const params = validateParams(request);
-          let body: any = await handler(request, reply, params);
-          // A page past the end: the alternative answers the last page (2.5: "page number returned").
-          if (ctx.personality.clampPage && Array.isArray(body?.results) && !body.results.length && body.total_count > 0 && body.page > 1) {
-            body = await handler(request, reply, { ...params, page: Math.ceil(body.total_count / body.items_per_page) });
-          }
-          reply.code(ctx.personality.successStatus(op));
-          return ctx.personality.body(op, body);
+          const body = handler(request, reply, params);
+          return body instanceof Promise ? body.then((b) => answer(request, reply, params, b), fail) : answer(request, reply, params, body);
         } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
-          throw ctx.personality.error(op, err, { now: ctx.clock.now(), pathParameter: (err as ParamError).parameterIn === 'path' });
+          return fail(err);
         }
       },
     });
+
+    /** The operation's error in this personality's words (a non-API error stays a sandbox bug). */
+    function fail(err: unknown): never {
+      if (!(err instanceof ApiError)) throw err;
+      throw ctx.personality.error(op, err, { now: ctx.clock.now(), pathParameter: (err as ParamError).parameterIn === 'path' });
+    }
+
+    function answer(request: FastifyRequest, reply: FastifyReply, params: Params, body: unknown): unknown {
+      // A page past the end: the alternative answers the last page (2.5: "page number returned").
+      const page = body as { results?: unknown[]; total_count?: number; items_per_page?: number; page?: number } | undefined;
+      if (ctx.personality.clampPage && Array.isArray(page?.results) && !page.results.length && page.total_count! > 0 && page.page! > 1) {
+        const last = { ...params, page: Math.ceil(page.total_count! / page.items_per_page!) };
+        return Promise.resolve(handler(request, reply, last)).then((b) => send(reply, b), fail);
+      }
+      return send(reply, body);
+    }
+
+    function send(reply: FastifyReply, body: unknown): unknown {
+      reply.code(ctx.personality.successStatus(op));
+      if (!(body instanceof Json)) return ctx.personality.body(op, body);
+      const out = ctx.personality.body(op, body.value);
+      // Unchanged by the personality: the text serialized once is the answer.
+      if (out !== body.value) return out;
+      reply.type(JSON_CONTENT_TYPE);
+      return body.text;
+    }
   }
 }
 
@@ -108,12 +131,13 @@ function coerce(value: unknown, schema: any): unknown {
 }
 
 function compileParameters(ctx: Context, op: Operation): (request: FastifyRequest) => Params {
-  const checks = op.parameters
-    .filter((p) => p.in === 'path' || p.in === 'query')
-    .map((p) => ({ p, validate: ctx.model.ajv.compile(p.schema ?? {}) }));
+  // Compiled on the operation's first request (start-up compiles nothing it does not need).
+  let checks: Array<{ p: Operation['parameters'][number]; validate: (v: unknown) => boolean }> | undefined;
+  const compile = () =>
+    op.parameters.filter((p) => p.in === 'path' || p.in === 'query').map((p) => ({ p, validate: ctx.model.ajv.compile(p.schema ?? {}) as (v: unknown) => boolean }));
   return (request) => {
     const out: Params = {};
-    for (const { p, validate } of checks) {
+    for (const { p, validate } of (checks ??= compile())) {
       const source = (p.in === 'path' ? request.params : request.query) as Record<string, unknown>;
       let value = source?.[p.name];
       if (value === undefined) {

@@ -34,7 +34,8 @@ export interface SpecModel {
   validate: {
     language: (v: unknown) => boolean;
     aspectRatio: (v: unknown) => boolean;
-    generateForm: ReturnType<typeof validatorFor>;
+    /** With the errors of its last call, as an Ajv validator has them. */
+    generateForm: ((v: unknown) => boolean) & { readonly errors: ReturnType<typeof validatorFor>['errors'] };
   };
 }
 
@@ -43,7 +44,10 @@ let model: SpecModel | undefined;
 export function specModel(): SpecModel {
   if (model) return model;
   const spec = loadSpec();
-  const ajv = createAjv(spec);
+  // The document's schemas are checked against the JSON Schema meta-schema by @videogen/openapi's own
+  // tests; doing it again here would compile the meta-schema at every start (about 100 ms of the
+  // start-up to first answer). Strict mode still applies to every schema compiled.
+  const ajv = createAjv(spec, { validateSchema: false });
   // ajv-formats' uuid also accepts "urn:uuid:<id>"; an id in a path or a form is the bare UUID.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   const schemas = spec.components.schemas;
@@ -53,8 +57,14 @@ export function specModel(): SpecModel {
   for (const [name, prop] of Object.entries<any>(form.properties)) {
     if (prop.format === 'binary' || prop.items?.format === 'binary') fileFields.add(name);
   }
-  const language = validatorFor(ajv, '#/components/schemas/Language');
-  const aspectRatio = validatorFor(ajv, '#/components/schemas/AspectRatio');
+  // Compiled when first used: a start that answers a GET compiles nothing it does not need.
+  const lazy = <F>(compile: () => F) => {
+    let fn: F | undefined;
+    return () => (fn ??= compile());
+  };
+  const language = lazy(() => validatorFor(ajv, '#/components/schemas/Language'));
+  const aspectRatio = lazy(() => validatorFor(ajv, '#/components/schemas/AspectRatio'));
+  const generateForm = lazy(() => validatorFor(ajv, '#/components/schemas/GenerateVideoRequest'));
   model = {
     spec,
     ajv,
@@ -66,9 +76,9 @@ export function specModel(): SpecModel {
     uploadPlanOf: (plan) => (limits.plans?.[plan] ?? plan) as UploadPlan,
     fileFields,
     validate: {
-      language: (v) => language(v) as boolean,
-      aspectRatio: (v) => aspectRatio(v) as boolean,
-      generateForm: validatorFor(ajv, '#/components/schemas/GenerateVideoRequest'),
+      language: (v) => language()(v) as boolean,
+      aspectRatio: (v) => aspectRatio()(v) as boolean,
+      generateForm: Object.defineProperty((v: unknown) => generateForm()(v) as boolean, 'errors', { get: () => generateForm().errors }) as SpecModel['validate']['generateForm'],
     },
   };
   return model;

@@ -3,13 +3,16 @@
 // stored), commits off the main thread (reads never wait for a write) and, with a data dir, is synced
 // to disk before it is acknowledged. Without a data dir the same store lives in a temporary directory,
 // unsynced, its directory deleted once open. Reads are synchronous from the memory map; only the small running-video
-// index and the per-account counts are kept in memory.
+// index, the per-account counts and a bounded cache of decoded videos are kept in memory. A video record never
+// changes once written (its status is computed from the time when read), so the cache is right until the video is
+// removed: create() and resetAccount() are the only writers, and both update it.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Accounts } from './accounts.js';
+import { BoundedMap } from './bounded-map.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { VIDEO_SCENARIOS, fixtureId } from './fixtures.js';
 import { COPYRIGHT, type VideoRecord } from './lifecycle.js';
@@ -21,6 +24,8 @@ const LOW = -Number.MAX_VALUE;
 const HIGH = Number.MAX_VALUE;
 /** Running videos older than this (real ms) are dropped from the in-memory index. */
 const RUNNING_HORIZON_MS = 86_400_000;
+/** Decoded videos kept in memory (the oldest entry goes first): a poll loop reads the same few videos. */
+export const RECORD_CACHE_SIZE = 10_000;
 
 interface Running {
   finishes_at: number;
@@ -46,6 +51,8 @@ export class Store {
   private readonly balance = new Map<string, number>();
   /** Per account, sorted by finishes_at. */
   private readonly running = new Map<string, Running[]>();
+  /** video_id → its record, decoded once (frozen: a cached record is shared by every reader). */
+  private readonly records = new BoundedMap<string, Readonly<VideoRecord>>(RECORD_CACHE_SIZE);
   private seq: number;
   private readonly durable: boolean;
   private readonly lock?: DataDirLock;
@@ -148,14 +155,21 @@ export class Store {
   }
 
   /** A video of this account; another account's video is as absent as an unknown one. */
-  get(account: string, videoId: string): VideoRecord | undefined {
+  get(account: string, videoId: string): Readonly<VideoRecord> | undefined {
     const v = this.find(videoId);
     return v && v.account === account ? v : undefined;
   }
 
   /** Any account's video (download URLs carry no key). */
-  find(videoId: string): VideoRecord | undefined {
-    return this.videos.get(videoId.toLowerCase());
+  find(videoId: string): Readonly<VideoRecord> | undefined {
+    const id = videoId.toLowerCase();
+    return this.records.get(id) ?? this.remember(this.videos.get(id));
+  }
+
+  private remember(v: VideoRecord | undefined): Readonly<VideoRecord> | undefined {
+    if (!v) return undefined;
+    this.records.set(v.video_id, Object.freeze(v));
+    return v;
   }
 
   /** How many videos the account has (seeded ones included). */
@@ -164,13 +178,13 @@ export class Store {
   }
 
   /** `limit` videos from `offset`, newest first (ties: the later created first), or oldest first. */
-  page(account: string, offset: number, limit: number, oldestFirst = false): VideoRecord[] {
+  page(account: string, offset: number, limit: number, oldestFirst = false): Readonly<VideoRecord>[] {
     const range = oldestFirst
       ? { start: [account, LOW, 0] as ListingKey, end: [account, HIGH, 0] as ListingKey }
       : { start: [account, HIGH, 0] as ListingKey, end: [account, LOW, 0] as ListingKey, reverse: true };
-    const out: VideoRecord[] = [];
+    const out: Readonly<VideoRecord>[] = [];
     for (const { value } of this.listing.getRange({ ...range, offset, limit })) {
-      const v = this.videos.get(value);
+      const v = this.find(value);
       if (v) out.push(v);
     }
     return out;
@@ -208,6 +222,7 @@ export class Store {
       this.meta.putSync('seq', seq);
     });
     if (this.durable) await this.root.flushed;
+    this.remember({ ...v });
     this.counts.set(v.account, this.count(v.account) + 1);
   }
 
@@ -215,14 +230,14 @@ export class Store {
   async resetAccount(account: string, credits: number): Promise<void> {
     this.balance.set(account, credits);
     this.running.set(account, []);
-    const own: Array<[ListingKey, VideoRecord | undefined]> = [];
+    const own: Array<[ListingKey, string, VideoRecord | undefined]> = [];
     let kept = 0;
     for (const { key, value } of this.listing.getRange({ start: [account, LOW, 0], end: [account, HIGH, 0] })) {
       if (key[2] === 0) kept++; // a seed
-      else own.push([key, this.videos.get(value)]);
+      else own.push([key, value, this.videos.get(value)]);
     }
     await this.root.transaction(() => {
-      for (const [key, v] of own) {
+      for (const [key, , v] of own) {
         this.listing.removeSync(key);
         if (!v) continue;
         this.videos.removeSync(v.video_id);
@@ -230,6 +245,8 @@ export class Store {
       }
       this.credits.putSync(account, credits);
     });
+    // Right after the commit (a read during it may have cached a video that is gone now).
+    for (const [, id] of own) this.records.delete(id);
     if (this.durable) await this.root.flushed;
     this.counts.set(account, kept);
   }

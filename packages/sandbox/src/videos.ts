@@ -4,12 +4,20 @@ import { MAX_RUNNING } from '@videogen/openapi/rules';
 import type { Account } from './accounts.js';
 import type { Context } from './context.js';
 import { ApiError } from './errors.js';
+import { Json } from './json-body.js';
 import { COPYRIGHT, statusAt, type VideoRecord } from './lifecycle.js';
 
 /** Interface 8.2: at most this many generations + conversions running per account (x-concurrency-limit). */
 export { MAX_RUNNING };
 
-export function statusView(ctx: Context, v: VideoRecord) {
+export interface StatusView {
+  video_id: string;
+  status: string;
+  download_url: string;
+  copyright: readonly string[];
+}
+
+export function statusView(ctx: Context, v: Readonly<VideoRecord>): StatusView {
   const now = ctx.clock.now(v.account);
   const status = statusAt(v, now);
   const completed = status === 'completed';
@@ -19,6 +27,20 @@ export function statusView(ctx: Context, v: VideoRecord) {
     download_url: completed ? ctx.signer.issue(ctx.origin, v.video_id, now, ctx.clock.ms(ctx.durations.downloadTtlSeconds)) : '',
     copyright: completed ? v.copyright : [],
   };
+}
+
+/**
+ * The status view as answered: the same Json (serialized once) while the video's status and
+ * download_url stay the same (a poll loop; the URL itself is reissued once per sixtieth of its
+ * lifetime), a new one as soon as either changes.
+ */
+export function statusJson(ctx: Context, v: Readonly<VideoRecord>): Json<StatusView> {
+  const view = statusView(ctx, v);
+  const last = ctx.views.get(v.video_id);
+  if (last && last.value.status === view.status && last.value.download_url === view.download_url) return last;
+  const json = new Json(view);
+  ctx.views.set(v.video_id, json);
+  return json;
 }
 
 /** The last checks before work starts (credit 429, then concurrency 503), in the order of the brief. */

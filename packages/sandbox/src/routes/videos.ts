@@ -3,11 +3,11 @@ import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
 import { ITEMS_PER_PAGE, pageFrom } from '../paging.js';
 import type { OperationHandler } from '../spec-routes.js';
-import { statusView } from '../videos.js';
+import { statusJson } from '../videos.js';
 
 export function videoHandlers(ctx: Context): Record<string, OperationHandler> {
   return {
-    listVideos: async (request, _reply, params) => {
+    listVideos: (request, _reply, params) => {
       const account = request.account!.name;
       const page = params.page as number;
       // Only the page is read from the store, whatever the number of videos.
@@ -20,10 +20,10 @@ export function videoHandlers(ctx: Context): Record<string, OperationHandler> {
       }));
       return pageFrom(items, total, page);
     },
-    getVideo: async (request, _reply, params) => {
+    getVideo: (request, _reply, params) => {
       const v = ctx.store.get(request.account!.name, params.video_id as string);
       if (!v) throw notFound(`Video ${params.video_id}`);
-      return statusView(ctx, v);
+      return statusJson(ctx, v);
     },
   };
 }
