@@ -1,4 +1,4 @@
-// node bench/profile.mjs ['{"validateResponses":true}'] [--plain]: where the CPU time of one
+// node bench/profile.mjs ['{"validateResponses":true}'] [--plain | --script FILE]: where the CPU time of one
 // GET /v1/videos/{id}/ goes. A sandbox child (rate limits and the self-check off, as in the throughput
 // bench, unless the JSON options say otherwise; --plain: the bench's plain node:http server instead)
 // is loaded by wrk (16 keep-alive clients) while `perf record` samples it with call stacks (Debian
@@ -103,10 +103,10 @@ function wrk(url, seconds) {
   return Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
 }
 
-export async function profile({ options = {}, plain = false, seconds = SECONDS } = {}) {
+export async function profile({ options = {}, plain = false, script = undefined, seconds = SECONDS } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-profile-'));
   const flags = HAS_PERF ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
-  const args = plain ? ['-e', PLAIN_SERVER] : [here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false, ...options })];
+  const args = script ? [script] : plain ? ['-e', PLAIN_SERVER] : [here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false, ...options })];
   const server = await startChild([...flags, ...args], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
   const url = `${server.origin}/v1/videos/${VIDEO}/`;
   let requests;
@@ -154,7 +154,9 @@ export function report(p, top = TOP) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const plain = process.argv.includes('--plain');
   const json = process.argv.slice(2).find((a) => a.startsWith('{'));
-  profile({ plain, options: json ? JSON.parse(json) : {} })
+  // --script FILE: any server that prints "ORIGIN <url>" (to compare against a bare Fastify route, say).
+  const script = process.argv.includes('--script') ? process.argv[process.argv.indexOf('--script') + 1] : undefined;
+  profile({ plain, script, options: json ? JSON.parse(json) : {} })
     .then((p) => console.log(report(p)))
     .catch((err) => {
       console.error(err);

@@ -1,6 +1,7 @@
 // Accounts, their plans, credits and API keys. Limits and credits belong to the account, never the key.
 import { createHash } from 'node:crypto';
 import type { Plan } from './spec.js';
+import { BoundedMap } from './bounded-map.js';
 
 export interface AccountConfig {
   /** Account name; shown in logs instead of the key. */
@@ -51,6 +52,8 @@ function prefixesOf(name: string): [string, string] {
 
 export class Accounts {
   private byKey = new Map<string, Account>();
+  /** Authorization headers already read (bounded: a stream of made-up keys cannot grow it). */
+  private readonly seen = new BoundedMap<string, Account | undefined>(1_000);
   readonly all = new Map<string, Account>();
   readonly initialCredits = new Map<string, number>();
 
@@ -77,8 +80,12 @@ export class Accounts {
   /** The account of an `Authorization` header, or undefined when missing, malformed or unknown. */
   authenticate(header: string | undefined): Account | undefined {
     if (typeof header !== 'string') return undefined;
+    // Every request of a client sends the same header: read each one once.
+    if (this.seen.has(header)) return this.seen.get(header);
     const m = /^Bearer +(\S+) *$/i.exec(header);
-    return m ? this.byKey.get(m[1]) : undefined;
+    const account = m ? this.byKey.get(m[1]) : undefined;
+    this.seen.set(header, account);
+    return account;
   }
 
   keysTable(): Array<{ key: string; account: string; plan: Plan }> {

@@ -1,8 +1,9 @@
-// Checks every request passes before anything reads its body: one Host (RFC 9112 §3.2) and at most one
+// Checks every request passes before anything reads its body (and its CORS headers, cors.ts): one Host (RFC 9112 §3.2) and at most one
 // Authorization, answered with the envelope; unknown paths and methods answered before the body;
 // "100 Continue" only for a request that got past authentication; and a bound on how long the unread
 // body of a request answered early may keep its connection.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
+import { allowAnyOrigin, answerPreflight } from './cors.js';
 import { invalidRequest } from './errors.js';
 import type { HttpLimits } from './http-server.js';
 
@@ -26,6 +27,7 @@ export function registerRequestGuards(
   notFound: (request: FastifyRequest, reply: FastifyReply) => unknown,
 ) {
   app.addHook('onRequest', (request, reply, done) => {
+    allowAnyOrigin(reply);
     const raw = request.raw;
     const [hosts, authorizations] = countHostAndAuthorization(raw.rawHeaders);
     if (hosts > 1 || (hosts === 0 && raw.httpVersion === '1.1')) {
@@ -36,6 +38,7 @@ export function registerRequestGuards(
       reply.header('Connection', 'close');
       return done(invalidRequest('More than one Authorization header: send exactly one "Authorization: Bearer <API_KEY>".'));
     }
+    if (raw.method === 'OPTIONS') return answerPreflight(reply);
     // Fastify would read (and wait for) the body before its not-found handler runs.
     if (request.is404) return void notFound(request, reply);
     done();

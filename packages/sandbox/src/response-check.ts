@@ -46,17 +46,19 @@ export type ResponseChecker = (op: Operation, status: number, contentType: strin
  * still checked once.
  */
 export function responseChecker(model: SpecModel, personality?: Personality): ResponseChecker {
-  const verdicts = new BoundedMap<string, string[]>(REMEMBERED_RESPONSES);
+  // Keyed by the body text first: a view answered again is the very same string, whose hash V8 keeps.
+  const verdicts = new BoundedMap<string, Map<string, string[]>>(REMEMBERED_RESPONSES);
   return (op, status, contentType, payload, headers) => {
     const check = () => responseProblems(model, op, status, contentType, payload, headers as Record<string, string>, personality);
     if (typeof payload !== 'string' || payload.length > REMEMBERED_BODY_CHARS) return check();
-    let key = `${op.operationId}\n${status}\n${contentType}`;
-    for (const name in headers) key += `\n${name}: ${String(headers[name])}`;
-    key += `\n\n${payload}`;
-    let problems = verdicts.get(key);
+    let rest = `${op.operationId}\n${status}\n${contentType}`;
+    for (const name in headers) rest += `\n${name}: ${String(headers[name])}`;
+    let byRest = verdicts.get(payload);
+    if (!byRest) verdicts.set(payload, (byRest = new Map()));
+    let problems = byRest.get(rest);
     if (problems === undefined) {
       problems = check();
-      verdicts.set(key, problems);
+      byRest.set(rest, problems);
     }
     return problems;
   };

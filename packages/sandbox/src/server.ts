@@ -1,7 +1,6 @@
 // The sandbox server: Fastify, routes from the document, and the envelope for every failure a client
 // can provoke (bad bytes, bad headers, unknown paths and methods) so nothing answers an unplanned 5xx.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import { matchOperation } from '@videogen/openapi';
 import { Accounts, type AccountConfig } from './accounts.js';
@@ -262,18 +261,6 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   app.register(multipart);
-  // A web app on a local dev server calls the sandbox from the browser: allow any origin (the key
-  // travels in a header, never in a cookie) and let scripts read the pacing headers.
-  app.register(cors, {
-    origin: '*',
-    allowedHeaders: ['Authorization', 'Content-Type'],
-    // (One string, not a list that @fastify/cors would join on every request.)
-    exposedHeaders: 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy',
-    maxAge: 600,
-    // An OPTIONS without the preflight headers gets an empty 204, never a plain-text 400.
-    strictPreflight: false,
-  });
-
   app.setErrorHandler((err: any, request, reply) => {
     if (err instanceof ApiError) {
       reply.code(err.status).headers(err.headers).send(err.body);

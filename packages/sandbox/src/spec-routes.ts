@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '@videogen/openapi';
 import { ApiError, invalidRequest } from './errors.js';
 import type { Context } from './context.js';
-import type { ErrorCause } from './personality.js';
+import type { Account } from './accounts.js';
+import type { Fault } from './faults.js';
 import { rateLimitOf } from './spec.js';
 import { Json, JSON_CONTENT_TYPE } from './json-body.js';
 
@@ -29,54 +30,15 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
       config: { operation: op },
       // Callback style, not async: this runs on every request, and a promise per request is measurable.
       onRequest: (request, reply, done) => {
-        const fail = (err: ApiError, cause: Partial<ErrorCause> = {}) => done(ctx.personality.error(op, err, { now: ctx.clock.now(), ...cause }));
         const account = ctx.accounts.authenticate(request.headers.authorization);
         if (!account) {
-          return fail(new ApiError(401, 'UNAUTHORIZED', 'Authentication failed: send a valid API key as "Authorization: Bearer <API_KEY>".'), {
-            authorization: request.headers.authorization,
-          });
+          const err = new ApiError(401, 'UNAUTHORIZED', 'Authentication failed: send a valid API key as "Authorization: Bearer <API_KEY>".');
+          return done(ctx.personality.error(op, err, { now: ctx.clock.now(), authorization: request.headers.authorization }));
         }
         request.account = account;
-        const limit = () => {
-          const d = ctx.limiter.take(account.name, rate.class, rate.requests, rate.window_seconds);
-          if (ctx.personality.rateLimitHeaders) {
-            reply.header('RateLimit-Limit', String(d.limit));
-            reply.header('RateLimit-Remaining', String(d.remaining));
-            reply.header('RateLimit-Reset', ctx.clock.headerSeconds(d.resetMs));
-            reply.header('RateLimit-Policy', `${d.limit};w=${ctx.clock.headerSeconds(d.windowMs)}`);
-          }
-          if (!d.allowed) {
-            const wait = ctx.clock.headerSeconds(d.resetMs);
-            return fail(
-              new ApiError(
-                429,
-                'RATE_LIMIT_EXCEEDED',
-                `Rate limit exceeded (class ${rate.class}, ${rate.requests} requests per ${rate.window_seconds} seconds, enforced ${ctx.limiter.styleName === 'even' ? 'evenly' : `as a ${ctx.limiter.styleName} window`}). Retry after ${wait} seconds.`,
-                { 'Retry-After': wait },
-              ),
-            );
-          }
-          done();
-        };
         const fault = ctx.faults.take(account.name);
-        if (!fault) return limit();
-        switch (fault.kind) {
-          case 'latency':
-            setTimeout(limit, fault.latency_ms ?? 0);
-            return;
-          case 'drop':
-            // Closes the connection without an answer (in-process: the injected response, so sb.fetch fails as fetch would).
-            reply.raw.destroy();
-            return;
-          case '429':
-          case '503': {
-            const wait = ctx.clock.headerSeconds(ctx.clock.ms(fault.retry_after_seconds ?? (fault.kind === '429' ? rate.window_seconds : 30)));
-            const code = fault.error_code ?? (fault.kind === '429' ? 'RATE_LIMIT_EXCEEDED' : 'SERVICE_UNAVAILABLE');
-            return fail(new ApiError(Number(fault.kind), code, `Injected by /_sandbox/faults: ${fault.kind} ${code}. Retry after ${wait} seconds.`, { 'Retry-After': wait }));
-          }
-          case '500':
-            return fail(new ApiError(500, fault.error_code ?? 'UNKNOWN_ERROR', 'Injected by /_sandbox/faults: an unexpected error occurred.'));
-        }
+        if (!fault) return limit(account, reply, done);
+        injectFault(fault, reply, account, done);
       },
       // Synchronous while the operation is (a read): a promise per request is measurable here too.
       handler: (request, reply) => {
@@ -89,6 +51,49 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
         }
       },
     });
+
+    /** The rate limit of the operation's class, with its headers: on to the handler, or a 429. */
+    function limit(account: Account, reply: FastifyReply, done: (err?: Error) => void) {
+      const d = ctx.limiter.take(account.name, rate.class, rate.requests, rate.window_seconds);
+      if (ctx.personality.rateLimitHeaders) {
+        reply.header('RateLimit-Limit', String(d.limit));
+        reply.header('RateLimit-Remaining', String(d.remaining));
+        reply.header('RateLimit-Reset', ctx.clock.headerSeconds(d.resetMs));
+        reply.header('RateLimit-Policy', `${d.limit};w=${ctx.clock.headerSeconds(d.windowMs)}`);
+      }
+      if (d.allowed) return done();
+      const wait = ctx.clock.headerSeconds(d.resetMs);
+      const how = ctx.limiter.styleName === 'even' ? 'evenly' : `as a ${ctx.limiter.styleName} window`;
+      const err = new ApiError(
+        429,
+        'RATE_LIMIT_EXCEEDED',
+        `Rate limit exceeded (class ${rate.class}, ${rate.requests} requests per ${rate.window_seconds} seconds, enforced ${how}). Retry after ${wait} seconds.`,
+        { 'Retry-After': wait },
+      );
+      done(ctx.personality.error(op, err, { now: ctx.clock.now() }));
+    }
+
+    /** A fault queued with /_sandbox/faults, in place of (latency: before) the normal handling. */
+    function injectFault(fault: Fault, reply: FastifyReply, account: Account, done: (err?: Error) => void) {
+      const fail = (err: ApiError) => done(ctx.personality.error(op, err, { now: ctx.clock.now() }));
+      switch (fault.kind) {
+        case 'latency':
+          setTimeout(() => limit(account, reply, done), fault.latency_ms ?? 0);
+          return;
+        case 'drop':
+          // Closes the connection without an answer (in-process: the injected response, so sb.fetch fails as fetch would).
+          reply.raw.destroy();
+          return;
+        case '429':
+        case '503': {
+          const wait = ctx.clock.headerSeconds(ctx.clock.ms(fault.retry_after_seconds ?? (fault.kind === '429' ? rate.window_seconds : 30)));
+          const code = fault.error_code ?? (fault.kind === '429' ? 'RATE_LIMIT_EXCEEDED' : 'SERVICE_UNAVAILABLE');
+          return fail(new ApiError(Number(fault.kind), code, `Injected by /_sandbox/faults: ${fault.kind} ${code}. Retry after ${wait} seconds.`, { 'Retry-After': wait }));
+        }
+        case '500':
+          return fail(new ApiError(500, fault.error_code ?? 'UNKNOWN_ERROR', 'Injected by /_sandbox/faults: an unexpected error occurred.'));
+      }
+    }
 
     /** The operation's error in this personality's words (a non-API error stays a sandbox bug). */
     function fail(err: unknown): never {
