@@ -49,9 +49,9 @@ export class ResponseStats {
 
   record(account: string | undefined, status: number) {
     const key = account ?? '-';
-    const c = this.counts.get(key) ?? {};
+    let c = this.counts.get(key);
+    if (!c) this.counts.set(key, (c = {}));
     c[status] = (c[status] ?? 0) + 1;
-    this.counts.set(key, c);
   }
 
   of(account: string): Record<string, number> {

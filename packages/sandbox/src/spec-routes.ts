@@ -52,14 +52,21 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
       },
     });
 
+    /** `RateLimit-Policy`, the same string for every request of the class (written once per window and quota). */
+    let policy = { limit: NaN, windowMs: NaN, text: '' };
+    function policyOf(limit: number, windowMs: number): string {
+      if (policy.limit !== limit || policy.windowMs !== windowMs) policy = { limit, windowMs, text: `${limit};w=${ctx.clock.headerSeconds(windowMs)}` };
+      return policy.text;
+    }
+
     /** The rate limit of the operation's class, with its headers: on to the handler, or a 429. */
     function limit(account: Account, reply: FastifyReply, done: (err?: Error) => void) {
       const d = ctx.limiter.take(account.name, rate.class, rate.requests, rate.window_seconds);
       if (ctx.personality.rateLimitHeaders) {
-        reply.header('RateLimit-Limit', String(d.limit));
-        reply.header('RateLimit-Remaining', String(d.remaining));
-        reply.header('RateLimit-Reset', ctx.clock.headerSeconds(d.resetMs));
-        reply.header('RateLimit-Policy', `${d.limit};w=${ctx.clock.headerSeconds(d.windowMs)}`);
+        reply.header('ratelimit-limit', String(d.limit));
+        reply.header('ratelimit-remaining', String(d.remaining));
+        reply.header('ratelimit-reset', d.resetMs > 0 ? ctx.clock.headerSeconds(d.resetMs) : '0');
+        reply.header('ratelimit-policy', policyOf(d.limit, d.windowMs));
       }
       if (d.allowed) return done();
       const wait = ctx.clock.headerSeconds(d.resetMs);

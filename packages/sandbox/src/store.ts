@@ -162,6 +162,9 @@ export class Store {
 
   /** Any account's video (download URLs carry no key). */
   find(videoId: string): Readonly<VideoRecord> | undefined {
+    // Ids are lower case; one in another case is the same video.
+    const cached = this.records.get(videoId);
+    if (cached) return cached;
     const id = videoId.toLowerCase();
     return this.records.get(id) ?? this.remember(this.videos.get(id));
   }
