@@ -23,6 +23,7 @@ const HAS_PERF = spawnSync('perf', ['--version']).error === undefined;
 
 /** The part of the stack a JS frame's file belongs to. */
 function moduleOf(file) {
+  if (!file) return 'generated code (the compiled router, Ajv validators)';
   if (file.startsWith('node:')) return /^node:_http|^node:http/.test(file) ? 'node:http' : /stream|net|timers|task_queues|events/.test(file) ? 'node: streams, net, timers, ticks' : 'node: other';
   const nm = file.lastIndexOf('node_modules/');
   if (nm >= 0) {

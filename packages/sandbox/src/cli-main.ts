@@ -1,0 +1,92 @@
+// videogen-sandbox (loaded by cli.ts): serve the sandbox, print the base URL and the keys, log one line per request.
+import { parseArgs } from 'node:util';
+import { startSandbox } from './server.js';
+import { docsPage } from './routes/docs.js';
+import { SANDBOX_KEYS } from './accounts.js';
+import { RATE_LIMITER_STYLES, isRateLimiterStyle } from './rate-limit.js';
+import { PERSONALITIES, isPersonality, personality as personalityOf } from './personality.js';
+
+const HELP = `Usage: videogen-sandbox [--port 4010] [--host 127.0.0.1] [--time-scale N] [--data-dir DIR]
+                        [--personality default] [--rate-limiter even] [--no-validate] [--no-rate-limits] [--quiet]
+
+  --port N          port to listen on (0 = any free port); default 4010
+  --host H          address to bind; default 127.0.0.1
+  --time-scale N    run N times faster (generation, expiry, links, rate-limit windows)
+  --data-dir DIR    keep state in DIR/sandbox.mdb across restarts (one sandbox per DIR)
+  --personality P   ${PERSONALITIES.join(' | ')}: our choices, or other choices inside the interface
+  --rate-limiter S  how the rate limits are enforced: ${RATE_LIMITER_STYLES.join(' | ')}; default even
+  --no-validate     do not check responses against the OpenAPI document
+  --no-rate-limits  disable the rate limits (benchmarks only)
+  --quiet           no per-request log lines`;
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4010' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'time-scale': { type: 'string', default: '1' },
+      'data-dir': { type: 'string' },
+      'rate-limiter': { type: 'string' },
+      personality: { type: 'string', default: 'default' },
+      'no-validate': { type: 'boolean', default: false },
+      'no-rate-limits': { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  const port = Number(values.port);
+  const timeScale = Number(values['time-scale']);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0-65535, got ${values.port}`);
+  if (!(timeScale > 0)) throw new Error(`--time-scale must be a positive number, got ${values['time-scale']}`);
+  const personality = values.personality;
+  if (!isPersonality(personality)) throw new Error(`--personality must be one of ${PERSONALITIES.join(', ')}, got ${personality}`);
+  const rateLimiter = values['rate-limiter'];
+  if (rateLimiter !== undefined && !isRateLimiterStyle(rateLimiter)) {
+    throw new Error(`--rate-limiter must be one of ${RATE_LIMITER_STYLES.join(', ')}, got ${rateLimiter}`);
+  }
+
+  const sandbox = await startSandbox({
+    port,
+    host: values.host,
+    timeScale,
+    dataDir: values['data-dir'],
+    validateResponses: !values['no-validate'],
+    rateLimits: !values['no-rate-limits'],
+    rateLimiter,
+    personality,
+    logger: !values.quiet,
+  });
+  const rows = [
+    ['API key', 'account', 'plan', 'notes'],
+    [SANDBOX_KEYS.acme, 'acme', 'business', ''],
+    [SANDBOX_KEYS.acme2, 'acme', 'business', 'second key of acme'],
+    [SANDBOX_KEYS.globex, 'globex', 'personal', 'smaller upload limits'],
+    [SANDBOX_KEYS.initech, 'initech', 'free', 'conversion → 403'],
+    [SANDBOX_KEYS.umbrella, 'umbrella', 'business', 'no credit → 429'],
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  console.log(`videogen sandbox listening on ${sandbox.origin}`);
+  console.log(`  base URL   ${sandbox.baseUrl}`);
+  if (docsPage()) console.log(`  docs       ${sandbox.origin}/docs`);
+  console.log(`  time scale ${timeScale}${values['data-dir'] ? `, data dir ${values['data-dir']}` : ''}${values['no-rate-limits'] ? ', rate limits OFF' : `, rate limiter ${rateLimiter ?? personalityOf(personality).rateLimiter}`}, personality ${personality}`);
+  console.log('');
+  for (const r of rows) console.log('  ' + r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  console.log('');
+
+  const stop = async () => {
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(`videogen-sandbox: ${err.message}`);
+  process.exit(1);
+});
