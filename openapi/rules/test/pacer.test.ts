@@ -169,6 +169,13 @@ describe('Pacer', () => {
     expect(err.retryAfterMs).toBeGreaterThan(60_000);
   });
 
+  it('reports the Retry-After as the server sent it, not the capped wait (3000000 s is 3e9 ms, on every error)', async () => {
+    const pacer = new Pacer({ maxWaitMs: 60_000 });
+    (await pacer.acquire({ rateClass: 'A' })).settle({ status: 429, headers: { 'Retry-After': '3000000' } });
+    const err = await pacer.acquire({ rateClass: 'A' }).catch((e) => e);
+    expect(err.retryAfterMs).toBe(3_000_000_000);
+  });
+
   it(`holds video starts to ${MAX_RUNNING} running, and a status read that shows the end frees a slot`, async () => {
     const clock = virtualClock();
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep, timeScale: 100 });
