@@ -61,6 +61,13 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
     return this.#one().then(onfulfilled, onrejected);
   }
 
+  catch<B = never>(onrejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
+    return this.#one().catch(onrejected);
+  }
+  finally(onfinally?: (() => void) | null): Promise<Page<T>> {
+    return this.#one().finally(onfinally);
+  }
+
   /** One page (the first, or `{ page }`) and its raw Response. */
   async withResponse(): Promise<WithResponse<Page<T>>> {
     const { response } = await (this.#first ??= this.#load(this.#page ?? 1)).withResponse();
