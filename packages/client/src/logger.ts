@@ -36,17 +36,27 @@ export function createLog(o: { logger?: Logger | TrafficLogger; level?: LogLevel
   const level = o.level ?? parseLevel(o.env) ?? (o.logger ? (typeof o.logger == 'function' ? 'debug' : 'info') : 'off');
   const log: Log = {};
   if (level == 'off') return log;
-  const scrub = (s: string) => s.split(o.key).join('***').split(JSON.stringify(o.key).slice(1, -1)).join('***');
   const sink = o.logger ?? ((line: string) => console.error(line));
+  const clean = (v: unknown) => redact(v, o.key, JSON.stringify(o.key).slice(1, -1));
   for (const l of ['debug', 'info', 'warn', 'error'] as const) {
     if (RANK[l] < RANK[level]) continue;
     log[l] =
       typeof sink == 'function'
-        ? (fields, msg) => sink(scrub(JSON.stringify({ time: new Date().toISOString(), level: l, msg, ...fields })))
-        : // A structured logger gets the fields as an object: scrubbed through a JSON round trip.
-          (fields, msg) => sink[l](JSON.parse(scrub(JSON.stringify(fields))), scrub(msg));
+        ? (fields, msg) => sink(JSON.stringify(clean({ time: new Date().toISOString(), level: l, msg, ...fields })))
+        : (fields, msg) => sink[l](clean(fields) as Record<string, unknown>, clean(msg) as string);
   }
   return log;
+}
+
+/**
+ * Every string of a record with the key replaced by ***, raw or as it appears inside JSON text (a
+ * body logged as text holds it escaped when it has `"` or `\`).
+ */
+function redact(v: unknown, key: string, escaped: string): unknown {
+  if (typeof v == 'string') return v.split(key).join('***').split(escaped).join('***');
+  if (Array.isArray(v)) return v.map((x) => redact(x, key, escaped));
+  if (v && typeof v == 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, key, escaped), redact(x, key, escaped)]));
+  return v;
 }
 
 /** Bodies longer than this are cut in the traffic log (an upload is logged as `[body not logged]`). */

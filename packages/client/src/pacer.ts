@@ -42,7 +42,7 @@ export class Pacer {
     const started = this.#clock.now();
     try {
       const ticket = await this.inner.acquire({ rateClass: cls, startsVideo: counts, videoId: id, signal, checkRunning: check });
-      const waited = this.#clock.now() - started;
+      const waited = Math.round(this.#clock.now() - started);
       if (waited > 0) log?.info?.({ call: `${req.method} ${new URL(req.url).pathname}`, rateClass: cls, waitedMs: waited }, `paced: waited ${waited} ms for a class ${cls} slot`);
       return ticket;
     } catch (e) {
