@@ -30,6 +30,11 @@ function expectSession(out: Record<string, any>) {
   expect(out.download.bytes).toBeGreaterThan(1000);
   expect(out.pdfStatus).toBe('completed');
   expect(out.notFound).toEqual({ isNotFound: true, isApiError: true, status: 404, code: 'NOT_FOUND' });
+  expect(out.withResponse).toEqual({ videoStatus: 'completed', status: 200, isResponse: true, json: true });
+  expect(out.asResponse).toEqual({ ok: true, bodyUsed: false, convertible: 'boolean' });
+  expect(out.firstPage).toEqual({ page: 1, items: Object.keys(F.settings).length });
+  expect(out.headerOverride).toEqual({ kind: 'auth', status: 401 });
+  expect(out.aborted).toBe('stopped by the caller');
 }
 
 // The key comes from VIDEO_API_KEY, the client's default on runtimes that have process.env.
