@@ -24,12 +24,10 @@ export type GenerateInput = {
 };
 export type UploadProgress = { loaded: number; total?: number };
 
-interface Part {
-  name: string;
-  value: string | Blob | Uint8Array | Chunks;
-  filename?: string;
-  size?: number;
-}
+/** One part of the multipart body: a field of the generated request schema, never another name. */
+type Part =
+  | { name: Exclude<keyof Schemas['GenerateVideoRequest'], FileField>; value: string; filename?: undefined; size?: undefined }
+  | { name: FileField; value: Blob | Uint8Array | Chunks; filename: string; size?: number };
 
 // Path names without node:path (so that this module loads in a Worker); same results as its basename/extname.
 const baseName = (p: string) => p.slice(p.search(/[^\\/]*$/));
@@ -39,7 +37,7 @@ const extName = (f: string) => {
   return i > 0 ? b.slice(i) : '';
 };
 
-async function toPart(name: FileField, f: FileInput): Promise<Part> {
+async function toPart(name: FileField, f: FileInput): Promise<Extract<Part, { name: FileField }>> {
   if (typeof f == 'string') {
     // Streamed from disk when sent: never read whole into memory.
     const fs = builtin<typeof import('node:fs')>('node:fs');
@@ -51,7 +49,8 @@ async function toPart(name: FileField, f: FileInput): Promise<Part> {
     f instanceof Blob || f instanceof Uint8Array ? { data: f, filename: (f as File).name, size: undefined } : f;
   if (!filename) throw new ValidationError(`${name}: a filename is needed ({ data, filename })`, { field: name });
   const known = data instanceof Blob ? data.size : data instanceof Uint8Array ? data.byteLength : size;
-  return { name, value: data as Part['value'], filename, size: known };
+  // A Node stream is an async iterable of chunks, as a web ReadableStream is on the runtimes that send one.
+  return { name, value: data as Blob | Uint8Array | Chunks, filename, size: known };
 }
 
 /**
