@@ -104,6 +104,8 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
   const idempotent = out.method == 'GET' || out.method == 'HEAD';
   const timeoutMs = o.timeoutMs ?? c.timeoutMs;
   const resendable = !out.upload?.once;
+  // How log records name the call (never a presigned URL's query).
+  const call = `${out.method} ${out.secretUrl ? out.url.split('?')[0] : out.url}`;
   let firstSentAt = 0;
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
@@ -113,7 +115,6 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     if (log.debug) await logExchange(log.debug, out, res, cause);
     if (ticket) await pacer!.settle(out, ticket, res);
     const canRetry = attempt < retry.maxRetries && resendable;
-    const call = `${out.method} ${out.secretUrl ? out.url.split('?')[0] : out.url}`;
 
     if (!res) {
       signal?.throwIfAborted();
