@@ -2,6 +2,7 @@
 // made for this test), bad input answered with the envelope (never a crash or a hang), and the
 // `videogen-contract proxy` command line (help, usage errors, a run stopped by its signal).
 import { existsSync, mkdtempSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -130,6 +131,35 @@ describe('bad input gets the envelope, never a crash or a hang', () => {
 
     expect(reached).toBe(0);
     expect(p.stats().ownAnswers).toEqual({ PROXY_INVALID_REQUEST: 2, PROXY_METHOD_NOT_ALLOWED: 1, PROXY_PAYLOAD_TOO_LARGE: 1 });
+  });
+
+  it('survives callers that reset their connection at every stage, and keeps serving', async () => {
+    let served = 0;
+    const target = http.createServer((_req, res) => {
+      served++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"results":[],"has_next":false,"total_count":0,"page":1,"items_per_page":50}');
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise((r) => target.close(r)));
+    const p = await startPacingProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1` });
+    closers.unshift(() => p.close());
+    const resetAfter = async (text: string) => {
+      const socket = net.connect(p.port, '127.0.0.1');
+      await new Promise((r) => socket.on('connect', r));
+      socket.write(text);
+      await new Promise((r) => setTimeout(r, 30));
+      socket.resetAndDestroy();
+    };
+    await resetAfter('CONNECT api.example:443 HTTP/1.1\r\nHost: api.example:443\r\n\r\n');
+    await resetAfter('NOT HTTP AT ALL\r\n\r\n');
+    await resetAfter('POST /v1/videos/generate/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k-0123\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000\r\n\r\n--b\r\npartial');
+    await resetAfter('GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k-0123\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 100));
+    const res = await fetch(`${p.url}/videos/`, { headers: KEY });
+    expect(res.status).toBe(200);
+    // The partial upload was never sent; the GET that was left may or may not have gone before the reset.
+    expect(served).toBeLessThanOrEqual(2);
   });
 
   it('refuses a target that is no http(s) base URL, and one holding credentials', async () => {

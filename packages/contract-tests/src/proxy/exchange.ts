@@ -542,6 +542,7 @@ async function pause(ms: number, gone: AbortSignal): Promise<boolean> {
 
 const isTimeout = (err: unknown) => (err as Error)?.name === 'TimeoutError';
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
+const duration = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${seconds(ms)} s`);
 
 function abandon(ctx: ProxyContext, trace: Trace): StartOutcome {
   ctx.stats.abandoned++;
@@ -567,9 +568,8 @@ function reply(ctx: ProxyContext, trace: Trace, res: ServerResponse, a: ProxyAns
 }
 
 function logLine(ctx: ProxyContext, t: Trace, status: number): void {
-  const took = seconds(Date.now() - t.startedAt);
-  const waited = t.waitedMs >= 1 ? `, held ${seconds(t.waitedMs)} s` : '';
+  const waited = t.waitedMs >= 1 ? `, held ${duration(t.waitedMs)}` : '';
   const notes = t.notes.length ? `; ${t.notes.join('; ')}` : '';
-  ctx.log(ctx.accounts.scrub(`proxy: ${t.method} ${t.path} → ${status || '-'} in ${took} s${waited}${notes}${t.caller ? ` ${t.caller.fingerprint}` : ''}`));
+  ctx.log(ctx.accounts.scrub(`proxy: ${t.method} ${t.path} → ${status || '-'} in ${duration(Date.now() - t.startedAt)}${waited}${notes}${t.caller ? ` ${t.caller.fingerprint}` : ''}`));
 }
 

@@ -136,6 +136,8 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
   });
   /** An answer written on the raw socket (no request object exists), counted like the others. */
   const rawAnswer = (socket: Duplex, code: ProxyErrorCode, message: string, reason: string) => {
+    // Nobody else listens on this socket: a reset by the caller must not become an uncaught error.
+    socket.on('error', () => socket.destroy());
     stats.requests++;
     count(stats.answered, PROXY_ERRORS[code]);
     count(stats.ownAnswers, code);
