@@ -148,6 +148,20 @@ describe('the ceiling, callers that leave, unreachable targets', () => {
     expect(p.stats().credits).toMatchObject({ spent: 1, inFlight: 0 });
   });
 
+  it('close() answers the requests still held with 503 PROXY_CLOSING and sends none of them', async () => {
+    const t = await scriptedTarget(() => ({ status: 200, body: { video_id: VIDEO } }));
+    const p = await proxyTo(t.base, { timeScale: 1 });
+    const start = () => fetch(`${p.url}/videos/${VIDEO}/conversions/`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: '{"language":"en"}' });
+    expect((await start()).status).toBe(200);
+    const held = start();
+    await new Promise((r) => setTimeout(r, 200));
+    await p.close();
+    const res = await held;
+    expect(res.status).toBe(503);
+    expect(res.headers.get(PROXY_HEADER)).toBe('PROXY_CLOSING');
+    expect(t.received).toHaveLength(1);
+  });
+
   it('an unreachable target answers 502 PROXY_TARGET_UNREACHABLE after the retries, for a GET and a POST (a refused connection sent nothing)', async () => {
     const server = http.createServer();
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

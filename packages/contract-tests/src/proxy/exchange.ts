@@ -238,7 +238,8 @@ async function forward(ctx: ProxyContext, trace: Trace, r: Request, res: ServerR
         retries++;
         ctx.stats.resent.network++;
         trace.notes.push(`sent again after: ${reason}`);
-        if (!(await pause(wait, r.gone))) return abandon(ctx, trace);
+        const stopped = await pause(ctx, trace, r, res, wait);
+        if (stopped) return stopped;
         continue;
       }
       const maybeCreated = !r.idempotent && failure.reached;
@@ -278,7 +279,8 @@ async function forward(ctx: ProxyContext, trace: Trace, r: Request, res: ServerR
       ctx.stats.resent[next.reason]++;
       trace.notes.push(`${status} waited out`);
       if (next.reason === 'serverError') retries++;
-      if (next.sleepMs > 0 && !(await pause(next.sleepMs, r.gone))) return abandon(ctx, trace);
+      const stopped = next.sleepMs > 0 ? await pause(ctx, trace, r, res, next.sleepMs) : undefined;
+      if (stopped) return stopped;
       continue;
     }
     if (next.notResent) {
@@ -530,13 +532,21 @@ function backoffMs(ctx: ProxyContext, retries: number): number {
   return ((0.5 + Math.random() / 2) * Math.min(BACKOFF_MS.cap, BACKOFF_MS.base * 2 ** retries)) / ctx.timeScale;
 }
 
-/** Sleeps; false when the caller left meanwhile. */
-async function pause(ms: number, gone: AbortSignal): Promise<boolean> {
+/**
+ * The proxy's own wait before a re-send (503, backoff). Undefined when it ran out; else the request
+ * is over: the caller left (nothing more is sent), or the proxy is closing (answered so).
+ */
+async function pause(ctx: ProxyContext, trace: Trace, r: Request, res: ServerResponse, ms: number): Promise<StartOutcome | undefined> {
+  const started = Date.now();
   try {
-    await sleep(ms, undefined, { signal: gone });
-    return true;
+    await sleep(ms, undefined, { signal: AbortSignal.any([r.gone, ctx.closing]) });
+    return undefined;
   } catch {
-    return false;
+    if (r.gone.aborted) return abandon(ctx, trace);
+    reply(ctx, trace, res, proxyAnswer('PROXY_CLOSING', 'The pacing proxy is shutting down; the request was not sent again.'));
+    return 'refused';
+  } finally {
+    trace.waitedMs += Date.now() - started;
   }
 }
 

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Har } from 'har-format';
-import { Pacer, UPLOAD_LIMITS } from '@videogen/openapi/rules';
+import { MAX_TIMER_MS, Pacer, UPLOAD_LIMITS } from '@videogen/openapi/rules';
 import { Accounts } from './accounts.ts';
 import { CreditBudget } from './budget.ts';
 import { PROXY_ERRORS, proxyAnswer, sendAnswer, sendRawAnswer, type ProxyErrorCode } from './envelope.ts';
@@ -103,7 +103,8 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
   const budget = new CreditBudget(options.creditBudget);
   const stats = emptyStats(options.creditBudget);
   const timeScale = options.timeScale && options.timeScale > 0 ? options.timeScale : 1;
-  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  // Node's timers fire at once past MAX_TIMER_MS (about 24.8 days): no longer wait can be kept.
+  const maxWaitMs = Math.min(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, MAX_TIMER_MS);
   const pacer = new Pacer({ maxWaitMs, ...(options.timeScale && { timeScale: options.timeScale }) });
   const accounts = new Accounts(options, (fp, account) =>
     log(`proxy: new key ${fp}, paced as ${account === fp ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`));
@@ -116,7 +117,7 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
     har: options.harFile ? new HarLog(options.harFile, { name: '@videogen/contract-tests pacing proxy', version: '1.0.0' }) : undefined,
     stats,
     maxWaitMs,
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: Math.min(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS),
     timeScale,
     maxBodyBytes: maxRequestBytes(),
     log,
