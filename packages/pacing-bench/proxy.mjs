@@ -1,25 +1,25 @@
-// npm run bench -w @videogen/contract-tests (issue 19 §4): the pacing proxy against every limiter
-// style and both personalities of the sandbox. Two "tools" burst at once through the proxy: one key of
-// account acme sends BENCH_PROXY_REQUESTS class-B reads and BENCH_PROXY_STARTS generations (default:
-// as many as the account may run at once), one key of account globex sends BENCH_PROXY_REQUESTS
-// reads. More starts than running slots are held until the proxy's own status read (at the polling
-// pace, 10 service s) sees a video finish: that wait is the interface's, not the pacer's, and the
-// floor below does not include it (BENCH_PROXY_STARTS=4 shows it, in the `held` column). Each row prints
-// the 429s and 503s the sandbox answered (its own counters) and the callers saw, the wall time (first
-// request in → last response out, on the sandbox's side) against the floor the limits impose on the
-// requests made (pacingFloorMs of the rules module: per account and class, (n − 1) even intervals;
-// the busiest account's), and their ratio. Goal: 0 × 429 and 0 × 503 at the sandbox and the callers,
-// wall ≤ 1.15 × floor. A `direct` row per style sends the same burst without the proxy: what it saves.
+// npm run bench:proxy -w @videogen/pacing-bench (also the second half of its `npm run bench`; issue
+// 19 §4): the pacing proxy against every limiter style and both personalities of the sandbox. Two
+// "tools" burst at once through the proxy: one key of account acme sends BENCH_PROXY_REQUESTS class-B
+// reads and BENCH_PROXY_STARTS generations (default: as many as the account may run at once), one key
+// of account globex sends BENCH_PROXY_REQUESTS reads. Each row prints the 429s and 503s the sandbox
+// answered (its own counters) and the callers saw, the wall time against the floor the limits impose
+// on the requests made (measure.mjs), and their ratio. Goal: 0 × 429 and 0 × 503 at the sandbox and
+// the callers, wall ≤ 1.15 × floor. A `direct` row per style sends the same burst without the proxy:
+// what the proxy saves. More starts than running slots are held until the proxy's own status read (at
+// the polling pace, 10 service s) sees a video finish: that wait is the interface's, not the pacer's,
+// and no rate floor includes it (BENCH_PROXY_STARTS=4 shows it, in the `held` column).
 // The default personality sends RateLimit-Policy (the proxy learns the time scale from it); the
 // alternative sends none, so the proxy is told the scale (--time-scale), as a user would.
-// The proxy is TypeScript source: loaded through Vite's module runner, as bin/contract.mjs does.
-import { fileURLToPath } from 'node:url';
+// The proxy is TypeScript source of @videogen/contract-tests: loaded through Vite's module runner, as
+// its bin/contract.mjs does.
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { MAX_RUNNING, operationFor, pacingFloorMs } from '@videogen/openapi/rules';
-import { FIXTURES, PERSONALITIES, RATE_LIMITER_STYLES, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
+import { MAX_RUNNING } from '@videogen/openapi/rules';
+import { FIXTURES, PERSONALITIES, RATE_LIMITER_STYLES, SANDBOX_KEYS } from '@videogen/sandbox';
+import { figures, sandboxFor } from './measure.mjs';
 
-const TIME_SCALE = Number(process.env.BENCH_TIME_SCALE ?? 10);
+const TIME_SCALE = Number(process.env.BENCH_TIME_SCALE ?? 5);
 const REQUESTS = Number(process.env.BENCH_PROXY_REQUESTS ?? 20);
 const STARTS = Number(process.env.BENCH_PROXY_STARTS ?? MAX_RUNNING);
 const GENERATION_SECONDS = Number(process.env.BENCH_GENERATION_SECONDS ?? 6);
@@ -28,24 +28,11 @@ const only = (name, all) => (process.env[name] ? process.env[name].split(',') : 
 const styles = only('BENCH_STYLES', RATE_LIMITER_STYLES);
 const personalities = only('BENCH_PERSONALITIES', PERSONALITIES);
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const root = dirname(createRequire(import.meta.url).resolve('@videogen/contract-tests/package.json'));
 const { createServer, createServerModuleRunner } = await import('vite');
 const vite = await createServer({ root, configFile: false, logLevel: 'error', appType: 'custom', server: { middlewareMode: true, hmr: false, ws: false } });
 const runner = createServerModuleRunner(vite.environments.ssr, { hmr: false });
 const { startPacingProxy } = await runner.import(join(root, 'src/proxy/index.ts'));
-
-async function sandboxFor(style, personality) {
-  const answers = [];
-  const sb = await startSandbox({
-    port: 0, timeScale: TIME_SCALE, rateLimiter: style, personality, generationSeconds: GENERATION_SECONDS,
-    logger: (line) => {
-      const end = performance.now();
-      const m = /^(\S+) (\S+) (\d+) ([\d.]+)ms (\S+)$/.exec(line);
-      if (m && m[2].startsWith('/v1/')) answers.push({ method: m[1], path: m[2], status: +m[3], start: end - Number(m[4]), end, account: m[5] });
-    },
-  });
-  return { sb, answers };
-}
 
 /** The two tools' burst against `base`; resolves with the statuses the callers got. */
 async function burst(base) {
@@ -63,31 +50,12 @@ async function burst(base) {
   ]);
 }
 
-function figures(answers) {
-  const perAccount = new Map();
-  for (const a of answers) {
-    const op = a.account !== '-' && a.status !== 429 && a.status !== 503 && operationFor(a.method, a.path);
-    if (!op) continue;
-    const counts = perAccount.get(a.account) ?? {};
-    counts[op.rateClass] = (counts[op.rateClass] ?? 0) + 1;
-    perAccount.set(a.account, counts);
-  }
-  let floor = 0;
-  let bound = '-';
-  for (const [account, counts] of perAccount) {
-    const f = pacingFloorMs(counts, TIME_SCALE);
-    if (f > floor) [floor, bound] = [f, `${account} ${Object.entries(counts).map(([c, n]) => `${c}×${n}`).join(' ')}`];
-  }
-  const wall = answers.length ? Math.max(...answers.map((a) => a.end)) - Math.min(...answers.map((a) => a.start)) : 0;
-  return { wall, floor, bound };
-}
-
 const rows = [];
 let missed = 0;
 for (const personality of personalities) {
   for (const style of styles) {
     for (const via of personality === 'default' ? ['direct', 'proxy'] : ['proxy']) {
-      const { sb, answers } = await sandboxFor(style, personality);
+      const { sb, answers } = await sandboxFor({ style, personality, timeScale: TIME_SCALE, generationSeconds: GENERATION_SECONDS });
       let statuses;
       let proxyStats;
       try {
@@ -105,7 +73,7 @@ for (const personality of personalities) {
         await sb.close();
       }
       const stats = sb.stats();
-      const f = figures(answers);
+      const f = figures(answers, TIME_SCALE);
       const ratio = f.floor ? f.wall / f.floor : NaN;
       const callerRefusals = statuses.filter((s) => s === 429 || s === 503).length;
       const ok = via === 'direct' || ((stats['429'] ?? 0) === 0 && (stats['503'] ?? 0) === 0 && callerRefusals === 0 && ratio <= GOAL_RATIO);
