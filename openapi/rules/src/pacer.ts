@@ -251,8 +251,10 @@ export class Pacer {
       const policy = info.policies[0];
       if (policy && policy.limit > 0) {
         cls.learned = { limit: policy.limit, windowMs: policy.windowMs };
-        // The other class runs at the same time scale until it says otherwise.
-        this.scale ??= policy.windowMs / RATE_LIMITS[rateClass].windowMs;
+        // The other class runs at the same time scale until it says otherwise. Compared per request,
+        // not per window: an even limiter states "5 per 10 s" as `1;w=2`.
+        const nominal = RATE_LIMITS[rateClass];
+        this.scale ??= policy.windowMs / policy.limit / (nominal.windowMs / nominal.requests);
       }
       if (info.remaining === 0 && info.resetMs !== undefined) cls.blockedUntil = Math.max(cls.blockedUntil, now + info.resetMs);
     }
