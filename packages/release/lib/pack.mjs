@@ -38,6 +38,8 @@ export function pack(names, dest, root = ROOT) {
  * tarball through `overrides`, so that the packages' dependencies on each other come from the tarballs,
  * never from the registry. `strategy` 'nested' gives each package its own node_modules with only what it
  * declares, so a missing dependency fails instead of being found by hoisting.
+ * @param {string} dir
+ * @param {{ tarballs: Record<string, { file: string }>, install: string[], extra?: string[], strategy?: 'nested' | 'hoisted' | 'shallow', name?: string }} options
  */
 export function freshProject(dir, { tarballs, install, extra = [], strategy = 'nested', name = 'consumer' }) {
   mkdirSync(dir, { recursive: true });
