@@ -11,5 +11,6 @@ export default defineConfig({
     // Hang guards only, far above what a loaded machine needs; no test asserts a duration.
     testTimeout: 600_000,
     hookTimeout: 300_000,
+    expect: { poll: { timeout: 60_000 } },
   },
 });
