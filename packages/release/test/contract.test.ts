@@ -16,9 +16,9 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-/** The closing line's counts, "N passed, N failed". */
+/** The closing counts, "N passed, N failed" (the last such line: per-operation lines come before it). */
 function totals(output: string) {
-  const m = /(\d+) passed, (\d+) failed/.exec(output);
+  const m = [...output.matchAll(/(\d+) passed, (\d+) failed/g)].at(-1);
   if (!m) throw new Error(`no "N passed, N failed" line in the suite's output:\n${output.slice(-4000)}`);
   return { passed: Number(m[1]), failed: Number(m[2]) };
 }

@@ -138,7 +138,7 @@ describe('@videogen/openapi in a fresh project', () => {
       });
       const res = await fetch(`${origin}/video-settings/`, { headers: { Authorization: 'Bearer any' } });
       expect(res.status).toBe(200);
-      expect((await res.json()).items_per_page).toBe(50);
+      expect(((await res.json()) as { items_per_page: number }).items_per_page).toBe(50);
     } finally {
       process.kill(-prism.pid!, 'SIGTERM');
       await closed;
