@@ -30,8 +30,12 @@ export function run(cmd: string, args: string[], opts: { cwd: string; env?: Reco
   });
 }
 
-/** A failed command's output, for an assertion message. */
-export const show = (r: RunResult) => `exit ${r.code}\n--- stdout\n${r.stdout.slice(-6000)}\n--- stderr\n${r.stderr.slice(-6000)}`;
+/**
+ * A failed command's output, for an assertion message. Each line is quoted ("│ "), so that a nested test
+ * run's own "Tests  N passed" line is not read as this run's by the CI summary (scripts/test-summary.mjs).
+ */
+export const show = (r: RunResult) =>
+  `exit ${r.code}\n--- stdout\n${r.stdout.slice(-6000)}\n--- stderr\n${r.stderr.slice(-6000)}`.replace(/^/gm, '│ ');
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals = 'SIGTERM') {
   if (!pid) return;
