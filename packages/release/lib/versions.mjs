@@ -2,12 +2,21 @@
 // names the other published packages at exactly that version.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { DEPENDENCY_FIELDS, PUBLISHED, ROOT, manifest } from './published.mjs';
 
-/** The document's info.version: the version of every published package. */
+/**
+ * The document's info.version: the version of every published package. Read from the text, without a
+ * YAML library, so that `npm run release:version` runs before `npm install` can: after a merge that
+ * moved a package's version, npm looks for the others on the registry until the ranges agree again.
+ */
 export function documentVersion(root = ROOT) {
-  return parse(readFileSync(join(root, 'openapi/openapi.yaml'), 'utf8')).info.version;
+  const lines = readFileSync(join(root, 'openapi/openapi.yaml'), 'utf8').split(/\r?\n/);
+  const info = lines.findIndex((l) => /^info:\s*$/.test(l));
+  for (let i = info + 1; info >= 0 && i < lines.length && !/^\S/.test(lines[i]); i++) {
+    const m = /^ {2}version:\s*(?:'([^']*)'|"([^"]*)"|([^\s#]+))/.exec(lines[i]);
+    if (m) return m[1] ?? m[2] ?? m[3];
+  }
+  throw new Error('openapi/openapi.yaml: no info.version');
 }
 
 /** Every reference of a published package to another `@videogen/*` package: `{ field, name, range }`. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PUBLISHED, ROOT } from '../lib/published.mjs';
 import { changelogVersions, evaluate, gather } from '../lib/policy.mjs';
+import { documentVersion } from '../lib/versions.mjs';
 
 describe('the version policy on this checkout', () => {
   const facts = gather();
@@ -15,6 +16,10 @@ describe('the version policy on this checkout', () => {
   it('holds: one version (the document\'s info.version), exact ranges between the packages, a CHANGELOG section each', () => {
     expect(evaluate(facts)).toEqual([]);
     for (const p of facts.packages) expect(p.pkg.version, p.name).toBe(facts.version);
+  });
+
+  it('reads info.version from the source as the bundled document has it', () => {
+    expect(documentVersion()).toBe(JSON.parse(readFileSync(join(ROOT, 'openapi/dist/openapi.json'), 'utf8')).info.version);
   });
 
   it('lists the packages in an order where each comes after its run-time dependencies', () => {
