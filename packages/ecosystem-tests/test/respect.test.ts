@@ -1,4 +1,5 @@
-// Redocly Respect runs the Arazzo workflows of openapi/videogen.arazzo.yaml against a real sandbox, with
+// Redocly Respect runs the Arazzo workflows of openapi/videogen.arazzo.yaml (as @videogen/openapi exports
+// them, beside the bundled document) against a real sandbox, with
 // no severity override: every step's success criteria, status code, content type and schema check must pass.
 // Respect waits the `retryAfter` of a retry action in real seconds (it does not read Retry-After), so the
 // workflows run on a copy whose waits are divided by the sandbox's time scale: a 10-second poll still lasts
@@ -14,8 +15,9 @@ import { startSandbox, SANDBOX_KEYS, FIXTURES, MAGIC, type RunningSandbox } from
 import { run, type Ran } from './run.js';
 
 const require = createRequire(import.meta.url);
-const openapiDir = dirname(require.resolve('@videogen/openapi/package.json'));
-const arazzoPath = join(openapiDir, 'videogen.arazzo.yaml');
+// The workflows as @videogen/openapi exports them (dist/, beside the bundled document they describe).
+const arazzoPath = require.resolve('@videogen/openapi/videogen.arazzo.yaml');
+const arazzoDir = dirname(arazzoPath);
 const redocly = require.resolve('@redocly/cli/bin/cli.js');
 const redoclyVersion: string = require('@redocly/cli/package.json').version;
 const arazzo = parse(readFileSync(arazzoPath, 'utf8'));
@@ -24,7 +26,7 @@ const TIME_SCALE = 100;
 /** The Arazzo description with every wait on the sandbox's clock and its source description by absolute path. */
 function scaledCopy(dir: string): string {
   const copy = structuredClone(arazzo);
-  for (const source of copy.sourceDescriptions) source.url = join(openapiDir, source.url);
+  for (const source of copy.sourceDescriptions) source.url = join(arazzoDir, source.url);
   for (const action of Object.values<any>(copy.components.failureActions)) if (action.retryAfter) action.retryAfter /= TIME_SCALE;
   const file = join(dir, 'videogen.arazzo.yaml');
   writeFileSync(file, stringify(copy));
