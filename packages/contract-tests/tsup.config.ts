@@ -1,14 +1,20 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: {
+/** The entries of the build; the pacing proxy's (src/proxy/, `videogen-contract proxy`) once it exists. */
+export function entries(dir = process.cwd()): Record<string, string> {
+  return {
     index: 'src/index.ts',
     // The bin (dist/cli.js).
     cli: 'src/cli/bin.ts',
-    // The pacing proxy (`videogen-contract proxy`), its own module, loaded by the bin only when asked.
-    ...(existsSync('src/proxy/index.ts') ? { 'proxy/index': 'src/proxy/index.ts' } : {}),
-  },
+    // Its own module, loaded by the bin only when asked (dist/proxy/index.js).
+    ...(existsSync(join(dir, 'src/proxy/index.ts')) ? { 'proxy/index': 'src/proxy/index.ts' } : {}),
+  };
+}
+
+export default defineConfig({
+  entry: entries(),
   format: ['esm'],
   platform: 'node',
   target: 'node20',

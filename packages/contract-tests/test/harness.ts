@@ -24,11 +24,12 @@ export async function runAgainstProxy(
   make: (t: TargetConfig) => Break,
   operations?: string[],
   sandboxOptions: Record<string, unknown> = {},
+  profile?: Profile,
 ): Promise<{ results: RunResult[]; byId: Map<string, RunResult>; run: Run; violations: string[] }> {
   const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, sandboxOptions);
   const proxy = await startBreakingProxy(sandbox.handle.origin, make(sandbox.config));
   try {
-    const { run, results, byId } = await runSuite({ ...sandbox.config, baseUrl: proxy.baseUrl }, { operations });
+    const { run, results, byId } = await runSuite({ ...sandbox.config, baseUrl: proxy.baseUrl }, { operations, profile });
     return { results, byId, run, violations: [...sandbox.handle.violations] };
   } finally {
     await proxy.close();

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { LANGUAGES } from '@videogen/openapi/rules';
 import { check, need, probe, type Check, type Need } from '../engine/catalogue.ts';
 import { ensure } from '../engine/judge.ts';
+import { untilGuard } from '../engine/outcomes.ts';
 import type { Exchange, FixtureName } from '../shapes.ts';
 import { conversion } from '../scenarios/conversion.ts';
 import { UUID, ok } from '../scenarios/videos.ts';
@@ -98,13 +99,16 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
       // Invalid by the schema alone, so even a mock refuses them; exact codes are the rows below.
       send: async (s) => {
         const id = stateful ? await s.fixture('convertibleVideoId') : randomUUID();
-        return [
-          await convert(s.main, id, { language: 'xx' }),
-          await convert(s.main, id, { aspect_ratio: '5:4' }),
-          await s.main.post(`/videos/${id}/conversions/`, { raw: { body: '["en"]', contentType: 'application/json' } }),
-        ];
+        return untilGuard([
+          () => convert(s.main, id, { language: 'xx' }),
+          () => convert(s.main, id, { aspect_ratio: '5:4' }),
+          () => s.main.post(`/videos/${id}/conversions/`, { raw: { body: '["en"]', contentType: 'application/json' } }),
+        ]);
       },
-      judge: (answers, j) => answers.forEach((ex) => j.refusal(ex, [400])),
+      judge: (r, j) => {
+        r.sent.forEach((ex) => j.refusal(ex, [400]));
+        if (r.stopped) j.skip(r.stopped);
+      },
     }),
     row('convert_target_required', 'convertibleVideoId', () => ({}), 400, 'CONVERT_TARGET_REQUIRED'),
     row('invalid_language', 'convertibleVideoId', () => ({ language: 'xx' }), 400, 'INVALID_LANGUAGE'),

@@ -4,6 +4,7 @@
 import { PAGE_SIZE, VIDEO_STATUSES } from '@videogen/openapi/rules';
 import { check, need, probe, type Check } from '../engine/catalogue.ts';
 import { ensure } from '../engine/judge.ts';
+import { untilGuard } from '../engine/outcomes.ts';
 import type { Exchange } from '../shapes.ts';
 import type { GenerationScenarios } from '../scenarios/generations.ts';
 import { textForm } from '../scenarios/requests.ts';
@@ -93,9 +94,12 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
       send: async (s) => {
         const noSetting = new FormData();
         noSetting.append('text', 'Contract suite: no setting');
-        return [await s.main.post('/videos/generate/', { form: noSetting }), await s.main.post('/videos/generate/', { form: textForm('not-a-uuid', 'Contract suite: bad setting') })];
+        return untilGuard([() => s.main.post('/videos/generate/', { form: noSetting }), () => s.main.post('/videos/generate/', { form: textForm('not-a-uuid', 'Contract suite: bad setting') })]);
       },
-      judge: (answers, j) => answers.forEach((ex) => j.refusal(ex, [400])),
+      judge: (r, j) => {
+        r.sent.forEach((ex) => j.refusal(ex, [400]));
+        if (r.stopped) j.skip(r.stopped);
+      },
     }),
     probe('generateVideo', 'negative_data_rejection_semantics', {
       needs: [REFUSED, need.stateful('it accepts any well-typed form'), need.fixture('videoSettingId')],

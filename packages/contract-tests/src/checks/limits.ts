@@ -67,6 +67,7 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
         }
         judged++;
       }
+      if (!judged && p.stopped) j.skip(p.stopped);
       if (!judged && !stillRunning) j.skip('the generations filling the running places had ended by the time the answers came (too fast to test the limit)');
       ensure(judged > 0, 'every generation sent while the running places were full was refused as a form (see the generate_mode checks), so the limit could not be judged', p.overLimit.map((x) => x.exchange));
     }),
@@ -76,6 +77,7 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
       g.probe,
       (p, j) => {
         // 8.2.2: conversions count toward the same limit as generation.
+        if (!p.conversion && p.stopped) j.skip(p.stopped);
         const ex = j.present(p.conversion, 'the conversion sent while the running places were full');
         if (!allRunning(j, p.before)) j.skip('the generations filling the running places had already ended when the conversion was sent (too fast to test the limit)');
         if (ex.status !== 503 && !allRunning(j, p.after)) j.skip('the generations filling the running places had ended by the time the conversion was answered (too fast to test the limit)');

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { MAX_RUNNING, UPLOAD_LIMITS } from '@videogen/openapi/rules';
 import { check, need, probe, scenario, type Check, type Need, type Scenario, type Sender } from '../engine/catalogue.ts';
 import { ensure, type Judge } from '../engine/judge.ts';
+import { Skip } from '../engine/outcomes.ts';
 import type { Exchange } from '../shapes.ts';
 import { COMBINATIONS, describeFields, modeForm, settingFixture, type Combination } from '../scenarios/forms.ts';
 import type { GenerationScenarios } from '../scenarios/generations.ts';
@@ -55,6 +56,7 @@ function evidenceOf(c: Combination, g: GenerationScenarios): Scenario<Evidence> 
       }
       const p = await s.read(g.probe);
       const exchange = p.overLimit.find((x) => x.combination === c)?.exchange;
+      if (!exchange && p.stopped) throw new Skip(p.stopped);
       return { combination: c, exchange, overLimit: true, others: others(exchange) };
     },
   });

@@ -1,7 +1,7 @@
 // GET /videos/{id}/ and GET /videos/{id}/conversions/: the status view of every state, the download,
 // the options, and the ids that must not be found (unknown, malformed, another account's).
 import { randomUUID } from 'node:crypto';
-import { ASPECT_RATIOS } from '@videogen/openapi/rules';
+import { ASPECT_RATIOS, type VideoStatus } from '@videogen/openapi/rules';
 import { need, probe, type Check } from '../engine/catalogue.ts';
 import { ensure, type Judge } from '../engine/judge.ts';
 import { FIXTURE_ENV, type Exchange, type FixtureName } from '../shapes.ts';
@@ -32,7 +32,7 @@ export function ensureVideoDownload(j: Judge, d: Download | undefined, shown?: E
   ensure(isVideo(d), `download_url ${d.url} is not a video (content-type "${d.contentType}", no MP4 ftyp box)`, shown);
 }
 
-function stateCheck(state: 'completed' | 'failed' | 'expired', fixture: FixtureName): Check<any> {
+function stateCheck(state: Exclude<VideoStatus, 'running'>, fixture: FixtureName): Check<any> {
   return probe('getVideo', `status_view_${state}`, {
     needs: [EXAMPLES, need.fixture(fixture)],
     cost: { B: 1 },

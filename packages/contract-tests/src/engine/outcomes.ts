@@ -54,3 +54,20 @@ export class GuardRefusal extends Skip {
     this.name = 'GuardRefusal';
   }
 }
+
+/**
+ * Sends `steps` one after another until the guard refuses one: what was answered is kept (a target that
+ * accepted a request it should refuse is judged on that answer), and why the rest was not sent.
+ */
+export async function untilGuard<T>(steps: Array<() => Promise<T>>): Promise<{ sent: T[]; stopped?: string }> {
+  const sent: T[] = [];
+  for (const step of steps) {
+    try {
+      sent.push(await step());
+    } catch (err) {
+      if (err instanceof GuardRefusal) return { sent, stopped: err.reason };
+      throw err;
+    }
+  }
+  return { sent };
+}

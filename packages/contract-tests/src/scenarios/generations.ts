@@ -12,7 +12,7 @@
 // the other combinations and a conversion, all of which must be refused with 503.
 import { MAX_RUNNING } from '@videogen/openapi/rules';
 import { need, scenario, type FixtureFindings, type FixtureSource, type Scenario, type Sender } from '../engine/catalogue.ts';
-import { Skip } from '../engine/outcomes.ts';
+import { Skip, untilGuard } from '../engine/outcomes.ts';
 import type { Exchange, RequestOptions, TargetConfig } from '../shapes.ts';
 import { COMBINATIONS, modeForm, settingFixture, type Combination } from './forms.ts';
 import { byNewest } from './discovery.ts';
@@ -23,6 +23,9 @@ export const NEWEST_READ = 5;
 
 /** Generations the run makes to fill the running places: the first two generated combinations. */
 const FILLING = 2;
+
+/** The probe reads the status of each filling video twice: before its first request and after its last. */
+const PASSES = 2;
 
 const FULL = need.profile('full', 'generating videos (each costs a credit)');
 
@@ -86,6 +89,8 @@ export interface Probe {
   conversion?: Exchange;
   /** Status reads of the filling videos after the last over-limit answer. */
   after: Exchange[];
+  /** Why the guard stopped the probe before its last request (a target that accepted one past the credit cap). */
+  stopped?: string;
 }
 
 export interface OwnVideo {
@@ -159,7 +164,7 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
       B: 1 + NEWEST_READ,
       upTo: true,
       // Status reads of the filling videos, before and after.
-      reads: 2 * MAX_RUNNING,
+      reads: PASSES * MAX_RUNNING,
       credits: Math.max(0, MAX_RUNNING - FILLING),
       atRisk: (r.overLimit.length || 1) + 1,
     }),
@@ -181,24 +186,28 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
       };
       const before = await statuses();
       const overLimit: Generation[] = [];
-      for (const c of r.overLimit.length ? r.overLimit : [text]) {
-        const setting = await s.maybeFixture(settingFixture(c));
-        if (!setting) continue;
-        const exchange = await generate(s, c, setting, { retry: false, gate: false });
-        const id = idOf(exchange);
-        if (id) s.run.created.push(id);
-        overLimit.push({ combination: c, exchange });
-      }
+      const settings = new Map<Combination, string | undefined>();
+      for (const c of r.overLimit.length ? r.overLimit : [text]) settings.set(c, await s.maybeFixture(settingFixture(c)));
       // A convertible video found without waiting for the run's own (configured or discovered).
       const source = await s.maybeFixture('convertibleVideoId', { made: false });
       let conversion: Exchange | undefined;
-      if (source) {
-        conversion = await s.main.post(`/videos/${source}/conversions/`, { json: { aspect_ratio: '1:1' }, retry: false, gate: false });
-        const id = idOf(conversion);
-        if (id) s.run.created.push(id);
-      }
+      // The guard (a credit cap) may stop the rest once a target accepted one: what was answered stays.
+      const { stopped } = await untilGuard([
+        ...[...settings].filter(([, setting]) => setting).map(([c, setting]) => async () => {
+          const exchange = await generate(s, c, setting!, { retry: false, gate: false });
+          const id = idOf(exchange);
+          if (id) s.run.created.push(id);
+          overLimit.push({ combination: c, exchange });
+        }),
+        async () => {
+          if (!source) return;
+          conversion = await s.main.post(`/videos/${source}/conversions/`, { json: { aspect_ratio: '1:1' }, retry: false, gate: false });
+          const id = idOf(conversion);
+          if (id) s.run.created.push(id);
+        },
+      ]);
       // Read after sending: a video running now was running while the requests were answered.
-      return { filling: [...g.sent.map((x) => x.exchange), ...g.fallbacks].filter((e) => idOf(e)), before, overLimit, conversion, after: await statuses() };
+      return { filling: [...g.sent.map((x) => x.exchange), ...g.fallbacks].filter((e) => idOf(e)), before, overLimit, conversion, stopped, after: await statuses() };
     },
   });
   // Sent as soon as the generations are, while they run.
