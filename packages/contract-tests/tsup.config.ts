@@ -18,7 +18,8 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  dts: { entry: { index: 'src/index.ts' } },
+  // Types for the library and the proxy's programmatic API (startPacingProxy: `@videogen/contract-tests/proxy`).
+  dts: { entry: Object.fromEntries(Object.entries(entries()).filter(([name]) => name !== 'cli')) },
   clean: true,
   splitting: true,
   removeNodeProtocol: false,

@@ -47,7 +47,7 @@ describe('package', () => {
 
   it('dispatches `proxy` to dist/proxy/index.js when the build has it (src/proxy/ belongs to the pacing proxy)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'contract-proxy-'));
-    cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
+    cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.includes(join('dist', 'proxy')) });
     cpSync(join(root, 'package.json'), join(dir, 'package.json'));
     // Its dependencies, as an installed package finds them.
     symlinkSync(join(root, '../../node_modules'), join(dir, 'node_modules'));
@@ -58,6 +58,12 @@ describe('package', () => {
     writeFileSync(join(dir, 'dist/proxy/index.js'), 'export async function proxyCommand(argv) { process.stdout.write(JSON.stringify(argv)); return 7; }\n');
     const withProxy = spawnSync(process.execPath, [join(dir, 'dist/cli.js'), 'proxy', '--port', '0'], { encoding: 'utf8' });
     expect({ status: withProxy.status, out: withProxy.stdout }).toEqual({ status: 7, out: '["--port","0"]' });
+  });
+
+  it('runs the pacing proxy of this build: videogen-contract proxy --help', () => {
+    const r = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'proxy', '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/--target/);
   });
 
   it('builds src/proxy/index.ts as its own entry once it exists (tsup.config.ts)', () => {
