@@ -14,15 +14,15 @@ export interface Launched {
   close(): Promise<void>;
 }
 
-/** The sandbox's time scale for contract runs: windows of 0.1 s, generations of 1.2 s. */
+/** The sandbox's time scale for contract runs: windows of 0.1 s, generations of 2.4 s. */
 export const SANDBOX_TIME_SCALE = 100;
 
 /**
- * Service seconds a generation runs in the sandbox the suite starts: 1.2 s at 100×, a wide margin
- * between the class-A spacing (0.05 s) and the end of the two videos filling the running places while
- * the concurrency probe sends its requests, on a loaded machine too.
+ * Service seconds a generation runs in the sandbox the suite starts: 2.4 s at 100×. The concurrency
+ * probe sends its 4 requests (class A, 0.05 s apart) and 4 status reads within about 0.4 s while the two
+ * videos filling the running places must still run: a margin of 6× for a loaded machine.
  */
-const GENERATION_SECONDS = 120;
+const GENERATION_SECONDS = 240;
 
 type SandboxModule = { startSandbox: (o: object) => Promise<any>; SANDBOX_KEYS: any; FIXTURES: any };
 

@@ -237,6 +237,3 @@ export function select(catalogue: Catalogue, target: TargetConfig, profile: Prof
         : `the run's credit cap (${creditCap}: the plan's ${totals.credits} and one more) is spent: the target accepted requests it should have refused, so no further generation or conversion is sent`;
   return { profile, budget, creditCap, capReason, checks, scenarios, skippedScenarios, totals };
 }
-
-/** Costs with every field, for formatting. */
-export const costText = (c: Cost) => `${c.A} A, ${c.B}${c.upTo ? ' (at most)' : ''} B, ${c.reads} reads, ${c.credits} credits${c.atRisk ? `, ${c.atRisk} at risk` : ''}`;
