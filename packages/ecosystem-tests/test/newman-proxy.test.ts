@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { listOperations } from '@videogen/openapi';
 import { startSandbox, SANDBOX_KEYS, type RunningSandbox } from '@videogen/sandbox';
-import { startPacingProxy, type PacingProxy } from '@videogen/contract-tests/src/proxy/index.ts';
+import { startPacingProxy, type PacingProxy } from '@videogen/contract-tests/proxy';
 import { portmanCollection, runNewman, type NewmanRun } from './newman.js';
 
 const TIME_SCALE = 1;
