@@ -44,10 +44,10 @@ describe('the package', () => {
     expect(readFileSync(join(root, pkg.bin['videogen-sandbox']), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
 
-  it('packs dist, the sample MP4, the control API document, the README and nothing else', () => {
+  it('packs dist, the sample MP4, the control API document, the README, the CHANGELOG and nothing else', () => {
     const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
     const files = packed.files.map((f: { path: string }) => f.path).sort();
-    expect(files.filter((f: string) => !f.startsWith('dist/'))).toEqual(['README.md', 'assets/sample.mp4', 'package.json', 'sandbox-api.yaml']);
+    expect(files.filter((f: string) => !f.startsWith('dist/'))).toEqual(['CHANGELOG.md', 'README.md', 'assets/sample.mp4', 'package.json', 'sandbox-api.yaml']);
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/index.d.ts');
     expect(files).toContain('dist/cli.js');
