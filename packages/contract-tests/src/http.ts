@@ -228,7 +228,7 @@ export function responseProblems(
     }
   }
   if (res.status >= 400) {
-    const envelope = /json/i.test(contentType) ? contract.validate('Error', body) : [`content type "${contentType}" is not JSON`];
+    const envelope = /json/i.test(contentType) ? contract.validate('ErrorBody', body) : [`content type "${contentType}" is not JSON`];
     for (const m of envelope) problems.push({ kind: 'envelope', message: `error body: ${m}` });
     const codes = operationId ? contract.documentedErrorCodes(operationId, res.status) : undefined;
     const code = (body as any)?.error_code;
