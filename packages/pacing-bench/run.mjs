@@ -11,10 +11,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { listOperations, loadSpec, matchOperation } from '@videogen/openapi';
-import { pacingFloorMs } from '@videogen/openapi/rules';
-import { FIXTURES, PERSONALITIES, RATE_LIMITER_STYLES, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
+import { FIXTURES, PERSONALITIES, RATE_LIMITER_STYLES, SANDBOX_KEYS } from '@videogen/sandbox';
 import { createClient } from '@videogen/client';
+import { figures, sandboxFor } from './measure.mjs';
 
 const TIME_SCALE = Number(process.env.BENCH_TIME_SCALE ?? 5);
 const GOAL_RATIO = 1.15;
@@ -24,53 +23,6 @@ const only = (name, all) => (process.env[name] ? process.env[name].split(',') : 
 const styles = only('BENCH_STYLES', RATE_LIMITER_STYLES);
 const personalities = only('BENCH_PERSONALITIES', PERSONALITIES);
 const runs = only('BENCH_RUNS', ['contract', 'client']);
-
-const spec = loadSpec();
-if (!listOperations(spec).every((op) => op.operation['x-rate-limit'])) throw new Error('an operation lacks x-rate-limit');
-/** The rate-limit class of a /v1 request, from the operation's x-rate-limit. */
-function classOf(method, path) {
-  return matchOperation(spec, method, path.replace(/^\/v1/, ''))?.operation['x-rate-limit'].class;
-}
-
-/** A sandbox that logs every /v1 answer with its arrival and end times (sandbox side). */
-async function sandboxFor(style, personality) {
-  const answers = [];
-  const sb = await startSandbox({
-    port: 0,
-    timeScale: TIME_SCALE,
-    rateLimiter: style,
-    personality,
-    generationSeconds: GENERATION_SECONDS,
-    logger: (line) => {
-      const end = performance.now();
-      const m = /^(\S+) (\S+) (\d+) ([\d.]+)ms (\S+)$/.exec(line);
-      if (m && m[2].startsWith('/v1/')) answers.push({ method: m[1], path: m[2], status: +m[3], start: end - Number(m[4]), end, account: m[5] });
-    },
-  });
-  return { sb, answers };
-}
-
-function figures(answers, stats) {
-  // Requests per account and class; the floor (the rules module's pacingFloorMs: (n − 1) even
-  // intervals per class) is that of the busiest account.
-  const perAccount = new Map();
-  for (const a of answers) {
-    // A refused request (429) takes no slot of the limiter: the floor is that of the admitted ones.
-    const cls = a.account !== '-' && a.status !== 429 && classOf(a.method, a.path);
-    if (!cls) continue;
-    const counts = perAccount.get(a.account) ?? {};
-    counts[cls] = (counts[cls] ?? 0) + 1;
-    perAccount.set(a.account, counts);
-  }
-  let floor = 0;
-  let bound = '-';
-  for (const [account, counts] of perAccount) {
-    const f = pacingFloorMs(counts, TIME_SCALE);
-    if (f > floor) [floor, bound] = [f, `${account} ${Object.entries(counts).map(([c, n]) => `${c}×${n}`).join(' ')}`];
-  }
-  const wall = answers.length ? Math.max(...answers.map((a) => a.end)) - Math.min(...answers.map((a) => a.start)) : 0;
-  return { requests: answers.length, r429: stats['429'] ?? 0, r503: stats['503'] ?? 0, wall, floor, bound };
-}
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -160,14 +112,15 @@ let missed = 0;
 for (const personality of personalities) {
   for (const style of styles) {
     for (const run of runs) {
-      const { sb, answers } = await sandboxFor(style, personality);
+      const { sb, answers } = await sandboxFor({ style, personality, timeScale: TIME_SCALE, generationSeconds: GENERATION_SECONDS });
       let result;
       try {
         result = run === 'contract' ? await contractRun(sb, personality) : await clientSession(sb, personality);
       } finally {
         await sb.close();
       }
-      const f = figures(answers, sb.stats());
+      const stats = sb.stats();
+      const f = { ...figures(answers, TIME_SCALE), r429: stats['429'] ?? 0, r503: stats['503'] ?? 0 };
       const ratio = f.floor ? f.wall / f.floor : NaN;
       const ok = f.r429 === 0 && f.r503 === 0 && ratio <= GOAL_RATIO && result.exit === 0;
       if (!ok) missed++;

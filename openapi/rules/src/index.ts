@@ -6,4 +6,5 @@ export { conversionProblem, type ConversionProblem, type ConversionProblemKind, 
 export { formProblem, type FormProblem } from './form.js';
 export { headerValue, parseRetryAfter, retryAfterMs, parseRateLimitHeaders, MAX_RETRY_AFTER_MS, type HeaderSource, type RateLimitInfo, type RateLimitPolicy } from './headers.js';
 export { classifyError, type ErrorClass, type ErrorKind } from './errors.js';
-export { Pacer, PacerWaitError, pacingFloorMs, MAX_TIMER_MS, type PacerOptions, type AcquireOptions, type Outcome, type Ticket, type PacerStats } from './pacer.js';
+export { MAX_TIMER_MS, sleep } from './sleep.js';
+export { Pacer, PacerWaitError, pacingFloorMs, type PacerOptions, type AcquireOptions, type Outcome, type Ticket, type PacerStats } from './pacer.js';

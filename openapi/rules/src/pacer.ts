@@ -7,10 +7,8 @@
 // one request of a class per window/limit (B: 2 s, A: 5 s), measured from the moment the previous
 // response arrived (the latest instant the server can have counted it), plus a small margin.
 import { MAX_RUNNING, POLLING, RATE_LIMITS, RETRY_POLICY, type RateClass } from './generated/constants.js';
-import { headerValue, parseRateLimitHeaders, parseRetryAfter, type HeaderSource } from './headers.js';
-
-/** Node's timers overflow past this and then fire after 1 ms: no single sleep is longer. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+import { headerValue, parseRateLimitHeaders, parseRetryAfter, retryAfterMs, type HeaderSource } from './headers.js';
+import { MAX_TIMER_MS, sleep } from './sleep.js';
 
 /** A wait longer than the pacer accepts (`maxWaitMs`): the call fails instead of hanging for days. */
 export class PacerWaitError extends Error {
@@ -80,6 +78,7 @@ interface ClassState {
   learned?: { limit: number; windowMs: number };
   /** Grows with every 429: the limiter is stricter than we read it. */
   slowdown: number;
+  /** The last rate-limit 429's Retry-After (or RateLimit-Reset) as the server said it, uncapped: reported, never slept. */
   retryAfterMs?: number;
   retryAfter?: string;
 }
@@ -102,21 +101,6 @@ export interface PacerStats {
   full: number;
 }
 
-const realSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, Math.min(ms, MAX_TIMER_MS));
-    function done() {
-      signal?.removeEventListener('abort', abort);
-      resolve();
-    }
-    function abort() {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    }
-    signal?.addEventListener('abort', abort, { once: true });
-  });
-
 export class Pacer {
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -132,7 +116,7 @@ export class Pacer {
 
   constructor(options: PacerOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? realSleep;
+    this.sleep = options.sleep ?? sleep;
     this.margin = options.margin ?? 0.01;
     this.maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
     if (options.timeScale && options.timeScale > 0) this.scale = 1 / options.timeScale;
@@ -267,26 +251,29 @@ export class Pacer {
       const policy = info.policies[0];
       if (policy && policy.limit > 0) {
         cls.learned = { limit: policy.limit, windowMs: policy.windowMs };
-        // The other class runs at the same time scale until it says otherwise.
-        this.scale ??= policy.windowMs / RATE_LIMITS[rateClass].windowMs;
+        // The other class runs at the same time scale until it says otherwise. Compared per request,
+        // not per window: an even limiter states "5 per 10 s" as `1;w=2`.
+        const nominal = RATE_LIMITS[rateClass];
+        this.scale ??= policy.windowMs / policy.limit / (nominal.windowMs / nominal.requests);
       }
       if (info.remaining === 0 && info.resetMs !== undefined) cls.blockedUntil = Math.max(cls.blockedUntil, now + info.resetMs);
     }
     const retryAfter = headers ? headerValue(headers, 'retry-after') : undefined;
-    const retryAfterMs = parseRetryAfter(retryAfter, now);
+    // What to wait (capped) and what the server said (reported on errors): never mixed up.
+    const waitMs = parseRetryAfter(retryAfter, now);
     // A 429 for insufficient credit is not the rate limit (x-retry-policy): waiting adds no credit.
     const creditOnly = RETRY_POLICY.noRetry.some(([s, c]) => s === status && c === outcome.error_code);
     if (status === 429 && !creditOnly) {
       this.stats.limited[rateClass]++;
       cls.slowdown = Math.min(cls.slowdown * 1.5, 4);
-      const resetMs = retryAfterMs ?? (headers ? parseRateLimitHeaders(headers).resetMs : undefined);
-      cls.retryAfterMs = resetMs;
+      const resetMs = waitMs ?? (headers ? parseRateLimitHeaders(headers).resetMs : undefined);
+      cls.retryAfterMs = retryAfterMs(retryAfter, now) ?? resetMs;
       cls.retryAfter = retryAfter;
       cls.blockedUntil = Math.max(cls.blockedUntil, now + (resetMs ?? this.fullWindow(rateClass, options.account ?? '')));
     }
     if (status === 503 && options.startsVideo) {
       this.stats.full++;
-      const delay = retryAfterMs ?? RETRY_POLICY.serviceUnavailableDelayMs[0] * (this.scale ?? 1);
+      const delay = waitMs ?? RETRY_POLICY.serviceUnavailableDelayMs[0] * (this.scale ?? 1);
       state.fullUntil = Math.max(state.fullUntil, now + delay);
     }
     if (status === 404 && options.videoId) state.running.delete(options.videoId);

@@ -131,6 +131,17 @@ describe('Pacer', () => {
     expect(pacer.limitOf('A').windowMs).toBeCloseTo(RATE_LIMITS.A.windowMs / 50);
   });
 
+  it("learns the time scale from an even limiter's policy (one request per interval) for the other class too", () => {
+    const pacer = new Pacer();
+    const interval = RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests;
+    // The sandbox's even style at 50×: class B says `1;w=<interval / 50>`.
+    return pacer.acquire({ rateClass: 'B' }).then((ticket) => {
+      ticket.settle({ status: 200, headers: { 'RateLimit-Policy': `1;w=${interval / 50 / 1000}` } });
+      expect(pacer.intervalOf('A')).toBeGreaterThanOrEqual(RATE_LIMITS.A.windowMs / RATE_LIMITS.A.requests / 50);
+      expect(pacer.limitOf('A').windowMs).toBeCloseTo(RATE_LIMITS.A.windowMs / 50);
+    });
+  });
+
   it('waits out RateLimit-Remaining 0 until RateLimit-Reset', async () => {
     const clock = virtualClock();
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
@@ -167,6 +178,13 @@ describe('Pacer', () => {
     expect(err).toBeInstanceOf(PacerWaitError);
     expect(err.retryAfter).toBe('3000000');
     expect(err.retryAfterMs).toBeGreaterThan(60_000);
+  });
+
+  it('reports the Retry-After as the server sent it, not the capped wait (3000000 s is 3e9 ms, on every error)', async () => {
+    const pacer = new Pacer({ maxWaitMs: 60_000 });
+    (await pacer.acquire({ rateClass: 'A' })).settle({ status: 429, headers: { 'Retry-After': '3000000' } });
+    const err = await pacer.acquire({ rateClass: 'A' }).catch((e) => e);
+    expect(err.retryAfterMs).toBe(3_000_000_000);
   });
 
   it(`holds video starts to ${MAX_RUNNING} running, and a status read that shows the end frees a slot`, async () => {

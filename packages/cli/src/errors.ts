@@ -57,6 +57,7 @@ interface ApiErrorLike {
   field?: string;
   limit?: unknown;
   video?: { status?: string };
+  host?: string;
 }
 
 function isApiError(err: unknown): err is ApiErrorLike {
@@ -96,6 +97,16 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
   const kind = status !== undefined ? classifyError(status, err.error_code).kind : (err.kind ?? '').toLowerCase();
   const is = (name: string, k: string) => err.name === name || kind === k;
 
+  // The download host is not the API: its 403 is an expired or refused address, never the key.
+  if (err.kind === 'download') {
+    const answer = status ? `answered ${status}` : 'dropped the connection';
+    return {
+      message: `Download of ${video} failed: the download host ${err.host ?? ''} ${answer} (after one fresh download address): run "videogen download ${ctx.videoId ?? 'ID'} OUT" again later; if it keeps failing, the video may no longer be stored.`.replace(/  +/g, ' '),
+      exitCode: EXIT.ERROR,
+      code: 'DOWNLOAD_FAILED',
+      status,
+    };
+  }
   if (kind === 'insufficient_credit') {
     const fix =
       status === 403

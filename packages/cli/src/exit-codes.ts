@@ -4,7 +4,7 @@
  */
 export const EXIT = {
   OK: 0,
-  /** Anything not listed below: server error (5xx after retries), network failure, a bug. */
+  /** Anything not listed below: server error (5xx after retries), network failure, a download the download host refused, a bug. */
   ERROR: 1,
   /** Invalid input: bad arguments, a file too large or of the wrong type, a language or setting that does not fit. */
   INVALID_INPUT: 2,
@@ -25,7 +25,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODES_HELP = `
 Exit codes:
   0  success
-  1  other error (server error after retries, network failure)
+  1  other error (server error after retries, network failure, download refused by the download host)
   2  invalid input (arguments, file size or type for the plan, language, setting)
   3  authentication failed (VIDEO_API_KEY missing or rejected)
   4  not found (unknown video id, or another account's video)

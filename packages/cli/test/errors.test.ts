@@ -149,6 +149,39 @@ describe('documented errors and exit codes', () => {
   });
 });
 
+describe('a download the download host refuses (issue 21)', () => {
+  it('an expired URL (403 XML from another origin) → 1, naming the download host, never blaming the key', async () => {
+    const { createServer } = await import('node:http');
+    const listen = (s: import('node:http').Server) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as import('node:net').AddressInfo).port)));
+    const storageSeen: string[] = [];
+    const storage = createServer((req, res) => {
+      storageSeen.push(req.url!);
+      res.writeHead(403, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+    });
+    const storagePort = await listen(storage);
+    const id = FIXTURES.acme.videos.convertible;
+    const api = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ video_id: id, status: 'completed', download_url: `http://127.0.0.1:${storagePort}/b/v.mp4?sig=1`, copyright: [] }));
+    });
+    const apiPort = await listen(api);
+    try {
+      const key = 'sk-live-cli-download-0123456789';
+      const r = await run(['download', id, join(dir, 'refused.mp4')], { key, baseUrl: `http://127.0.0.1:${apiPort}/v1` });
+      expect(r.code).toBe(1);
+      const line = oneLine(r.stderr);
+      expect(line).toMatch(new RegExp(`Download of video ${id} failed: the download host 127\\.0\\.0\\.1:${storagePort} answered 403`));
+      expect(line).not.toMatch(/VIDEO_API_KEY|Authentication|API key/i);
+      expect(storageSeen).toHaveLength(2); // read fresh once
+      const j = await run(['download', id, join(dir, 'refused.mp4'), '--json'], { key, baseUrl: `http://127.0.0.1:${apiPort}/v1` });
+      expect(j.code).toBe(1);
+      expect(JSON.parse(j.stdout)).toMatchObject({ error: { exit_code: 1, status: 403, code: 'DOWNLOAD_FAILED' } });
+    } finally {
+      storage.close();
+      api.close();
+    }
+  });
+});
+
 describe('--help', () => {
   const commands = ['settings', 'list', 'status', 'wait', 'download', 'generate', 'convert', 'languages'];
   it.each(commands)('%s --help documents its options and the exit codes', async (cmd) => {

@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS } from '@videogen/openapi/rules';
+import { sleep } from '@videogen/openapi/rules';
 
 /** Time source of every wait (retries, pacing, polling). Inject one in tests so nothing sleeps for real. */
 export interface Clock {
@@ -7,25 +7,5 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<unknown>;
 }
 
-export const realClock: Clock = {
-  now: () => Date.now(),
-  // setTimeout, not node:timers/promises, so that the client loads where Node's built-ins do not exist.
-  sleep: async (ms, signal) => {
-    // Node's timers overflow past 2^31-1 ms and then fire after 1 ms: a long wait is slept in pieces.
-    for (let left = ms; left > MAX_TIMER_MS; left -= MAX_TIMER_MS) await sleepOnce(MAX_TIMER_MS, signal);
-    return sleepOnce(ms % MAX_TIMER_MS || (ms > 0 ? MAX_TIMER_MS : 0), signal);
-  },
-};
-const sleepOnce = (ms: number, signal?: AbortSignal) =>
-    new Promise((resolve, reject) => {
-      signal?.throwIfAborted();
-      const abort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', abort);
-        resolve(undefined);
-      }, ms);
-      signal?.addEventListener('abort', abort, { once: true });
-    });
+/** Real time, with the rules module's one sleep (long waits slept in pieces: Node's timers overflow). */
+export const realClock: Clock = { now: () => Date.now(), sleep };

@@ -1,40 +1,59 @@
+// Downloads: the status is read from the API, the video from `download_url`, which is another host
+// (object storage, say). That host is not the API: its answers never go through the API's error rules.
 import type { components } from './generated/openapi.js';
-import { fromResponse, VideoExpiredError, VideoFailedError, VideoNotReadyError } from './errors.js';
-import type { Send } from './retry.js';
+import type { WithResponse } from './api-promise.js';
+import type { APIPromise } from './api-promise.js';
+import { DownloadError, VideoExpiredError, VideoFailedError, VideoNotReadyError } from './errors.js';
+import type { RequestOptions, Send } from './transport.js';
 import { builtin, noFileSystem } from './runtime.js';
 
-export interface DownloadOptions {
+type Video = components['schemas']['Video'];
+export interface DownloadOptions extends RequestOptions {
   onProgress?: (p: { loaded: number; total?: number }) => void;
-  signal?: AbortSignal;
 }
+
+/** How much of a refusal's body the error keeps (an object store's XML error is a few hundred bytes). */
+const BODY_BYTES = 512;
 
 /**
  * Streams a completed video to `path` (a temporary file, renamed when complete). The download host
- * gets no API key. An expired URL (403) is replaced once by reading the status again.
+ * gets no API key and no per-call headers. When it refuses (an expired URL answers 403) or drops the
+ * connection, the status is read again for a fresh URL, once; then a DownloadError.
  */
 export async function download(
-  get: (id: string, o: { signal?: AbortSignal }) => Promise<components['schemas']['Video']>,
+  get: (id: string, o: RequestOptions) => APIPromise<Video>,
   send: Send,
   id: string,
   path: string,
-  { onProgress, signal }: DownloadOptions = {},
-) {
+  { onProgress, signal, timeoutMs, ...o }: DownloadOptions = {},
+): Promise<WithResponse<{ path: string; bytes: number }>> {
   const fs = builtin<typeof import('node:fs')>('node:fs');
   const stream = builtin<typeof import('node:stream/promises')>('node:stream/promises');
   if (!fs?.createWriteStream || !stream?.pipeline) throw new TypeError(`download(…, path): ${noFileSystem('writing a file')} (or read video.download_url with fetch)`);
   const { createWriteStream, promises: { rename, rm } } = fs;
   const { pipeline } = stream;
-  for (let retried = false; ; retried = true) {
-    const video = await get(id, { signal });
+  for (let fresh = false; ; fresh = true) {
+    const video = await get(id, { signal, timeoutMs, ...o });
     const { status } = video;
     if (status != 'completed')
       throw new (status == 'failed' ? VideoFailedError : status == 'expired' ? VideoExpiredError : VideoNotReadyError)(`Video ${id} is ${status}`, { video, retryable: status == 'running' });
-    const res = await send(new Request(video.download_url, { signal }), { pace: false });
-    if (res.status == 403 && !retried) {
-      await res.body?.cancel();
-      continue;
+    const host = hostOf(video.download_url);
+    const failed = (message: string, init: { status?: number; body?: string; cause?: unknown; headers?: Headers } = {}) =>
+      new DownloadError(`Download of video ${id} from ${host} failed: ${message}`, { ...init, host, retryable: init.status === undefined || init.status >= 500 });
+    // No pacing (not the API), no retry on its answers: the one retry is the fresh URL below.
+    let res: Response;
+    try {
+      res = await send({ method: 'GET', url: video.download_url, headers: {}, secretUrl: true }, { pace: false, maxRetries: 0, signal, timeoutMs });
+    } catch (cause) {
+      signal?.throwIfAborted();
+      if (!fresh) continue;
+      throw failed(`no answer (${(cause as Error).message})`, { cause });
     }
-    if (!res.ok || !res.body) throw fromResponse(res.status, await res.text());
+    if (!res.ok || !res.body) {
+      const body = await firstBytes(res);
+      if (!fresh) continue;
+      throw failed(`${res.status}${body ? `: ${body.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`, { status: res.status, body, headers: res.headers });
+    }
     const total = Number(res.headers.get('content-length')) || undefined;
     const tmp = `${path}.${Date.now()}-${Math.random().toString(36).slice(2)}.part`;
     let loaded = 0;
@@ -52,10 +71,46 @@ export async function download(
         { signal },
       );
       await rename(tmp, path);
-    } catch (e) {
+    } catch (cause) {
       await rm(tmp, { force: true });
-      throw e;
+      signal?.throwIfAborted();
+      if ((cause as NodeJS.ErrnoException)?.syscall) throw cause; // the local file system's error (a full disk, a bad path)
+      if (!fresh) continue;
+      throw failed(`the connection dropped after ${loaded} of ${total ?? '?'} bytes`, { status: res.status, cause, headers: res.headers });
     }
-    return { path, bytes: loaded };
+    return { data: { path, bytes: loaded }, response: res };
   }
+}
+
+/** The host of a download URL: never its path or query (a presigned URL is a temporary credential). */
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(not a URL)';
+  }
+};
+
+/** The first bytes of a refusal, as text (read no further: the body could be large). */
+async function firstBytes(res: Response): Promise<string | undefined> {
+  if (!res.body) return undefined;
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  try {
+    while (n < BODY_BYTES) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      n += value.byteLength;
+    }
+  } catch {
+    // A dropped connection mid-body: what arrived is enough.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(n);
+  let at = 0;
+  for (const c of chunks) bytes.set(c, at), (at += c.byteLength);
+  return new TextDecoder().decode(bytes.subarray(0, BODY_BYTES)) || undefined;
 }

@@ -1,4 +1,6 @@
-import { classifyError, retryAfterMs, type ErrorKind as RuleKind } from '@videogen/openapi/rules';
+// Every failure of the client is a VideoApiError; one subclass per kind. An error answer of the API
+// becomes the class its kind names through VideoApiError.generate (the rules' one classifier, 7.1).
+import { classifyError, retryAfterMs } from '@videogen/openapi/rules';
 import type { components } from './generated/openapi.js';
 
 type Schemas = components['schemas'];
@@ -8,7 +10,9 @@ export type ErrorKind =
   | 'api' | 'auth' | 'not_found' | 'rate_limit' | 'insufficient_credit' | 'concurrency' | 'validation'
   | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired' | 'not_ready'
   /** The service answered something the client relies on not happening (HTML on a 200, a create without video_id, a page that repeats). */
-  | 'unexpected_response';
+  | 'unexpected_response'
+  /** The download host (not the API) refused the video or dropped the connection. */
+  | 'download';
 
 export interface ErrorInit {
   status?: number;
@@ -23,111 +27,146 @@ export interface ErrorInit {
   video?: Schemas['Video'];
   /** From a response: its headers (the key is never in them: it is a request header). */
   headers?: Headers;
-  /** The server's Retry-After as sent, and in ms (seconds or an HTTP date). */
+  /** The server's Retry-After as sent, and in ms (seconds or an HTTP date), uncapped. */
   retryAfter?: string;
   retryAfterMs?: number;
 }
 
 /** Every failure of the client. `kind` says which subclass; `retryable` whether waiting could help. */
 export class VideoApiError extends Error {
-  // Getters on the prototype (not own properties, no top-level statement: tree-shakeable).
-  get kind(): ErrorKind {
-    return 'api';
+  override readonly name: string = 'VideoApiError';
+  readonly kind: ErrorKind = 'api';
+  readonly status?: number;
+  readonly error_code?: ErrorCode;
+  /** The human description: the server's `error`, or the client's own message. */
+  readonly error?: string;
+  readonly retryable: boolean;
+  readonly field?: string;
+  readonly limit?: unknown;
+  readonly video?: Schemas['Video'];
+  readonly headers?: Headers;
+  readonly retryAfter?: string;
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, init: ErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.status = init.status;
+    this.error_code = init.error_code;
+    this.error = init.error ?? message;
+    this.retryable = init.retryable ?? false;
+    this.field = init.field;
+    this.limit = init.limit;
+    this.video = init.video;
+    this.headers = init.headers;
+    this.retryAfter = init.retryAfter;
+    this.retryAfterMs = init.retryAfterMs;
   }
-  get name() {
-    return 'VideoApiError';
-  }
-  declare readonly status?: number;
-  declare readonly error_code?: ErrorCode;
-  declare readonly error?: string;
-  declare readonly retryable: boolean;
-  declare readonly field?: string;
-  declare readonly limit?: unknown;
-  declare readonly video?: Schemas['Video'];
-  declare readonly headers?: Headers;
-  declare readonly retryAfter?: string;
-  declare readonly retryAfterMs?: number;
-  constructor(message: string, { cause, ...init }: ErrorInit = {}) {
-    super(message, cause === undefined ? undefined : { cause });
-    // `error` is the human description, also for errors raised by the client itself.
-    Object.assign(this, { retryable: false, error: message }, init);
+
+  /**
+   * The error for an error answer of the API: `body` is its parsed body (the spec's `{error_code,
+   * error}`, or text), already scrubbed of the key. The class is the kind the rules' classifier gives.
+   */
+  static generate(status: number, body: unknown, headers?: Headers, now = Date.now()): VideoApiError {
+    const b = body as { error_code?: unknown; error?: unknown } | string | null | undefined;
+    const code = typeof b == 'object' && typeof b?.error_code == 'string' ? b.error_code : undefined;
+    const error = typeof b == 'string' ? b.slice(0, 200) : typeof b?.error == 'string' ? b.error : '';
+    const { kind, retryable } = classifyError(status, code);
+    const init: ErrorInit = { status, error_code: code, error, retryable, ...(headers && { headers, ...retryAfterOf(headers, now) }) };
+    const message = `${status}${code ? ' ' + code : ''}${error ? ': ' + error : ''}`;
+    switch (kind) {
+      case 'auth': return new AuthenticationError(message, init);
+      case 'not_found': return new NotFoundError(message, init);
+      case 'rate_limit': return new RateLimitError(message, init);
+      case 'insufficient_credit': return new InsufficientCreditError(message, init);
+      case 'concurrency': return new ConcurrencyLimitError(message, init);
+      case 'validation': return new ValidationError(message, init);
+      case 'unavailable':
+      case 'server': return new ServerError(message, init);
+      case 'api': return new VideoApiError(message, init);
+      default: return unreachable(kind);
+    }
   }
 }
-
-type Sub<K extends ErrorKind> = {
-  new (message: string, init?: ErrorInit): VideoApiError & { readonly kind: K };
-  prototype: VideoApiError & { readonly kind: K };
-};
-// Subclasses differ only in kind and name: one factory keeps the bundle small.
-const sub = <K extends ErrorKind>(name: string, kind: K, Base: typeof VideoApiError = VideoApiError): Sub<K> => {
-  const C = class extends Base {
-    get kind() {
-      return kind;
-    }
-    get name() {
-      return name;
-    }
-  };
-  Object.defineProperty(C, 'name', { value: name });
-  return C as unknown as Sub<K>;
+const unreachable = (kind: never): never => {
+  throw new Error(`unknown error kind ${kind as string}`);
 };
 
-export const AuthenticationError = /* @__PURE__ */ sub('AuthenticationError', 'auth');
-export const NotFoundError = /* @__PURE__ */ sub('NotFoundError', 'not_found');
-export const RateLimitError = /* @__PURE__ */ sub('RateLimitError', 'rate_limit');
-export const InsufficientCreditError = /* @__PURE__ */ sub('InsufficientCreditError', 'insufficient_credit');
-export const ConcurrencyLimitError = /* @__PURE__ */ sub('ConcurrencyLimitError', 'concurrency');
-export const ValidationError = /* @__PURE__ */ sub('ValidationError', 'validation');
-export const ServerError = /* @__PURE__ */ sub('ServerError', 'server');
-export const TimeoutError = /* @__PURE__ */ sub('TimeoutError', 'timeout');
-export const NetworkError = /* @__PURE__ */ sub('NetworkError', 'network');
-export const VideoFailedError = /* @__PURE__ */ sub('VideoFailedError', 'video_failed');
-export const VideoExpiredError = /* @__PURE__ */ sub('VideoExpiredError', 'video_expired');
-export const VideoNotReadyError = /* @__PURE__ */ sub('VideoNotReadyError', 'not_ready');
-export const UnexpectedResponseError = /* @__PURE__ */ sub('UnexpectedResponseError', 'unexpected_response');
-export type AuthenticationError = InstanceType<typeof AuthenticationError>;
-export type NotFoundError = InstanceType<typeof NotFoundError>;
-export type RateLimitError = InstanceType<typeof RateLimitError>;
-export type InsufficientCreditError = InstanceType<typeof InsufficientCreditError>;
-export type ConcurrencyLimitError = InstanceType<typeof ConcurrencyLimitError>;
-export type ValidationError = InstanceType<typeof ValidationError>;
-export type ServerError = InstanceType<typeof ServerError>;
-export type TimeoutError = InstanceType<typeof TimeoutError>;
-export type NetworkError = InstanceType<typeof NetworkError>;
-export type VideoFailedError = InstanceType<typeof VideoFailedError>;
-export type VideoExpiredError = InstanceType<typeof VideoExpiredError>;
-export type VideoNotReadyError = InstanceType<typeof VideoNotReadyError>;
-export type UnexpectedResponseError = InstanceType<typeof UnexpectedResponseError>;
+export class AuthenticationError extends VideoApiError {
+  override readonly name = 'AuthenticationError';
+  override readonly kind = 'auth';
+}
+export class NotFoundError extends VideoApiError {
+  override readonly name = 'NotFoundError';
+  override readonly kind = 'not_found';
+}
+export class RateLimitError extends VideoApiError {
+  override readonly name = 'RateLimitError';
+  override readonly kind = 'rate_limit';
+}
+export class InsufficientCreditError extends VideoApiError {
+  override readonly name = 'InsufficientCreditError';
+  override readonly kind = 'insufficient_credit';
+}
+export class ConcurrencyLimitError extends VideoApiError {
+  override readonly name = 'ConcurrencyLimitError';
+  override readonly kind = 'concurrency';
+}
+export class ValidationError extends VideoApiError {
+  override readonly name = 'ValidationError';
+  override readonly kind = 'validation';
+}
+export class ServerError extends VideoApiError {
+  override readonly name = 'ServerError';
+  override readonly kind = 'server';
+}
+export class TimeoutError extends VideoApiError {
+  override readonly name = 'TimeoutError';
+  override readonly kind = 'timeout';
+}
+export class NetworkError extends VideoApiError {
+  override readonly name = 'NetworkError';
+  override readonly kind = 'network';
+}
+export class VideoFailedError extends VideoApiError {
+  override readonly name = 'VideoFailedError';
+  override readonly kind = 'video_failed';
+}
+export class VideoExpiredError extends VideoApiError {
+  override readonly name = 'VideoExpiredError';
+  override readonly kind = 'video_expired';
+}
+export class VideoNotReadyError extends VideoApiError {
+  override readonly name = 'VideoNotReadyError';
+  override readonly kind = 'not_ready';
+}
+export class UnexpectedResponseError extends VideoApiError {
+  override readonly name = 'UnexpectedResponseError';
+  override readonly kind = 'unexpected_response';
+}
+
+/**
+ * The download host refused the video or dropped the connection, after the URL was read fresh once.
+ * It is not the API: its answers never go through the API's error rules (a 403 there is an expired
+ * address, not a bad key).
+ */
+export class DownloadError extends VideoApiError {
+  override readonly name = 'DownloadError';
+  override readonly kind = 'download';
+  /** The download host (no path, no query: the address is a temporary credential). */
+  readonly host: string;
+  /** The first bytes of the host's answer, as text (an object store's XML error, say). */
+  readonly body?: string;
+  constructor(message: string, init: ErrorInit & { host: string; body?: string }) {
+    super(message, init);
+    this.host = init.host;
+    this.body = init.body;
+  }
+}
 
 export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;
 
 /** Whether waiting and sending again could help (x-retry-policy, through the rules' one classifier). */
 export const isRetryable = (status: number, code?: unknown) => classifyError(status, typeof code == 'string' ? code : undefined).retryable;
-
-/** The error class of each kind the rules' classifier gives an error answer. */
-const CLASS_OF: Record<RuleKind, new (message: string, init?: ErrorInit) => VideoApiError> = {
-  auth: AuthenticationError,
-  not_found: NotFoundError,
-  rate_limit: RateLimitError,
-  insufficient_credit: InsufficientCreditError,
-  concurrency: ConcurrencyLimitError,
-  unavailable: ServerError,
-  server: ServerError,
-  validation: ValidationError,
-  api: VideoApiError,
-};
-
-/** The error for an HTTP error response (`body` is the parsed error body, if any). */
-export function fromResponse(status: number, body: any, headers?: Headers, now = Date.now()): VideoApiError {
-  const code: string | undefined = typeof body?.error_code == 'string' ? body.error_code : undefined;
-  const error: string = body?.error ?? (typeof body == 'string' ? body.slice(0, 200) : '');
-  const { kind, retryable } = classifyError(status, code);
-  const C = CLASS_OF[kind];
-  return new C(`${status}${code ? ' ' + code : ''}${error ? ': ' + error : ''}`, {
-    status, error_code: code, error, retryable,
-    ...(headers && { headers, ...retryAfterOf(headers, now) }),
-  });
-}
 
 /** The Retry-After of a response, as sent and in ms (uncapped: the caller decides what is too long). */
 export function retryAfterOf(headers: Headers, now: number): { retryAfter?: string; retryAfterMs?: number } {

@@ -1,19 +1,26 @@
 export { createClient } from './client.js';
-export type { ClientOptions, ConvertOptions, GenerateOptions, RequestOptions, Video, VideoClient, VideoSetting } from './client.js';
+export type { ClientOptions, Video, VideoClient, VideoSetting } from './client.js';
+export type { RequestOptions, RetryOptions } from './transport.js';
+export { APIPromise } from './api-promise.js';
+export type { WithResponse } from './api-promise.js';
 export {
   VideoApiError, isVideoApiError, AuthenticationError, NotFoundError, RateLimitError, InsufficientCreditError,
   ConcurrencyLimitError, ValidationError, ServerError, TimeoutError, NetworkError, VideoFailedError, VideoExpiredError,
-  VideoNotReadyError, UnexpectedResponseError,
+  VideoNotReadyError, UnexpectedResponseError, DownloadError,
 } from './errors.js';
 export type { ErrorCode, ErrorInit, ErrorKind } from './errors.js';
 export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';
 export type { Clock } from './clock.js';
-export type { TrafficLogger } from './traffic-log.js';
-export type { RetryOptions } from './retry.js';
-export type { ListOptions, Page, Paginated } from './pagination.js';
+export type { Logger, LogLevel, TrafficLogger } from './logger.js';
+export type { ListOptions, Page } from './pagination.js';
+export { Paginated } from './pagination.js';
 export type { WaitOptions } from './polling.js';
 export type { DownloadOptions } from './download.js';
-export type { ConversionTarget } from './conversions.js';
+export type { ConversionTarget, ConvertOptions } from './resources/conversions.js';
+export type { GenerateOptions } from './resources/videos.js';
+export { Videos } from './resources/videos.js';
+export { Settings } from './resources/settings.js';
+export { Conversions } from './resources/conversions.js';
 export type { FileInput, GenerateInput, Plan, UploadProgress } from './uploads.js';
 export type { paths, components, operations } from './generated/openapi.js';
 

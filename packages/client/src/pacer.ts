@@ -3,6 +3,7 @@
 import { operationFor, Pacer as RulesPacer, PacerWaitError, type RateClass, type Ticket } from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
 import { RateLimitError } from './errors.js';
+import type { Log } from './logger.js';
 
 /** The operation a request is for: its rate-limit class, whether it starts a video, the path id. */
 export function route(req: { url: string; method: string }) {
@@ -18,18 +19,32 @@ export interface PacerConfig {
   maxWaitMs?: number;
 }
 
+export interface AcquireOptions {
+  signal?: AbortSignal;
+  /** Reads a video's status when the account looks full. */
+  check?: (id: string) => Promise<unknown>;
+  /** The caller's log: a wait is an `info` line. */
+  log?: Log;
+}
+
 /** One account's pacer, seen from the transport: acquire before sending, settle with the response. */
 export class Pacer {
   readonly inner: RulesPacer;
+  readonly #clock: Clock;
   constructor(clock: Clock, config: PacerConfig = {}) {
+    this.#clock = clock;
     this.inner = new RulesPacer({ now: () => clock.now(), sleep: async (ms, s) => void (await clock.sleep(ms, s)), maxWaitMs: config.maxWaitMs });
   }
 
   /** Waits until the request may go; a wait beyond the ceiling throws a RateLimitError carrying the server's Retry-After. */
-  async acquire(req: { url: string; method: string }, signal?: AbortSignal, check?: (id: string) => Promise<unknown>): Promise<Ticket> {
+  async acquire(req: { url: string; method: string }, { signal, check, log }: AcquireOptions = {}): Promise<Ticket> {
     const { cls, counts, id } = route(req);
+    const started = this.#clock.now();
     try {
-      return await this.inner.acquire({ rateClass: cls, startsVideo: counts, videoId: id, signal, checkRunning: check });
+      const ticket = await this.inner.acquire({ rateClass: cls, startsVideo: counts, videoId: id, signal, checkRunning: check });
+      const waited = Math.round(this.#clock.now() - started);
+      if (waited > 0) log?.info?.({ call: `${req.method} ${new URL(req.url).pathname}`, rateClass: cls, waitedMs: waited }, `paced: waited ${waited} ms for a class ${cls} slot`);
+      return ticket;
     } catch (e) {
       if (!(e instanceof PacerWaitError)) throw e;
       throw new RateLimitError(e.message, {

@@ -1,5 +1,5 @@
 import type { components } from './generated/openapi.js';
-import { PLAN_LIMITS_AS, UPLOAD_LIMITS, VALID_COMBINATIONS, type PLANS } from '@videogen/openapi/rules';
+import { formProblem, PLAN_LIMITS_AS, UPLOAD_LIMITS, type PLANS } from '@videogen/openapi/rules';
 import { ValidationError } from './errors.js';
 import { builtin, noFileSystem } from './runtime.js';
 
@@ -24,12 +24,10 @@ export type GenerateInput = {
 };
 export type UploadProgress = { loaded: number; total?: number };
 
-interface Part {
-  name: string;
-  value: string | Blob | Uint8Array | Chunks;
-  filename?: string;
-  size?: number;
-}
+/** One part of the multipart body: a field of the generated request schema, never another name. */
+type Part =
+  | { name: Exclude<keyof Schemas['GenerateVideoRequest'], FileField>; value: string; filename?: undefined; size?: undefined }
+  | { name: FileField; value: Blob | Uint8Array | Chunks; filename: string; size?: number };
 
 // Path names without node:path (so that this module loads in a Worker); same results as its basename/extname.
 const baseName = (p: string) => p.slice(p.search(/[^\\/]*$/));
@@ -39,7 +37,7 @@ const extName = (f: string) => {
   return i > 0 ? b.slice(i) : '';
 };
 
-async function toPart(name: FileField, f: FileInput): Promise<Part> {
+async function toPart(name: FileField, f: FileInput): Promise<Extract<Part, { name: FileField }>> {
   if (typeof f == 'string') {
     // Streamed from disk when sent: never read whole into memory.
     const fs = builtin<typeof import('node:fs')>('node:fs');
@@ -51,44 +49,57 @@ async function toPart(name: FileField, f: FileInput): Promise<Part> {
     f instanceof Blob || f instanceof Uint8Array ? { data: f, filename: (f as File).name, size: undefined } : f;
   if (!filename) throw new ValidationError(`${name}: a filename is needed ({ data, filename })`, { field: name });
   const known = data instanceof Blob ? data.size : data instanceof Uint8Array ? data.byteLength : size;
-  return { name, value: data as Part['value'], filename, size: known };
+  // A Node stream is an async iterable of chunks, as a web ReadableStream is on the runtimes that send one.
+  return { name, value: data as Blob | Uint8Array | Chunks, filename, size: known };
 }
 
 /**
- * Checks the form against the spec before anything is sent (field combinations, extensions, sizes
- * for the plan, number of images, the setting's request_fields) and returns its parts.
+ * Checks the form against the spec before anything is sent (the field combination and the setting's
+ * request_fields through the rules' formProblem, DECISIONS #26; extensions, sizes for the plan and the
+ * number of images through UPLOAD_LIMITS) and returns its parts.
  */
-export async function prepare(input: GenerateInput, plan: Plan, setting?: Pick<Schemas['VideoSetting'], 'request_fields'>) {
-  const given = (['text', ...Object.keys(UPLOAD_LIMITS)] as (keyof GenerateInput)[]).filter((f) => input[f] != null && input[f] !== '' && !(Array.isArray(input[f]) && !input[f].length));
-  const fail = (message: string, field: string, limit?: unknown, error_code = 'FILE_UPLOAD_ERROR') => {
-    throw new ValidationError(message, { field, limit, error_code });
-  };
-  const combo = VALID_COMBINATIONS.find(([need, may]) => need.every((f) => given.includes(f)) && given.every((f) => need.includes(f as never) || may.includes(f as never)));
-  if (!combo)
-    fail(`Fields ${given.join('+') || '(none)'} are not a valid combination`, given[0] ?? 'text', VALID_COMBINATIONS, 'INVALID_REQUEST');
-  // The setting takes the given fields, and needs each of its fields that the combination does not make optional.
-  const may: readonly string[] = combo![1];
-  const want = setting?.request_fields as string[] | undefined;
-  const odd = want && (given.find((f) => !want.includes(f)) ?? want.find((f) => !given.includes(f as never) && !may.includes(f)));
-  if (odd) fail(`The video setting is used with ${want}, not ${given}`, odd, want, 'INVALID_VIDEO_SETTING');
+export async function prepare(input: GenerateInput, plan: Plan, setting?: Pick<Schemas['VideoSetting'], 'request_fields'>): Promise<Part[]> {
+  const given = checkForm(input, setting);
   const parts: Part[] = [{ name: 'video_setting_id', value: input.video_setting_id }];
   if (given.includes('text')) parts.push({ name: 'text', value: input.text! });
   const p = (PLAN_LIMITS_AS as Record<string, 'personal' | 'business'>)[plan] ?? plan;
   for (const name of given.filter((f) => f != 'text') as FileField[]) {
     const lim = UPLOAD_LIMITS[name];
     const files = [input[name]].flat() as FileInput[];
-    if ('maxItems' in lim && files.length > lim.maxItems) fail(`${name}: at most ${lim.maxItems} files`, name, lim.maxItems);
+    const fail = (message: string, limit: unknown) => {
+      throw new ValidationError(message, { field: name, limit, error_code: 'FILE_UPLOAD_ERROR' });
+    };
+    if ('maxItems' in lim && files.length > lim.maxItems) fail(`${name}: at most ${lim.maxItems} files`, lim.maxItems);
     for (const f of files) {
       const part = await toPart(name, f);
       const ext = extName(part.filename!).toLowerCase();
       const exts: readonly string[] = lim.extensions[p];
-      if (!exts.includes(ext)) fail(`${name}: ${part.filename} is not ${exts.join(', ')} (${plan} plan)`, name, exts);
-      if (part.size! > lim.maxBytes[p]) fail(`${name}: ${part.filename} is over ${lim.maxBytes[p]} bytes (${plan} plan)`, name, lim.maxBytes[p]);
+      if (!exts.includes(ext)) fail(`${name}: ${part.filename} is not ${exts.join(', ')} (${plan} plan)`, exts);
+      if (part.size! > lim.maxBytes[p]) fail(`${name}: ${part.filename} is over ${lim.maxBytes[p]} bytes (${plan} plan)`, lim.maxBytes[p]);
       parts.push(part);
     }
   }
   return parts;
 }
+
+/**
+ * The input fields given, when they are a valid combination that the setting (if known) takes: the
+ * rules' formProblem (DECISIONS #26) decides; a problem throws a ValidationError naming the field.
+ */
+export function checkForm(input: GenerateInput, setting?: Pick<Schemas['VideoSetting'], 'request_fields'>): (keyof GenerateInput)[] {
+  const given = (['text', ...Object.keys(UPLOAD_LIMITS)] as (keyof GenerateInput)[]).filter((f) => isGiven(input[f]));
+  const problem = formProblem(given, setting?.request_fields);
+  if (!problem) return given;
+  const bySetting = problem.kind == 'field_not_in_setting' || problem.kind == 'setting_field_missing';
+  throw new ValidationError(problem.message, {
+    field: problem.field ?? given[0] ?? 'text',
+    limit: bySetting ? problem.allowed[0] : problem.allowed,
+    error_code: bySetting ? 'INVALID_VIDEO_SETTING' : 'INVALID_REQUEST',
+  });
+}
+
+/** A field counts as given unless it is absent, empty text or an empty list. */
+const isGiven = (v: unknown) => v != null && v !== '' && !(Array.isArray(v) && !v.length);
 
 const enc = /* @__PURE__ */ new TextEncoder();
 const bytes = (c: Uint8Array | string) => (typeof c == 'string' ? enc.encode(c) : c);
@@ -117,8 +128,8 @@ export function multipart(parts: Part[], onProgress?: (p: UploadProgress) => voi
   return {
     type: `multipart/form-data; boundary=${boundary}`,
     /** Sent once only when a part is a stream. */
-    oneShot: parts.some((p) => typeof p.value != 'string' && !(p.value instanceof Blob || p.value instanceof Uint8Array)),
-    body() {
+    once: parts.some((p) => typeof p.value != 'string' && !(p.value instanceof Blob || p.value instanceof Uint8Array)),
+    stream(): BodyInit {
       let loaded = 0;
       // fetch (undici) takes an async iterable as a streaming body (with duplex: 'half').
       return (async function* () {
@@ -128,7 +139,7 @@ export function multipart(parts: Part[], onProgress?: (p: UploadProgress) => voi
           onProgress?.({ loaded, total });
           yield b;
         }
-      })() as unknown as BodyInit;
+      })() as AsyncIterable<Uint8Array> as BodyInit;
     },
   };
 }

@@ -26,12 +26,17 @@ describe('package', () => {
     expect(run('node', ['scripts/generate.mjs', '--check'])).toMatch(/matches the spec/);
   });
 
-  it('has openapi-fetch as its only runtime dependency, kept external', () => {
+  it('has openapi-fetch as its only runtime dependency, kept external; undici optional, never imported statically', () => {
     expect(Object.keys(pkg.dependencies)).toEqual(['openapi-fetch']);
+    // undici is for proxies on Node only (README: Proxies): optional, so `npm install --omit=optional` drops it.
+    expect(Object.keys(pkg.optionalDependencies)).toEqual(['undici']);
     const dist = readFileSync(`${root}dist/index.js`, 'utf8');
     expect(dist).toMatch(/from 'openapi-fetch'/);
     const imports = [...dist.matchAll(/^import .* from '([^']+)'/gm)].map((m) => m[1]);
     expect(imports.filter((i) => !i.startsWith('node:'))).toEqual(['openapi-fetch']);
+    expect(dist).not.toMatch(/import\(\s*['"]undici/);
+    // It is loaded in one place: the createRequire call of proxy.ts, which no bundler follows.
+    expect(dist).toMatch(/createRequire\(import\.meta\.url\)\("undici"\)/);
     expect(pkg.sideEffects).toBe(false);
     expect(pkg.engines.node).toBe('^20.19.0 || ^22.0.0 || ^24.0.0'); // the Node majors CI proves (README: Runtimes)
   });
@@ -46,9 +51,22 @@ describe('package', () => {
       return r.outputFiles[0].text;
     };
     expect((await bundle('LANGUAGES')).length).toBeLessThan(400);
+    // VideoApiError.generate (openai-node's shape) names every subclass: any error export brings the
+    // error classes and the rules' classifier (about 1 KB gzipped), and nothing else.
     const guard = await bundle('isVideoApiError');
-    expect(guard.length).toBeLessThan(500);
-    expect(guard).not.toMatch(/UPLOAD_LIMITS|pdf_file|ratelimit/);
+    expect(guard.length).toBeLessThan(3500);
+    expect(guard).not.toMatch(/UPLOAD_LIMITS|pdf_file|ratelimit|Pacer|undici|createRequire/);
+  });
+
+  it('bundles for a browser or a Worker without undici (esbuild, workerd/browser conditions)', async () => {
+    const { build } = await import('esbuild');
+    for (const conditions of [['workerd', 'worker', 'browser'], ['browser']]) {
+      const r = await build({
+        stdin: { contents: `import { createClient } from './dist/index.js'; globalThis.k = createClient;`, resolveDir: root },
+        bundle: true, minify: true, format: 'esm', platform: 'neutral', conditions, mainFields: ['module', 'main'], write: false, metafile: true,
+      });
+      expect(Object.keys(r.metafile.inputs).filter((f) => f.includes('undici'))).toEqual([]);
+    }
   });
 
   it('marks generated files as generated', () => {

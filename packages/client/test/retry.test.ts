@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { createClient, ConcurrencyLimitError, InsufficientCreditError, NetworkError, NotFoundError, RateLimitError, ServerError, TimeoutError, ValidationError } from '../src/index.js';
 import { drop, err, fakeClock, faultServer, hang, json, video, VIDEO_ID } from './helpers.js';
-import { retryDelay, retryOptions, shouldRetry } from '../src/retry.js';
+import { retryDelay, retryOptions, shouldRetry } from '../src/transport.js';
 
 const SETTING = { request_fields: ['text' as const] };
 let close: (() => Promise<void>) | undefined;
@@ -206,7 +206,6 @@ describe('upload retries rebuild the body from its source', () => {
 });
 
 describe('the retry steps (shouldRetry, retryDelay)', () => {
-  const req = new Request('http://127.0.0.1/v1/videos/');
   const answer = (status: number, headers: Record<string, string> = {}) => new Response('{}', { status, headers });
   const r = retryOptions({ baseDelayMs: 100, maxDelayMs: 1000, maxWaitMs: 60_000 });
 
@@ -220,14 +219,14 @@ describe('the retry steps (shouldRetry, retryDelay)', () => {
   });
 
   it('waits what the server says, and gives up on a wait beyond the ceiling', () => {
-    expect(retryDelay(answer(503, { 'retry-after': '2' }), 0, r, 0, req, false)).toBe(2000);
-    expect(retryDelay(answer(503, { 'retry-after': '61' }), 0, r, 0, req, false)).toBeUndefined();
-    expect(retryDelay(answer(429, { 'retry-after': 'Thu, 01 Jan 1970 00:00:05 GMT' }), 0, r, 0, req, false)).toBe(5000);
+    expect(retryDelay(answer(503, { 'retry-after': '2' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false })).toBe(2000);
+    expect(retryDelay(answer(503, { 'retry-after': '61' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false })).toBeUndefined();
+    expect(retryDelay(answer(429, { 'retry-after': 'Thu, 01 Jan 1970 00:00:05 GMT' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false })).toBe(5000);
     // With a pacer the 429's wait is the pacer's (it learned the reset from the same answer).
-    expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), 0, r, 0, req, true)).toBe(0);
-    expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), 0, r, 0, req, false)).toBe(3000);
+    expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: true })).toBe(0);
+    expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false })).toBe(3000);
     // Backoff: base × 2^attempt capped at maxDelayMs (100 × 16 → 1000), times 0.5–1.
-    const d = retryDelay(answer(502), 4, r, 0, req, false)!;
+    const d = retryDelay(answer(502), { attempt: 4, retry: r, now: 0, rateClass: 'B', paced: false })!;
     expect(d >= 500 && d <= 1000).toBe(true);
   });
 });
@@ -239,7 +238,8 @@ describe('the traffic log sees what was sent', () => {
     const { client } = await setup([json(200, opts), err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID }), drop], { logger: (l) => lines.push(l) });
     await client.convert(VIDEO_ID, { language: 'en' });
     await client.videos.get(VIDEO_ID).catch(() => {});
-    const records = lines.map((l) => JSON.parse(l));
+    // The debug lines are the exchanges; the retry in between is an info line.
+    const records = lines.map((l) => JSON.parse(l)).filter((r) => r.level == 'debug');
     expect(records.slice(1, 3).map((x) => [x.request.method, x.request.body, x.response.status])).toEqual([
       ['POST', '{"language":"en"}', 503],
       ['POST', '{"language":"en"}', 200],

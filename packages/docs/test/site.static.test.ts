@@ -66,6 +66,7 @@ describe('the docs copy of the document', () => {
       'Limits',
       'The sandbox',
       'Running the contract suite against staging',
+      'Outside tools within the limits',
       'Decisions where the interface is silent (DECISIONS.md)',
     ]);
     const traits = docs.tags.filter((t: any) => t['x-traitTag']);

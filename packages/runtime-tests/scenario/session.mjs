@@ -26,6 +26,24 @@ export async function session(client, lib, { textSetting, pdfSetting, missingId 
   } catch (e) {
     out.notFound = { isNotFound: e instanceof lib.NotFoundError, isApiError: lib.isVideoApiError(e), status: e.status, code: e.error_code };
   }
+  // Per-request options and raw responses (issue 21): the same on every runtime.
+  const opts = { timeoutMs: 10_000, maxRetries: 1, signal: new AbortController().signal, headers: { 'x-runtime-test': '1' } };
+  const { data, response } = await client.videos.get(video_id, opts).withResponse();
+  out.withResponse = { videoStatus: data.status, status: response.status, isResponse: response instanceof Response, json: /json/.test(response.headers.get('content-type')) };
+  const raw = await client.conversions.get(video_id, opts).asResponse();
+  out.asResponse = { ok: raw.ok, bodyUsed: raw.bodyUsed, convertible: typeof (await raw.json()).is_convertible };
+  const page = await client.settings.list(opts);
+  out.firstPage = { page: page.page, items: page.results.length };
+  try {
+    // A call's headers reach the wire: this one replaces the key, so the service refuses it.
+    await client.videos.get(video_id, { headers: { Authorization: 'Bearer not-the-key' }, maxRetries: 0 });
+    out.headerOverride = 'no error';
+  } catch (e) {
+    out.headerOverride = { kind: e.kind, status: e.status };
+  }
+  const stop = new AbortController();
+  stop.abort(new Error('stopped by the caller'));
+  out.aborted = await client.videos.get(video_id, { signal: stop.signal }).then(() => 'no error', (e) => e.message);
   out.videoId = video_id;
   return out;
 }

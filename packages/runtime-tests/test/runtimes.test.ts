@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProxy } from 'proxy';
 import { startSandbox, SANDBOX_KEYS, FIXTURES, type RunningSandbox } from '@videogen/sandbox';
 import { MINIFLARE } from '../scripts/runtimes.mjs';
 import { runJson } from './run.js';
@@ -30,6 +33,11 @@ function expectSession(out: Record<string, any>) {
   expect(out.download.bytes).toBeGreaterThan(1000);
   expect(out.pdfStatus).toBe('completed');
   expect(out.notFound).toEqual({ isNotFound: true, isApiError: true, status: 404, code: 'NOT_FOUND' });
+  expect(out.withResponse).toEqual({ videoStatus: 'completed', status: 200, isResponse: true, json: true });
+  expect(out.asResponse).toEqual({ ok: true, bodyUsed: false, convertible: 'boolean' });
+  expect(out.firstPage).toEqual({ page: 1, items: Object.keys(F.settings).length });
+  expect(out.headerOverride).toEqual({ kind: 'auth', status: 401 });
+  expect(out.aborted).toBe('stopped by the caller');
 }
 
 // The key comes from VIDEO_API_KEY, the client's default on runtimes that have process.env.
@@ -52,6 +60,46 @@ describe.each([
     const out = await runJson(cmd, [...pre, ...args(name)], { cwd: dir, env: env() });
     expectSession(out);
     saved(out, name);
+  });
+});
+
+// Proxies (issue 21): each runtime's way, through a real proxy. Node 22 with NODE_USE_ENV_PROXY=1 is
+// Node's own support; Node 24 without it goes through undici (the client's optional dependency);
+// Bun and Deno read the variables themselves.
+describe('behind HTTP_PROXY', () => {
+  let proxy: http.Server;
+  const asked: string[] = [];
+  beforeAll(async () => {
+    proxy = createProxy(http.createServer());
+    proxy.on('request', (req) => asked.push(`${req.method} ${req.url}`));
+    proxy.on('connect', (req) => asked.push(`CONNECT ${req.url}`));
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  });
+  afterAll(() => {
+    proxy.closeAllConnections();
+    proxy.close();
+  });
+  it.each([
+    ['Node 22 (NODE_USE_ENV_PROXY=1)', 'node22', { NODE_USE_ENV_PROXY: '1' }, (b: string) => [b, ['proxy.mjs']]],
+    ['Node 24 (undici)', 'node24', {}, (b: string) => [b, ['proxy.mjs']]],
+    ['Bun', 'bun', {}, (b: string) => [b, ['proxy.mjs']]],
+    ['Deno', 'deno', {}, (b: string) => [b, ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${dir}`, 'proxy.mjs']]],
+  ] as const)('%s: API calls and the download go through the proxy', async (_, name, extra, command) => {
+    asked.length = 0;
+    const [cmd, pre] = command(bins[name]);
+    const out = await runJson(cmd, [...pre, F.videos.convertible, join(dir, `proxied-${name}.mp4`)], {
+      cwd: dir, env: { ...env(), HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, NO_PROXY: '', ...extra },
+    });
+    expect(out).toMatchObject({ status: 'completed', http: 200 });
+    expect(out.bytes).toBeGreaterThan(1000);
+    const host = new URL(sb.baseUrl).host;
+    // A tunnel (CONNECT host) or absolute-form requests (GET http://host/...), as the runtime chooses.
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((a) => a == `CONNECT ${host}` || a.startsWith(`GET http://${host}/`))).toBe(true);
+    if (!asked.some((a) => a.startsWith('CONNECT'))) {
+      expect(asked).toContain(`GET ${sb.baseUrl}/videos/${F.videos.convertible}/`);
+      expect(asked.some((a) => !a.includes('/v1/videos/'))).toBe(true); // the download
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 // POST /videos/generate/: the form is streamed (uploads.ts), then checked against the document's
-// x-valid-combinations, its schema and the chosen setting's request_fields.
+// x-valid-combinations, its schema and the chosen setting's request_fields (the first and the last by
+// the rules' formProblem, DECISIONS #26: the one home of that rule, shared with the client and the CLI).
+import { formProblem } from '@videogen/openapi/rules';
 import type { Context } from '../context.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import { seededSettings } from '../fixtures.js';
@@ -22,10 +24,7 @@ export function generateHandlers(ctx: Context): Record<string, OperationHandler>
       // x-valid-combinations first, so that a wrong combination is named as such (the schema's oneOf
       // states the same combinations, but its error would only name one branch's missing field).
       const given = inputNames.filter((n) => n in form.fields || n in form.files);
-      const combination = model.combinations.find(
-        (c) => c.fields.every((f) => given.includes(f)) && given.every((g) => c.fields.includes(g) || (c.optional ?? []).includes(g)),
-      );
-      if (!combination) {
+      if (formProblem(given)) {
         throw invalidRequest(`Give exactly one of: ${model.combinations.map(describeCombination).join('; ')} (got ${given.join(' + ') || 'no input field'}).`);
       }
 
@@ -44,11 +43,10 @@ export function generateHandlers(ctx: Context): Record<string, OperationHandler>
       const settingId = form.fields.video_setting_id.toLowerCase();
       const setting = seededSettings(account).find((s) => s.video_setting_id === settingId);
       if (!setting) throw new ApiError(400, 'INVALID_VIDEO_SETTING', `The video setting ${settingId} does not exist.`);
-      // The setting accepts the given fields, and every field it needs (beyond the combination's optional ones) is given.
-      const optional = combination.optional ?? [];
-      const fits =
-        given.every((g) => setting.request_fields.includes(g)) &&
-        (ctx.personality.lenientRequestFields || setting.request_fields.every((f) => given.includes(f) || optional.includes(f)));
+      // The setting accepts the given fields, and every field it needs (beyond the combination's optional ones) is given;
+      // the lenient personality does not insist on the second.
+      const mismatch = formProblem(given, setting.request_fields);
+      const fits = !mismatch || (mismatch.kind === 'setting_field_missing' && ctx.personality.lenientRequestFields);
       if (!fits) {
         throw new ApiError(
           400,

@@ -1,0 +1,90 @@
+// Leveled logging: `debug` is the traffic log (one line per exchange, the shape `npm run contract --
+// --har FILE` reads), `info` retries and pacing waits, `warn` 429/503 waits and uploads not re-sent,
+// `error` a call that failed for good. The key never appears: the transport never puts the
+// Authorization header in a record, and every line is scrubbed of the key before it leaves.
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
+
+type LogMethod = (obj: Record<string, unknown>, msg?: string) => void;
+/** The shape of a pino logger (and of console): `logger.info({ ...fields }, 'message')`. */
+export interface Logger {
+  debug: LogMethod;
+  info: LogMethod;
+  warn: LogMethod;
+  error: LogMethod;
+}
+/** The earlier form of the `logger` option: a function given each record as one JSON line. */
+export type TrafficLogger = (line: string) => void;
+
+/** What the client logs through: one method per level, each a no-op when the level is off. */
+export type Log = { [L in Exclude<LogLevel, 'off'>]?: (fields: Record<string, unknown>, msg: string) => void };
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, off: 100 };
+
+export const parseLevel = (value: string | undefined): LogLevel | undefined => {
+  const v = value?.trim().toLowerCase() as LogLevel | undefined;
+  return v && LOG_LEVELS.includes(v) ? v : undefined;
+};
+
+/**
+ * The client's log: `level` from the option, else VIDEO_API_LOG; a `logger` given without either
+ * logs from `debug` (a function, the earlier traffic log) or `info` (a pino-shaped object). With no
+ * logger, lines go to stderr as JSON. Every string is scrubbed of the key.
+ */
+export function createLog(o: { logger?: Logger | TrafficLogger; level?: LogLevel; env?: string; key: string }): Log {
+  const level = o.level ?? parseLevel(o.env) ?? (o.logger ? (typeof o.logger == 'function' ? 'debug' : 'info') : 'off');
+  const log: Log = {};
+  if (level == 'off') return log;
+  const sink = o.logger ?? ((line: string) => console.error(line));
+  const clean = (v: unknown) => redact(v, o.key, JSON.stringify(o.key).slice(1, -1));
+  for (const l of ['debug', 'info', 'warn', 'error'] as const) {
+    if (RANK[l] < RANK[level]) continue;
+    log[l] =
+      typeof sink == 'function'
+        ? (fields, msg) => sink(JSON.stringify(clean({ time: new Date().toISOString(), level: l, msg, ...fields })))
+        : (fields, msg) => sink[l](clean(fields) as Record<string, unknown>, clean(msg) as string);
+  }
+  return log;
+}
+
+/**
+ * Every string of a record with the key replaced by ***, raw or as it appears inside JSON text (a
+ * body logged as text holds it escaped when it has `"` or `\`).
+ */
+function redact(v: unknown, key: string, escaped: string): unknown {
+  if (typeof v == 'string') return v.split(key).join('***').split(escaped).join('***');
+  if (Array.isArray(v)) return v.map((x) => redact(x, key, escaped));
+  if (v && typeof v == 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, key, escaped), redact(x, key, escaped)]));
+  return v;
+}
+
+/** Bodies longer than this are cut in the traffic log (an upload is logged as `[body not logged]`). */
+const MAX_BODY = 64 * 1024;
+const headersOf = (h: Headers | Record<string, string>) =>
+  Object.fromEntries((h instanceof Headers ? [...h.entries()] : Object.entries(h)).filter(([k]) => k.toLowerCase() != 'authorization'));
+const isText = (type: string | null) => !type || /json|text|xml/i.test(type);
+
+/**
+ * One exchange for the `debug` level: `{ request: { method, url, headers, body }, response: { status,
+ * headers, body } }`, or `error` when no answer came. Never throws: a log must not break a call.
+ */
+export async function exchangeRecord(
+  req: { method: string; url: string; headers: Record<string, string> },
+  body: string | undefined,
+  hasBody: boolean,
+  res: Response | undefined,
+  error?: unknown,
+): Promise<{ fields: Record<string, unknown>; msg: string }> {
+  const request = { method: req.method, url: req.url, headers: headersOf(req.headers), body: body?.slice(0, MAX_BODY) ?? (hasBody ? '[body not logged]' : undefined) };
+  if (!res) {
+    const message = String((error as Error)?.message ?? error);
+    return { fields: { request, error: message }, msg: `${req.method} ${req.url}: no answer (${message})` };
+  }
+  // A video (or any binary body) is not read: it would be held in memory whole.
+  const text = isText(res.headers.get('content-type')) ? (await res.clone().text().catch(() => '')).slice(0, MAX_BODY) : '[body not logged]';
+  return {
+    fields: { request, response: { status: res.status, headers: headersOf(res.headers), body: text } },
+    msg: `${req.method} ${req.url} → ${res.status}`,
+  };
+}

@@ -1,0 +1,68 @@
+import { conversionProblem } from '@videogen/openapi/rules';
+import { APIPromise } from '../api-promise.js';
+import type { Core } from '../core.js';
+import { ValidationError } from '../errors.js';
+import type { components } from '../generated/openapi.js';
+import type { RequestOptions } from '../transport.js';
+import { created, noteNotResent, videoPath } from './videos.js';
+
+type Schemas = components['schemas'];
+export type ConversionTarget = Schemas['ConversionRequest'];
+export interface ConvertOptions extends RequestOptions {
+  /** The source's conversion options when already read (GET .../conversions/): saves a second read. */
+  conversionOptions?: Schemas['ConversionOptions'];
+}
+
+/** GET and POST /videos/{video_id}/conversions/ (4.4, 4.5). */
+export class Conversions {
+  constructor(private readonly core: Core) {}
+
+  /** Whether the video can be converted, and to what. */
+  get(videoId: string, o?: RequestOptions): APIPromise<Schemas['ConversionOptions']> {
+    return this.core.get(`${videoPath(videoId)}conversions/`, o);
+  }
+
+  /**
+   * Converts a video after checking the target against its conversion options: a target that cannot
+   * succeed throws the ValidationError the service would answer, and nothing is sent.
+   */
+  create(videoId: string, target: ConversionTarget, { conversionOptions, ...o }: ConvertOptions = {}): APIPromise<Schemas['VideoCreated']> {
+    const options = Promise.resolve().then(() => {
+      checkConversion(target);
+      return conversionOptions ?? this.get(videoId, o);
+    });
+    // A conversion's new video cannot be recognised in the list (the interface does not say what its
+    // prompt is): after an ambiguous answer it is not re-sent (at most once), and the error says so.
+    const sent = options.then((options) => {
+      checkConversion(target, options);
+      return this.core
+        .post(`${videoPath(videoId)}conversions/`, { type: 'application/json', body: JSON.stringify(target) }, { ...o, beforeResend: async () => 'unknown' }, created)
+        .withResponse();
+    });
+    return APIPromise.from(
+      sent.catch((e) => {
+        noteNotResent(e);
+        throw e;
+      }),
+    );
+  }
+}
+
+/**
+ * Fails fast, with the error_code the service would answer (interface 7.2, the shared rule
+ * conversionProblem), when the target or the conversion options show that the conversion cannot
+ * succeed. A video whose options say only `is_convertible: false` is sent anyway: the client cannot
+ * know why (no video data, or a real avatar), so the service's answer gives the code.
+ */
+export function checkConversion(t: ConversionTarget, o?: Schemas['ConversionOptions']) {
+  const p = conversionProblem(t, o);
+  if (!p?.error_code) return;
+  const allowed = p.allowed ? ` Allowed: ${p.allowed.join(',')}.` : '';
+  throw new ValidationError(`${p.error_code}: ${p.message}${allowed}`, {
+    status: p.status,
+    error_code: p.error_code,
+    error: p.message,
+    field: p.field,
+    limit: p.allowed,
+  });
+}

@@ -1,0 +1,118 @@
+import { PAGE_SIZE } from '@videogen/openapi/rules';
+import { APIPromise } from '../api-promise.js';
+import type { Core } from '../core.js';
+import { UnexpectedResponseError, ValidationError, type VideoApiError } from '../errors.js';
+import type { components } from '../generated/openapi.js';
+import { Paginated, type ListOptions, type Page } from '../pagination.js';
+import type { RequestOptions } from '../transport.js';
+import { checkForm, multipart, prepare, type GenerateInput, type Plan, type UploadProgress } from '../uploads.js';
+import { uploadRedirect } from '../runtime.js';
+import type { Settings } from './settings.js';
+
+type Schemas = components['schemas'];
+type Video = Schemas['Video'];
+type VideoListItem = Schemas['VideoListItem'];
+type Created = Schemas['VideoCreated'];
+
+export interface GenerateOptions extends RequestOptions {
+  onUploadProgress?: (p: UploadProgress) => void;
+  /** The setting's request_fields are checked before sending; without it the setting is looked up. */
+  setting?: Pick<Schemas['VideoSetting'], 'request_fields'>;
+  /** Same as `timeoutMs` for the upload (kept for earlier callers); an upload has no timeout unless given. */
+  uploadTimeoutMs?: number;
+}
+
+/** The path of a video (the id encoded: it is a path segment). */
+export const videoPath = (id: string) => `/videos/${encodeURIComponent(id)}/`;
+
+/** GET /videos/, GET /videos/{video_id}/, POST /videos/generate/ (4.1–4.3). */
+export class Videos {
+  constructor(
+    private readonly core: Core,
+    private readonly settings: Settings,
+    private readonly plan: Plan,
+  ) {}
+
+  /** The caller's videos, page by page; await it for one page. */
+  list({ page, ...o }: ListOptions = {}): Paginated<VideoListItem> {
+    return new Paginated((n) => this.core.get<Page<VideoListItem>>(`/videos/?page=${n}`, o), { page });
+  }
+
+  /** A video's status view (status, download_url). */
+  get(videoId: string, o?: RequestOptions): APIPromise<Video> {
+    return this.core.get(videoPath(videoId), o);
+  }
+
+  /**
+   * Checks the form (combination, the setting's fields, extensions and sizes for the plan), then
+   * streams it. A retry re-reads every file from its source; a stream input is sent once.
+   */
+  generate(input: GenerateInput, o: GenerateOptions = {}): APIPromise<Created> {
+    return APIPromise.from(this.#generate(input, o));
+  }
+
+  async #generate(input: GenerateInput, { onUploadProgress, setting, uploadTimeoutMs, ...o }: GenerateOptions) {
+    // The checks that need no request first; then the setting's fields, once the setting is known.
+    const parts = await prepare(input, this.plan, setting);
+    if (!setting) checkForm(input, await this.#setting(input.video_setting_id, o));
+    const form = multipart(parts, onUploadProgress);
+    try {
+      return await this.core
+        .post(
+          '/videos/generate/',
+          { type: form.type, upload: form, redirect: uploadRedirect() },
+          {
+            ...o,
+            // An upload has no timeout unless one is given: 180 MB take a while on a slow line.
+            timeoutMs: o.timeoutMs ?? uploadTimeoutMs ?? 0,
+            beforeResend: (since) => this.#findCreated(input.text, since, o.signal),
+          },
+          created,
+        )
+        .withResponse();
+    } catch (e) {
+      noteNotResent(e);
+      if (form.once && (e as VideoApiError).retryable) (e as Error).message += ' (not retried: a stream input is sent once; pass a path, Blob or Buffer to allow retries)';
+      throw e;
+    }
+  }
+
+  async #setting(id: string, o: RequestOptions) {
+    const s = await this.settings.find(id, o);
+    if (!s) throw new ValidationError(`Unknown video setting ${id}`, { field: 'video_setting_id', error_code: 'INVALID_VIDEO_SETTING' });
+    return s;
+  }
+
+  /**
+   * The video a generate attempt may have created: one of the caller's videos with the same prompt,
+   * created since the first attempt (less a minute of clock skew). Without a text it cannot tell.
+   */
+  async #findCreated(text: unknown, since: number, signal?: AbortSignal): Promise<Response | 'absent' | 'unknown'> {
+    if (typeof text != 'string') return 'unknown';
+    try {
+      // The interface does not state the list's order: the first and the last page hold the newest.
+      const first = await this.list({ page: 1, signal });
+      const pages = [first];
+      const last = Math.ceil(first.total_count / (first.items_per_page || PAGE_SIZE));
+      if (last > 1) pages.push(await this.list({ page: last, signal }));
+      const hit = pages.flatMap((p) => p.results).find((v) => v.prompt === text && Date.parse(v.created_at) >= since - 60_000);
+      if (!hit) return 'absent';
+      return new Response(JSON.stringify({ video_id: hit.video_id }), { status: 200, headers: { 'content-type': 'application/json', 'x-videogen-recovered': 'true' } });
+    } catch {
+      return 'unknown';
+    }
+  }
+}
+
+/** A create answer must name the new video (4.1, 4.5): without its id the caller could never find it. */
+export const created = (body: unknown): Created => {
+  const id = (body as Partial<Created>)?.video_id;
+  if (typeof id != 'string' || !id) throw new UnexpectedResponseError(`The create answer has no video_id: ${JSON.stringify(body).slice(0, 200)}`);
+  return body as Created;
+};
+
+/** A create that was not re-sent says why in its message. */
+export const noteNotResent = (e: unknown) => {
+  if ((e as VideoApiError)?.headers?.get('x-videogen-not-resent'))
+    (e as Error).message += ' (not re-sent: the first attempt may have created the video; look at videos.list() before trying again)';
+};

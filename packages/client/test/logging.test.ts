@@ -1,0 +1,92 @@
+// Leveled logging (issue 21 item 4): debug = the traffic log, info = retries and pacing waits, warn =
+// 429/503 waits, error = a call that failed for good; a pino logger plugs in; VIDEO_API_LOG or
+// logLevel choose the level. The key never appears at any level, even when the server echoes it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createClient, type Logger } from '../src/index.js';
+import { err, fakeClock, faultServer, json, video, VIDEO_ID } from './helpers.js';
+
+// A key with the characters JSON escapes: it must not leak escaped either.
+const KEY = 'sk-live-"LOG\\SECRET"-0123456789';
+// Whatever the escaping, neither distinctive part of the key may appear.
+const LEAKS = ['SECRET', '0123456789'];
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => { await close?.(); close = undefined; delete process.env.VIDEO_API_LOG; });
+
+/** A session that meets every level: a 500 retried (info), a 429 and a 503 waited (warn), a pacing wait (info), a call failing for good (error). */
+async function session(opts: Parameters<typeof createClient>[0]) {
+  const echo = (status: number, code: string, headers?: Record<string, string>) => json(status, { error_code: code, error: `key ${KEY} echoed` }, headers);
+  const srv = await faultServer([
+    echo(500, 'UNKNOWN_ERROR'), json(200, video('running')),
+    echo(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '1' }), json(200, video('running')),
+    echo(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '1' }), json(200, video('running')),
+    echo(502, 'BAD_GATEWAY'),
+  ]);
+  close = srv.close;
+  const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, clock: fakeClock(), account: `log-${Math.random()}`, ...opts });
+  await client.videos.get(VIDEO_ID);
+  await client.videos.get(VIDEO_ID);
+  await client.videos.get(VIDEO_ID);
+  await client.videos.get(VIDEO_ID).catch(() => {});
+}
+
+describe('levels and sinks', () => {
+  it('a pino logger gets every level, fields first; nothing holds the key', async () => {
+    const out: string[] = [];
+    const logger = pino({ level: 'debug' }, new Writable({ write: (c, _e, cb) => (out.push(String(c)), cb()) }));
+    await session({ logger, logLevel: 'debug' });
+    const records = out.map((l) => JSON.parse(l));
+    const levels = new Set(records.map((r) => pino.levels.labels[r.level]));
+    expect(levels).toEqual(new Set(['debug', 'info', 'warn', 'error']));
+    // debug: the exchanges, in the traffic log's shape.
+    const exchanges = records.filter((r) => r.request);
+    expect(exchanges.length).toBeGreaterThanOrEqual(9);
+    expect(exchanges[0]).toMatchObject({ request: { method: 'GET', url: expect.stringContaining(`/v1/videos/${VIDEO_ID}/`) }, response: { status: 500 } });
+    expect(exchanges[0].request.headers.authorization).toBeUndefined();
+    // info: the 500 retried, the pacer's waits; warn: the 429 and 503 waits; error: the last call.
+    expect(records.find((r) => r.msg.includes('→ 500: retry 1 of 3'))).toMatchObject({ level: 30, status: 500, waitMs: expect.any(Number) });
+    expect(records.find((r) => r.msg.startsWith('paced: waited'))).toMatchObject({ level: 30, rateClass: 'B' });
+    expect(records.find((r) => r.msg.includes('→ 429: retry'))).toMatchObject({ level: 40, status: 429 });
+    expect(records.find((r) => r.msg.includes('→ 503: retry'))).toMatchObject({ level: 40, status: 503, waitMs: 1000 });
+    expect(records.find((r) => r.msg.includes('→ 502 after 4 attempts'))).toMatchObject({ level: 50 });
+    const all = out.join('\n');
+    for (const leak of LEAKS) expect(all).not.toContain(leak);
+    expect(all).toContain('***'); // the echoed key, replaced
+  });
+
+  for (const level of ['debug', 'info', 'warn', 'error'] as const) {
+    it(`VIDEO_API_LOG=${level}: stderr JSON lines from ${level} up, never the key`, async () => {
+      process.env.VIDEO_API_LOG = level;
+      const lines: string[] = [];
+      const original = console.error;
+      console.error = (...a: unknown[]) => void lines.push(a.join(' '));
+      try {
+        await session({});
+      } finally {
+        console.error = original;
+      }
+      const seen = new Set(lines.map((l) => JSON.parse(l).level));
+      const order = ['debug', 'info', 'warn', 'error'];
+      expect([...seen].sort()).toEqual(order.slice(order.indexOf(level)).sort());
+      for (const leak of LEAKS) expect(lines.join('\n')).not.toContain(leak);
+    });
+  }
+
+  it('logLevel beats VIDEO_API_LOG; off logs nothing; a function logger gets JSON lines from debug', async () => {
+    process.env.VIDEO_API_LOG = 'debug';
+    const calls: string[] = [];
+    const spy = Object.fromEntries(['debug', 'info', 'warn', 'error'].map((l) => [l, (_o: object, msg: string) => calls.push(`${l} ${msg}`)])) as unknown as Logger;
+    await session({ logger: spy, logLevel: 'warn' });
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((c) => /^(warn|error) /.test(c))).toBe(true);
+    calls.length = 0;
+    await session({ logger: spy, logLevel: 'off' });
+    expect(calls).toEqual([]);
+    delete process.env.VIDEO_API_LOG;
+    const lines: string[] = [];
+    await session({ logger: (l) => lines.push(l) });
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 'debug', request: { method: 'GET' }, response: { status: 500 } });
+    for (const leak of LEAKS) expect(lines.join('\n')).not.toContain(leak);
+  });
+});
