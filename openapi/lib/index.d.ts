@@ -1,4 +1,5 @@
-import type Ajv from 'ajv/dist/2020.js';
+// The named class: under nodenext the default import of this CommonJS module is its namespace, not the class.
+import type { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 
 export type OpenApiDocument = Record<string, any> & { paths: Record<string, any>; components: Record<string, any> };

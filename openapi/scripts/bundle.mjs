@@ -1,7 +1,11 @@
 // Bundles openapi.yaml into one self-contained document (dist/openapi.json and dist/openapi.yaml)
 // so that no consumer resolves $refs across files by hand. Output is deterministic.
+// Arazzo workflow files beside it (*.arazzo.yaml) are copied next to the bundle, where their
+// source description `./openapi.yaml` is the bundled document (the package exports dist/*.yaml), and so
+// is the lint configuration, whose `root: ./openapi.yaml` is then the bundle: users of the package lint
+// it with the document's own rules (`redocly lint --config …/dist/redocly.yaml`).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -18,4 +22,6 @@ for (const ext of ['json', 'yaml']) {
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
   });
 }
-console.log(`bundled openapi.yaml -> ${outDir}/openapi.{json,yaml}`);
+const copied = ['redocly.yaml', ...readdirSync(root).filter((f) => f.endsWith('.arazzo.yaml')).sort()];
+for (const f of copied) copyFileSync(join(root, f), join(outDir, f));
+console.log(`bundled openapi.yaml -> ${outDir}/openapi.{json,yaml}; copied ${copied.join(', ')}`);

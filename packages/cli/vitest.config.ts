@@ -6,7 +6,8 @@ export default defineConfig({
     // Each file starts its own sandbox and spawns the CLI; the machine's 2 cores are shared, so
     // run files one after another.
     fileParallelism: false,
-    testTimeout: 60_000,
-    hookTimeout: 30_000,
+    // Hang guards, above helpers.ts's 480 s per run: no test here asserts a duration.
+    testTimeout: 600_000,
+    hookTimeout: 120_000,
   },
 });

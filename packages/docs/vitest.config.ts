@@ -6,7 +6,10 @@ export default defineConfig({
     // One heavy thing at a time (a browser, or the sandbox and sample processes): the machine is shared.
     fileParallelism: false,
     pool: 'forks',
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // Hang guards, far above what a loaded machine needs: no test here asserts a duration.
+    testTimeout: 600_000,
+    hookTimeout: 300_000,
+    // expect.poll waits 1 s by default: a busy machine may need longer for Redoc to render after a click.
+    expect: { poll: { timeout: 60_000, interval: 100 } },
   },
 });

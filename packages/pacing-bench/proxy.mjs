@@ -11,11 +11,9 @@
 // and no rate floor includes it (BENCH_PROXY_STARTS=4 shows it, in the `held` column).
 // The default personality sends RateLimit-Policy (the proxy learns the time scale from it); the
 // alternative sends none, so the proxy is told the scale (--time-scale), as a user would.
-// The proxy is TypeScript source of @videogen/contract-tests: loaded through Vite's module runner, as
-// its bin/contract.mjs does.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+// The proxy as users get it: the built @videogen/contract-tests/proxy (turbo builds it before a bench).
 import { MAX_RUNNING } from '@videogen/openapi/rules';
+import { startPacingProxy } from '@videogen/contract-tests/proxy';
 import { FIXTURES, PERSONALITIES, RATE_LIMITER_STYLES, SANDBOX_KEYS } from '@videogen/sandbox';
 import { figures, sandboxFor } from './measure.mjs';
 
@@ -28,11 +26,6 @@ const only = (name, all) => (process.env[name] ? process.env[name].split(',') : 
 const styles = only('BENCH_STYLES', RATE_LIMITER_STYLES);
 const personalities = only('BENCH_PERSONALITIES', PERSONALITIES);
 
-const root = dirname(createRequire(import.meta.url).resolve('@videogen/contract-tests/package.json'));
-const { createServer, createServerModuleRunner } = await import('vite');
-const vite = await createServer({ root, configFile: false, logLevel: 'error', appType: 'custom', server: { middlewareMode: true, hmr: false, ws: false } });
-const runner = createServerModuleRunner(vite.environments.ssr, { hmr: false });
-const { startPacingProxy } = await runner.import(join(root, 'src/proxy/index.ts'));
 
 /** The two tools' burst against `base`; resolves with the statuses the callers got. */
 async function burst(base) {
@@ -97,8 +90,6 @@ for (const personality of personalities) {
     }
   }
 }
-await runner.close();
-await vite.close();
 
 console.log(`\nPacing proxy bench (issue 19 §4): time scale ${TIME_SCALE}, per style ${REQUESTS} class-B reads from each of two accounts and ${STARTS} generations (${GENERATION_SECONDS} service s each), all at once; goal through the proxy: 0 × 429, 0 × 503, wall ≤ ${GOAL_RATIO} × floor`);
 console.table(rows);

@@ -6,7 +6,7 @@
 // floor = the least time the rate limits impose on the requests the run actually made (those not
 // refused with 429): per account and class, (n − 1) × the even spacing (window / requests, from each operation's x-rate-limit),
 // the largest of them. wall = first request in → last response out, seen by the sandbox (process
-// start-up of vitest is not the pacer's and is printed apart). Counts of 429/503 come from the sandbox
+// start-up of the suite's process is not the pacer's and is printed apart). Counts of 429/503 come from the sandbox
 // (its response counters). Exits non-zero when a goal is missed; prints the figures either way.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

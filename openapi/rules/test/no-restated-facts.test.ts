@@ -34,9 +34,6 @@ const S = spec.components.schemas;
 const ALLOWED: Array<{ file: string; match: RegExp; reason: string }> = [
   { file: 'packages/cli/src/exit-codes.ts', match: /^\s*5\s+rate limit/, reason: 'exit code 5 in the help text, not a request count' },
   { file: 'packages/sandbox/src/fixtures.ts', match: /request_fields: \['text', 'pdf_file'\]/, reason: "a seeded setting's request_fields: sandbox data that happens to match a combination" },
-  { file: 'packages/contract-tests/src/fixtures.ts', match: /fields: \['text', 'pdf_file'\]/, reason: "the suite's fixture table names the setting it needs per mode (suite's file)" },
-  // The suite is an independent check of the service; these are its own oracles (suite's files, left to `suite`):
-  { file: 'packages/contract-tests/src/checks/video-helpers.ts', match: /TERMINAL = \['completed', 'failed', 'expired'\]/, reason: 'the terminal states are DECISIONS #3, not an x-* list' },
 ];
 
 // ---- the facts ------------------------------------------------------------------------------------

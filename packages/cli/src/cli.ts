@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { registerConvert } from './commands/convert.js';
 import { registerDownload } from './commands/download.js';
@@ -19,10 +20,13 @@ Environment:
   VIDEO_API_BASE_URL   base URL including /v1 (e.g. http://127.0.0.1:4010/v1 for the sandbox)
   VIDEO_API_PLAN       free | personal | business: upload limits to check against (default personal)`;
 
+// The installed version: package.json sits one level above both src/ and dist/.
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
 function buildProgram(): Command {
   const program = new Command('videogen')
     .description('Generate, convert, wait for and download videos with the video generation service.')
-    .version('1.0.0')
+    .version(version)
     .addOption(new Option('--json', 'print results as JSON on stdout (progress stays on stderr)'))
     .addOption(new Option('-q, --quiet', 'no progress output'))
     .addOption(new Option('--base-url <url>', 'API base URL including /v1 (default: $VIDEO_API_BASE_URL)'))

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_NAMES } from '@videogen/client';
 import { cliEnv, errorLine, isMp4, run, type RunOptions } from './helpers.js';
 
-const FAST = ['--interval', '0.05', '--timeout', '20'];
+// --timeout only ends a hang: a generation takes 0.3 s here, a loaded machine many times more.
+const FAST = ['--interval', '0.05', '--timeout', '300'];
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let dir: string;
 const as = (key: string): RunOptions => ({ key, baseUrl: sandbox.baseUrl });

@@ -5,7 +5,8 @@ import { FIXTURES, MAGIC, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorLine, run, type RunOptions } from './helpers.js';
 
-const FAST = ['--interval', '0.05', '--timeout', '20'];
+// --timeout only ends a hang: a generation takes 0.3 s here, a loaded machine many times more.
+const FAST = ['--interval', '0.05', '--timeout', '300'];
 const MISSING = '00000000-0000-4000-8000-000000000000';
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let slow: Awaited<ReturnType<typeof startSandbox>>;

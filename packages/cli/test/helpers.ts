@@ -33,7 +33,8 @@ export function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    // A hang guard only: a CLI run takes seconds, a loaded machine many times that.
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 480_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

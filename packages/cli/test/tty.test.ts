@@ -22,7 +22,7 @@ function runInPty(args: string[], env: Record<string, string>, size = true): Pro
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 480_000); // a hang guard, not a measure
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 const args = (out: string) => [
-  'generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', deck, '--download', out, '--interval', '0.05', '--timeout', '20',
+  'generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', deck, '--download', out, '--interval', '0.05', '--timeout', '300',
 ];
 
 describe('progress display', () => {

@@ -1,49 +1,45 @@
 // A service that stays inside the interface but chose differently where it is silent (the sandbox's
-// `alternative` personality): the suite reports no interface failure, and every difference lands in
-// the drift report under the decision it differs from, and nowhere else.
+// `alternative` personality), under every rate-limiter style: the suite reports no interface failure, and
+// every difference lands in the drift report under the decision it differs from, and nowhere else.
 import { describe, expect, it } from 'vitest';
-import { startSandboxTarget } from '../src/launch.ts';
-import { Run } from '../src/run.ts';
-import { allChecks } from '../src/checks/index.ts';
-import { runAll } from '../src/runner.ts';
-import { failures, SELF_TEST_TIME_SCALE } from './harness.ts';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { RATE_LIMITER_STYLES } from '@videogen/sandbox';
+import { startSandboxTarget } from '../src/cli/launch.ts';
+import { checkId } from '../src/engine/catalogue.ts';
+import { driftOf } from '../src/report/drift.ts';
+import { failures, runSuite, SELF_TEST_TIME_SCALE } from './harness.ts';
 
 describe('against a service that chose differently (personality alternative)', () => {
-  it('fails nothing, and reports each difference as drift from the decision it concerns', async () => {
-    const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, 'full', { personality: 'alternative', rateLimiter: 'even' });
+  it.each(RATE_LIMITER_STYLES)('limiter %s: fails nothing, and reports each difference as drift from the decision it concerns', async (rateLimiter) => {
+    const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { personality: 'alternative', rateLimiter });
     try {
-      const driftFile = join(mkdtempSync(join(tmpdir(), 'contract-alt-')), 'drift.md');
       // As a QA engineer would run it against someone else's service: an external target, not strict.
-      const run = new Run({ ...sandbox.config, kind: 'external', strict: false, driftFile });
-      const results = await runAll(run, allChecks());
+      const { run, results } = await runSuite({ ...sandbox.config, kind: 'external', strict: false });
       expect(failures(results)).toEqual([]);
       const drifted = results.filter((r) => r.state === 'drift');
       expect(drifted.length).toBeGreaterThan(0);
-      const decisions = new Set(run.drift.toJSON().map((d) => d.decision));
+      const decisions = new Set(driftOf(results).map((d) => d.decision));
       // 201 on creation (#2), 422 for a bad form (#5 and #8's upload errors), the page past the end (#30).
       for (const d of [2, 5, 30]) expect(decisions, `decision #${d}`).toContain(d);
       // Every drift names a decision of DECISIONS.md (x-decision) and only those.
-      for (const r of drifted) expect(r.mismatches!.every((m) => m.decision.length > 0)).toBe(true);
+      for (const r of drifted) expect(r.mismatches!.every((m) => m.decision.length > 0), checkId(r)).toBe(true);
       // The pacer met no rate limit outside the burst that provokes one, though the alternative sends no
-      // RateLimit headers and limits evenly (a 429 INSUFFICIENT_CREDIT is the credit row of 7.2).
-      const limited = run.exchanges.filter((e) => e.status === 429 && (e.body as any)?.error_code !== 'INSUFFICIENT_CREDIT' && !e.check.includes('rate_limit_burst'));
-      expect(limited.map((e) => `${e.check}: ${e.method} ${e.path}`)).toEqual([]);
+      // RateLimit headers (a 429 INSUFFICIENT_CREDIT is the credit row of 7.2).
+      const limited = [...run.exchanges, ...run.transients.map((t) => ({ ...t, body: { error_code: t.errorCode } }))].filter(
+        (e) => e.status === 429 && (e.body as any)?.error_code !== 'INSUFFICIENT_CREDIT' && !e.scenario.includes('rate_limit_burst'),
+      );
+      expect(limited.map((e) => `${e.scenario}: ${'path' in e ? e.path : e.request}`)).toEqual([]);
+      expect(run.creditsSpent).toBeLessThanOrEqual(5);
     } finally {
       await sandbox.close();
     }
   });
 
-  it('CONTRACT_STRICT against the default personality: no drift at all (our own sandbox keeps our decisions)', async () => {
-    const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, 'full');
+  it.each(RATE_LIMITER_STYLES)('CONTRACT_STRICT against the default personality, limiter %s: no failure, no drift at all (our own sandbox keeps our decisions)', async (rateLimiter) => {
+    const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { rateLimiter });
     try {
-      const run = new Run({ ...sandbox.config, strict: true, driftFile: join(mkdtempSync(join(tmpdir(), 'contract-def-')), 'drift.md') });
-      const results = await runAll(run, allChecks());
+      const { results } = await runSuite({ ...sandbox.config, strict: true });
       expect(failures(results)).toEqual([]);
-      expect(results.filter((r) => r.state === 'drift').map((r) => `${r.operation} › ${r.name}: ${r.message}`)).toEqual([]);
-      expect(run.drift.size).toBe(0);
+      expect(results.filter((r) => r.state === 'drift').map((r) => `${checkId(r)}: ${r.message}`)).toEqual([]);
     } finally {
       await sandbox.close();
     }

@@ -1,7 +1,7 @@
 // The deliberate contract breaks of the self-test, each with the check that must catch it.
 import { randomUUID } from 'node:crypto';
 import { editJson, pathOf, queryOf, type Break, type ProxiedResponse } from './breaking-proxy.ts';
-import type { TargetConfig } from '../src/target.ts';
+import type { TargetConfig } from '../src/shapes.ts';
 
 export interface BreakCase {
   name: string;
@@ -28,6 +28,69 @@ const isGenerate = (req: { method: string; url: string }) => req.method === 'POS
 const json = (status: number, body: unknown): ProxiedResponse => ({ status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });
 
 export const BREAKS: BreakCase[] = [
+  // Issue 20: what the interface leaves open answered the way a production backend (Django REST Framework)
+  // does. Each differs from our decision only: drift under it, never an interface failure.
+  {
+    name: 'a page past the end answered 404 NOT_FOUND "Invalid page." (DRF): decision #30',
+    expect: ['listVideos › paging_past_the_end', 'listVideoSettings › paging_past_the_end'],
+    decision: 30,
+    operations: ['listVideos', 'listVideoSettings'],
+    make: () => ({
+      response: (res, req) => {
+        if (req.method !== 'GET' || !/^\/v1\/(videos|video-settings)\/$/.test(pathOf(req)) || res.status !== 200) return undefined;
+        const b = JSON.parse(res.text);
+        return b.page > 1 && b.results.length === 0 ? json(404, { error_code: 'NOT_FOUND', error: 'Invalid page.' }) : undefined;
+      },
+    }),
+  },
+  {
+    name: 'page=0 and page=abc answered 404 NOT_FOUND (DRF): decision #5',
+    expect: ['listVideos › negative_data_rejection_page', 'listVideoSettings › negative_data_rejection_page'],
+    decision: 5,
+    operations: ['listVideos', 'listVideoSettings'],
+    make: () => ({
+      request: (req) => (req.method === 'GET' && ['0', 'abc'].includes(queryOf(req).get('page') ?? '') ? json(404, { error_code: 'NOT_FOUND', error: 'Invalid page.' }) : undefined),
+    }),
+  },
+  {
+    name: '202 Accepted on creation (generation and conversion): decision #2',
+    expect: ['generateVideo › generate_returns_video_id', 'createConversion › convert_returns_new_id'],
+    decision: 2,
+    operations: ['generateVideo', 'createConversion', 'getVideo'],
+    make: () => ({ response: (res, req) => (req.method === 'POST' && res.status === 200 ? { ...res, status: 202 } : undefined) }),
+  },
+  {
+    name: 'an authentication error code never seen before (401 AUTHENTICATION_FAILED): decision #7',
+    expect: ['listVideos › ignored_auth_missing', 'getVideo › ignored_auth_unknown_key', 'generateVideo › ignored_auth_malformed'],
+    decision: 7,
+    operations: ['listVideos', 'getVideo', 'generateVideo'],
+    make: () => ({ response: (res) => (res.status === 401 ? editJson(res, (b) => void (b.error_code = 'AUTHENTICATION_FAILED')) : undefined) }),
+  },
+  {
+    name: 'a missing key answered 403 instead of 401: decision #29',
+    expect: ['listVideoSettings › ignored_auth_missing'],
+    decision: 29,
+    operations: ['listVideoSettings'],
+    make: () => ({ response: (res) => (res.status === 401 ? { ...editJson(res, (b) => void (b.error_code = 'FORBIDDEN')), status: 403 } : undefined) }),
+  },
+  {
+    name: 'a setting used with fields it does not list accepted (lenient request_fields): decision #26',
+    expect: ['generateVideo › negative_data_rejection_setting_fields_mismatch'],
+    decision: 26,
+    operations: ['generateVideo'],
+    make: (t) => ({
+      request: (req) =>
+        isGenerate(req) && req.body.includes(t.fixtures.videoSettingId!) && req.body.includes('name="pdf_file"') ? json(200, { video_id: randomUUID() }) : undefined,
+    }),
+  },
+  {
+    // A 5xx that persists past the retries of 7.1 is a server error, whatever the check.
+    name: 'a 502 that persists past the retries (every GET of the settings)',
+    expect: ['listVideoSettings › not_a_server_error', 'listVideoSettings › paging_first_page'],
+    operations: ['listVideoSettings'],
+    make: () => ({ request: (req) => (req.method === 'GET' && pathOf(req) === '/v1/video-settings/' ? json(502, { error_code: 'BAD_GATEWAY', error: 'upstream unavailable' }) : undefined) }),
+  },
+
   {
     // The success status is our choice (#2), the video_id in the body is the interface's (4.1).
     name: 'interface break inside a decided element (201 on generate, and no video_id)',

@@ -1,73 +1,129 @@
-// End to end: the CLI launches vitest with the suite, the reporters and a target it starts itself.
+// End to end: the built bin (dist/cli.js), as `npx videogen-contract` runs it: a plain Node process, no
+// vitest, with the target it starts itself or one it is given.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startSandboxTarget } from '../src/launch.ts';
-import { envForTarget } from '../src/target.ts';
+import { startSandboxTarget } from '../src/cli/launch.ts';
+import { envForTarget } from '../src/cli/target.ts';
 import { startBreakingProxy } from './breaking-proxy.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; junit: string; summary: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-cli-'));
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VIDEO_API_') && !k.startsWith('CONTRACT_') && !k.startsWith('VITEST')));
-  const child = spawn(process.execPath, ['bin/contract.mjs', ...args], {
-    cwd: root,
-    env: { ...clean, ...env, CONTRACT_JUNIT_FILE: join(dir, 'junit.xml'), CONTRACT_SUMMARY_FILE: join(dir, 'summary.txt'), NO_COLOR: '1' },
-  });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  return new Promise((resolve) =>
-    child.on('exit', (code) => {
-      const read = (f: string) => {
-        try {
-          return readFileSync(join(dir, f), 'utf8');
-        } catch {
-          return '';
-        }
-      };
-      resolve({ code: code ?? -1, out, junit: read('junit.xml'), summary: read('summary.txt') });
-    }),
-  );
+interface CliResult {
+  code: number;
+  out: string;
+  err: string;
+  junit: string;
+  summary: string;
+  drift: string;
 }
 
-describe('bin/contract.mjs', () => {
-  it('runs the full profile against the sandbox it starts: all pass, JUnit written, no key printed', async () => {
-    const r = await cli([], {});
-    expect(r.code, r.out.slice(-3000)).toBe(0);
-    expect(r.summary).toMatch(/Total: \d+ passed, 0 failed, 0 skipped/);
-    expect((r.junit.match(/<testcase /g) ?? []).length).toBeGreaterThan(90);
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-cli-'));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VIDEO_API_') && !k.startsWith('CONTRACT_') && !k.startsWith('VITEST')));
+  // The report paths once as options, once as variables: both are read.
+  const child = spawn(process.execPath, [join(root, 'dist/cli.js'), '--junit', join(dir, 'junit.xml'), ...args], {
+    cwd: dir,
+    env: { ...clean, ...env, CONTRACT_SUMMARY_FILE: join(dir, 'summary.txt'), CONTRACT_DRIFT_FILE: join(dir, 'drift.md'), NO_COLOR: '1' },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const read = (f: string) => {
+    try {
+      return readFileSync(join(dir, f), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, out, err, junit: read('junit.xml'), summary: read('summary.txt'), drift: read('drift.md') })));
+}
+
+describe('videogen-contract (dist/cli.js)', () => {
+  it('runs the full profile against the sandbox it starts: all pass, 5 credits, JUnit written, no key printed', async () => {
+    const r = await cli([]);
+    expect(r.code, r.out.slice(-3000) + r.err.slice(-2000)).toBe(0);
+    expect(r.summary).toMatch(/Total: \d+ passed, 0 failed, 0 skipped, 0 differing from a decision of ours, of \d+ checks/);
+    expect(r.summary).toMatch(/^Credits spent: 5;/m);
+    expect(r.out).toContain(r.summary.trim().split('\n').at(-1));
+    expect((r.junit.match(/<testcase /g) ?? []).length).toBeGreaterThan(100);
     expect(r.junit).not.toContain('<failure');
-    expect(r.out + r.junit + r.summary).not.toMatch(/sandbox-key-/);
+    // Progress, one line per check, on stderr.
+    expect(r.err).toMatch(/\[\s*1\/\d+\] passed +listVideoSettings › paging_first_page/);
+    expect(r.out + r.err + r.junit + r.summary).not.toMatch(/sandbox-key-/);
   });
 
   it('runs against the Prism mock it starts: passes, stateful checks skipped with their reasons', async () => {
-    const r = await cli(['--prism'], {});
-    expect(r.code, r.out.slice(-3000)).toBe(0);
+    const r = await cli(['--prism']);
+    expect(r.code, r.out.slice(-3000) + r.err.slice(-2000)).toBe(0);
     expect(r.summary).toMatch(/Total: \d+ passed, 0 failed, \d+ skipped/);
     expect(r.summary).toMatch(/skip {2}not_found_unknown_id {2}— target prism is a stateless mock/);
     expect(r.junit).toMatch(/<property name="skip-reason" value="target prism is a stateless mock/);
   });
 
-  it('exits non-zero against a broken target and names the failing check in the JUnit XML', async () => {
+  it('exits 1 against a broken target, names the failing check in the JUnit XML; --only judges only what it names', async () => {
     const sandbox = await startSandboxTarget(100);
     const proxy = await startBreakingProxy(sandbox.handle.origin, {
       response: (res, req) => (req.url.startsWith('/v1/video-settings/') && res.status === 200 ? { ...res, headers: { ...res.headers, 'content-type': 'text/html' } } : undefined),
     });
     try {
       const env = envForTarget({ ...sandbox.config, baseUrl: proxy.baseUrl });
-      const r = await cli(['suite/10-paging', 'suite/70-conformance'], env);
+      const r = await cli(['--only', 'listVideoSettings', 'listVideos.paging_first_page'], env);
       expect(r.code).toBe(1);
-      expect(r.junit).toMatch(/<testcase classname="suite\/70-conformance.contract.ts" name="listVideoSettings &gt; content_type_conformance"[^>]*>\s*<failure/);
+      expect(r.junit).toMatch(/<testcase classname="listVideoSettings" name="listVideoSettings (>|&gt;) content_type_conformance" time="[\d.]+">\s*<failure message="[^"]*content_type_conformance/);
       expect(r.summary).toMatch(/FAIL {2}content_type_conformance/);
-      expect(r.out + r.junit + r.summary).not.toMatch(/sandbox-key-/);
+      expect(r.summary).toMatch(/Total: \d+ passed, [1-9]\d* failed, 0 skipped, 0 differing from a decision of ours, of 15 checks/);
+      expect(r.out + r.err + r.junit + r.summary).not.toMatch(/sandbox-key-/);
     } finally {
       await proxy.close();
       await sandbox.close();
     }
+  });
+
+  it('reports a difference from our decisions as drift, in the JUnit XML as its own testsuite: exit 0 unless strict', async () => {
+    const sandbox = await startSandboxTarget(100);
+    // 404 for a page past the end (as Django REST Framework answers): decision #30, not the interface.
+    const proxy = await startBreakingProxy(sandbox.handle.origin, {
+      response: (res, req) => (/[?&]page=([2-9]|\d\d)/.test(req.url) && req.url.startsWith('/v1/video-settings/') ? { status: 404, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ error_code: 'NOT_FOUND', error: 'Invalid page.' }) } : undefined),
+    });
+    try {
+      const env = envForTarget({ ...sandbox.config, baseUrl: proxy.baseUrl, kind: 'external', strict: false });
+      const lenient = await cli(['listVideoSettings'], env);
+      expect(lenient.code, lenient.out.slice(-2000)).toBe(0);
+      expect(lenient.summary).toMatch(/drift {2}paging_past_the_end/);
+      expect(lenient.drift).toMatch(/## Decision #30/);
+      expect(lenient.junit).toMatch(/<testsuite name="decision mismatches \(our choices, not interface failures\)"[^>]*failures="0"/);
+      const strict = await cli(['listVideoSettings', '--strict'], env);
+      expect(strict.code).toBe(1);
+    } finally {
+      await proxy.close();
+      await sandbox.close();
+    }
+  });
+
+  it('--plan prints every profile with requests, credits and floors; nothing is sent', async () => {
+    const r = await cli(['--plan']);
+    expect(r.code).toBe(0);
+    for (const p of ['read-only', 'no-credit', 'full']) expect(r.out).toMatch(new RegExp(`^${p}: \\d+ checks run, \\d+ skipped`, 'm'));
+    expect(r.out).toMatch(/credits: 5; at most 6/);
+    expect(r.out).toMatch(/floor wall time: \d+ s at the service's pace/);
+  });
+
+  it('--help, --version, a usage error (exit 2), and the proxy subcommand when this build has none', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    for (const o of ['--base-url', '--profile', '--plan', '--seed', '--budget', '--replay', '--har', '--junit', '--drift', '--summary', '--failures', '--fixtures', '--only', '--strict', '--every-combination', 'proxy'])
+      expect(help.out).toContain(o);
+    expect((await cli(['--version'])).out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const bad = await cli(['--profile', 'everything']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--profile \/ CONTRACT_PROFILE must be read-only, no-credit, full, not everything/);
+    const unknown = await cli(['--frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/frobnicate/);
   });
 });

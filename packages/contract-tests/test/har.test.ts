@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@videogen/client';
-import { startSandboxTarget } from '../src/launch.ts';
-import { checkTraffic, readTraffic } from '../src/har.ts';
-import { runCommand } from '../src/commands.ts';
+import { startSandboxTarget } from '../src/cli/launch.ts';
+import { main } from '../src/cli/main.ts';
+import { checkTraffic, readTraffic } from '../src/commands/har.ts';
 import { harRecorder } from './har-recorder.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'contract-har-'));
@@ -62,7 +62,7 @@ describe('--har: recorded traffic checked offline', () => {
     expect(report.checked.some((c) => c.status === 404)).toBe(true);
     let out = '';
     // The sandbox is closed: a request sent now would fail, so a pass shows nothing was sent.
-    expect(await runCommand(['--har', harFile], (s) => (out += s))).toBe(0);
+    expect(await main(['--har', harFile], { out: (s) => (out += s), err: (s) => (out += s) }, {})).toBe(0);
     expect(out).toContain('Interface failures: 0');
     expect(out).not.toContain(key);
   });
@@ -84,23 +84,23 @@ describe('--har: recorded traffic checked offline', () => {
     expect(bad[0].problems[0].message).toMatch(/status/);
     expect(report.interfaceProblems).toBe(1);
     let out = '';
-    expect(await runCommand(['--har', file], (s) => (out += s))).toBe(1);
+    expect(await main(['--har', file], { out: (s) => (out += s), err: (s) => (out += s) }, {})).toBe(1);
     expect(out).toMatch(/FAIL  #\d+ GET .* → 200 \(getVideo\)/);
     expect(out).not.toContain(key);
   });
 
-  it('npm run contract -- --har FILE: the bin checks the file and exits 1 on the tampered one', () => {
+  it('videogen-contract --har FILE (the built bin): checks the file and exits 1 on the tampered one', () => {
     const tampered = structuredClone(recorded);
     const e = tampered.log.entries.find((x) => x.request.method === 'GET' && /\/video-settings\//.test(x.request.url))!;
     e.response.content.text = JSON.stringify({ ...JSON.parse(e.response.content.text!), items_per_page: 'fifty' });
     const file = join(dir, 'tampered-settings.har');
     writeFileSync(file, JSON.stringify(tampered));
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const r = spawnSync(process.execPath, ['bin/contract.mjs', '--har', file], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync(process.execPath, ['dist/cli.js', '--har', file], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(r.stdout).toMatch(/FAIL .*listVideoSettings/);
     expect(r.stdout).toMatch(/interface schema: .*items_per_page/);
     expect(r.status).toBe(1);
-    const sound = spawnSync(process.execPath, ['bin/contract.mjs', '--har', harFile], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const sound = spawnSync(process.execPath, ['dist/cli.js', '--har', harFile], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(sound.status).toBe(0);
   });
 
@@ -114,7 +114,7 @@ describe('--har: recorded traffic checked offline', () => {
     expect(report.interfaceProblems).toBe(0);
     expect(report.decisionProblems).toBeGreaterThan(0);
     let out = '';
-    expect(await runCommand(['--har', file], (s) => (out += s))).toBe(0);
+    expect(await main(['--har', file], { out: (s) => (out += s), err: (s) => (out += s) }, {})).toBe(0);
     expect(out).toMatch(/decision #\d+ status/);
   });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
 import { PROXY_HEADER, maxRequestBytes, proxyCommand, proxyOptions, startPacingProxy } from '../src/proxy/index.ts';
-import { readTraffic } from '../src/har.ts';
+import { readTraffic } from '../src/commands/har.ts';
 
 // A test CA (EC P-256, valid 2000–2100) and a certificate for 127.0.0.1/localhost signed by it. Made
 // with `openssl ca` for this test only; the key protects nothing but this test's loopback server.

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, RATE_LIMITER_STYLES, SANDBOX_KEYS, startSandbox, type RunningSandbox } from '@videogen/sandbox';
 import { MAX_RUNNING } from '@videogen/openapi/rules';
 import { fingerprint, PROXY_HEADER, startPacingProxy, type PacingProxy } from '../src/proxy/index.ts';
-import { checkTraffic, readTraffic } from '../src/har.ts';
+import { checkTraffic, readTraffic } from '../src/commands/har.ts';
 
 const running: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

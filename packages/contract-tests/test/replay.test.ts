@@ -4,23 +4,24 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxTarget } from '../src/launch.ts';
-import { Run } from '../src/run.ts';
-import { allChecks } from '../src/checks/index.ts';
-import { runAll } from '../src/runner.ts';
-import { readBundle, replay } from '../src/replay.ts';
-import { runCommand } from '../src/commands.ts';
-import type { FailureBundle } from '../src/failures.ts';
+import { startSandboxTarget } from '../src/cli/launch.ts';
+import { main } from '../src/cli/main.ts';
+import { settingsFrom } from '../src/cli/target.ts';
+import { readBundle, replay } from '../src/commands/replay.ts';
+import { runContract } from '../src/commands/run.ts';
+import type { FailureBundle } from '../src/report/failures.ts';
+import type { TargetConfig } from '../src/shapes.ts';
 import { startBreakingProxy, type Break } from './breaking-proxy.ts';
+import { SELF_TEST_TIME_SCALE } from './harness.ts';
 
 // The 404 error body loses its envelope (a break of 7.1, interface).
 const brokenEnvelope: Break = { response: (res) => (res.status === 404 ? { ...res, text: JSON.stringify({ message: 'not found' }) } : undefined) };
 
-async function behindBreak<T>(fn: (baseUrl: string, config: Awaited<ReturnType<typeof startSandboxTarget>>['config']) => Promise<T>): Promise<T> {
-  const sandbox = await startSandboxTarget(100);
+async function behindBreak<T>(fn: (config: TargetConfig) => Promise<T>): Promise<T> {
+  const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE);
   const proxy = await startBreakingProxy(sandbox.handle.origin, brokenEnvelope);
   try {
-    return await fn(proxy.baseUrl, { ...sandbox.config, baseUrl: proxy.baseUrl });
+    return await fn({ ...sandbox.config, baseUrl: proxy.baseUrl });
   } finally {
     await proxy.close();
     await sandbox.close();
@@ -28,23 +29,25 @@ async function behindBreak<T>(fn: (baseUrl: string, config: Awaited<ReturnType<t
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'contract-failures-'));
+const failuresDir = join(dir, 'failures');
+const quiet = { out: () => undefined, err: () => undefined };
 let key = '';
 
 beforeAll(async () => {
-  await behindBreak(async (_url, config) => {
+  await behindBreak(async (config) => {
     key = config.apiKey!;
-    const run = new Run(config);
-    run.failuresDir = dir;
-    await runAll(run, allChecks().filter((c) => c.operation === 'getVideo'));
+    const s = settingsFrom({ junit: join(dir, 'junit.xml'), summary: join(dir, 'summary.txt'), drift: join(dir, 'drift.md'), failures: failuresDir, only: ['getVideo'] }, {});
+    const r = await runContract(config, s, quiet);
+    expect(r.exitCode).toBe(1);
   });
 }, 60_000);
 
 describe('failure bundles', () => {
   it('each failed check leaves a bundle: its exchanges, curl lines with $VIDEO_API_KEY, what was expected, no key', () => {
-    const files = readdirSync(dir).sort();
+    const files = readdirSync(failuresDir).sort();
     expect(files).toEqual(expect.arrayContaining(['getVideo.not_found_unknown_id.json', 'getVideo.error_envelope.json']));
     for (const f of files) {
-      const text = readFileSync(join(dir, f), 'utf8');
+      const text = readFileSync(join(failuresDir, f), 'utf8');
       expect(text).not.toContain(key);
       const b: FailureBundle = JSON.parse(text);
       expect(b.exchanges.length, f).toBeGreaterThan(0);
@@ -53,7 +56,7 @@ describe('failure bundles', () => {
         if (e.auth === 'key of main') expect(e.curl).toContain('"Authorization: Bearer $VIDEO_API_KEY"');
       }
     }
-    const b = readBundle(join(dir, 'getVideo.not_found_unknown_id.json'));
+    const b = readBundle(join(failuresDir, 'getVideo.not_found_unknown_id.json'));
     expect(b.expected).toMatch(/envelope/);
     expect(b.exchanges.map((e) => e.response.status)).toContain(404);
   });
@@ -61,12 +64,12 @@ describe('failure bundles', () => {
 
 describe('--replay', () => {
   it('reproduces the failure against the broken target, and not against the sound sandbox', async () => {
-    const bundle = readBundle(join(dir, 'getVideo.not_found_unknown_id.json'));
-    const broken = await behindBreak((_url, config) => replay(bundle, config));
+    const bundle = readBundle(join(failuresDir, 'getVideo.not_found_unknown_id.json'));
+    const broken = await behindBreak((config) => replay(bundle, config));
     expect(broken.reproduced).toBe(true);
     expect(broken.exchanges.flatMap((e) => e.now.problems).join('\n')).toMatch(/envelope/);
 
-    const sandbox = await startSandboxTarget(100);
+    const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE);
     try {
       const sound = await replay(bundle, sandbox.config);
       expect(sound.reproduced).toBe(false);
@@ -79,7 +82,7 @@ describe('--replay', () => {
 
   it('replays a conformance failure bundle (exchanges made by other checks) in one command: --target sandbox', async () => {
     let out = '';
-    const code = await runCommand(['--replay', join(dir, 'getVideo.error_envelope.json'), '--target', 'sandbox'], (s) => (out += s));
+    const code = await main(['--replay', join(failuresDir, 'getVideo.error_envelope.json'), '--target', 'sandbox'], { out: (s) => (out += s), err: (s) => (out += s) }, {});
     expect(out).toMatch(/not reproduced/);
     expect(out).toMatch(/then 404, now 404 NOT_FOUND/);
     expect(code).toBe(0);

@@ -51,6 +51,10 @@ export async function launchBrowser(): Promise<Browser> {
     viewport: { width: 1400, height: 900 },
     deviceScaleFactor: 1,
   });
+  // Playwright's own waits (30 s by default) bound patience, not speed: a loaded machine may render a
+  // page or take a screenshot slowly. The tests' assertions decide; these only end a real hang.
+  context.setDefaultTimeout(120_000);
+  context.setDefaultNavigationTimeout(120_000);
   const requests: string[] = [];
   context.on('request', (request) => requests.push(request.url()));
   await context.route('**/*', (route) => {

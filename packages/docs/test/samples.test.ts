@@ -46,7 +46,7 @@ function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; c
     execFile(
       command,
       [isShell ? file : join(outDir, `${file}.mjs`), ...args],
-      { cwd: options.cwd ?? work, env: options.env ?? sampleEnv(), timeout: 90_000 },
+      { cwd: options.cwd ?? work, env: options.env ?? sampleEnv(), timeout: 480_000 }, // a hang guard only
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr });

@@ -11,7 +11,7 @@ const client: VideoClient = createClient({ apiKey: process.env.VIDEO_API_KEY!, b
 const settings: VideoSetting[] = [];
 for await (const s of client.settings.list()) settings.push(s);
 const input: GenerateInput = { video_setting_id: textSetting, text: 'Explain tides' };
-const video: Video = await client.generateAndWait(input, { intervalMs: 20, timeoutMs: 20_000 });
+const video: Video = await client.generateAndWait(input, { intervalMs: 20, timeoutMs: 240_000 });
 const language: Language = LANGUAGES[0];
 let notFound = false;
 try {

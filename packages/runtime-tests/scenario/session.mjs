@@ -9,7 +9,8 @@ export async function session(client, lib, { textSetting, pdfSetting, missingId 
   out.settings = settings;
 
   const { video_id } = await client.videos.generate({ video_setting_id: textSetting, text: 'Explain tides' });
-  const wait = { intervalMs: 20, timeoutMs: 20_000 };
+  // timeoutMs only ends a hang: a loaded machine may take many times the usual few seconds.
+  const wait = { intervalMs: 20, timeoutMs: 240_000 };
   const done = await client.waitForVideo(video_id, wait);
   out.status = done.status;
   const res = await fetch(done.download_url);

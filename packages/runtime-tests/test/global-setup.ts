@@ -1,26 +1,23 @@
 // Packs the client as it would be published and installs the tarball into a fresh project outside
-// the workspace (so nothing resolves by hoisting), and installs the pinned runtimes. Both are shared
-// by the test files through `inject`.
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// the workspace (nested: the client sees only what it declares), with the release package's helper
+// that the consumer tests of every published package use; and installs the pinned runtimes. Both are
+// shared by the test files through `inject`.
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freshProject, pack } from '@videogen/release/pack';
 import { ensureRuntimes } from '../scripts/runtimes.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
-const npm = (args: string[], cwd: string) =>
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 2] });
 
 export default function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'vg-consumer-'));
-  const [{ filename }] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], join(here, '../client')));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const tarballs = pack(['@videogen/client'], join(dir, 'tarballs'));
   // The registry serves openapi-fetch and @types/node (from npm's cache when it has them).
-  npm(['install', '--prefer-offline', `./${filename}`, '@types/node@20.19.43'], dir);
+  freshProject(dir, { tarballs, install: ['@videogen/client'], extra: ['@types/node@20.19.43'] });
   for (const f of readdirSync(join(here, 'scenario'))) copyFileSync(join(here, 'scenario', f), join(dir, f));
   project.provide('consumerDir', dir);
-  project.provide('tarball', filename);
   project.provide('runtimes', ensureRuntimes());
   return () => rmSync(dir, { recursive: true, force: true });
 }
@@ -28,7 +25,6 @@ export default function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     consumerDir: string;
-    tarball: string;
     runtimes: Record<'node22' | 'node24' | 'bun' | 'deno', string>;
   }
 }

@@ -10,6 +10,8 @@ export interface AccountConfig {
   credits?: number;
   /** API keys of the account (`Authorization: Bearer <key>`). */
   keys: string[];
+  /** Default true; false: a fresh account, with the 7 settings but none of the scenario videos. */
+  seedVideos?: boolean;
 }
 
 export const SANDBOX_KEYS = {
@@ -33,6 +35,8 @@ export interface Account {
   /** The 8-hex-digit prefix of the account's fixture ids (settings `xxxxxxxx-0000-4000-8000-…`). */
   settingPrefix: string;
   videoPrefix: string;
+  /** Whether the scenario videos are seeded (AccountConfig.seedVideos). */
+  seedVideos: boolean;
 }
 
 const PREFIXES: Record<string, [string, string]> = {
@@ -61,7 +65,7 @@ export class Accounts {
     for (const cfg of merged.values()) {
       if (!/^[a-z0-9][a-z0-9_-]*$/i.test(cfg.name)) throw new Error(`invalid account name ${JSON.stringify(cfg.name)}`);
       const [settingPrefix, videoPrefix] = prefixesOf(cfg.name);
-      const account: Account = { name: cfg.name, plan: cfg.plan, settingPrefix, videoPrefix };
+      const account: Account = { name: cfg.name, plan: cfg.plan, settingPrefix, videoPrefix, seedVideos: cfg.seedVideos !== false };
       this.all.set(cfg.name, account);
       this.initialCredits.set(cfg.name, cfg.credits ?? 10000);
       for (const key of cfg.keys) {

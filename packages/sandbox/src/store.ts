@@ -84,7 +84,7 @@ export class Store {
     this.root.transactionSync(() => {
       this.meta.putSync('signing_secret', this.signingSecret);
       for (const account of accounts.all.values()) {
-        for (const s of VIDEO_SCENARIOS) {
+        for (const s of account.seedVideos ? VIDEO_SCENARIOS : []) {
           const v = this.seedVideo(account.name, account.videoPrefix, s);
           if (!this.videos.doesExist(v.video_id)) {
             this.videos.putSync(v.video_id, v);

@@ -135,6 +135,15 @@ describe('paging', () => {
     expect(new Set(all).size).toBe(103);
     expect((await call(sb2, 'GET', '/videos/', { key: 'key-pager' })).body.total_count).toBe(7);
   });
+  it('a configured account with seedVideos: false starts empty (a fresh account), with its settings', async () => {
+    const sb4 = await sandbox({ rateLimits: false, accounts: [{ name: 'fresh', plan: 'business', keys: ['key-fresh'], seedVideos: false }] });
+    const videos = await call(sb4, 'GET', '/videos/', { key: 'key-fresh' });
+    expect([videos.status, videos.body.total_count, videos.body.results]).toEqual([200, 0, []]);
+    const settings = await call(sb4, 'GET', '/video-settings/', { key: 'key-fresh' });
+    expect(settings.body.total_count).toBe(7);
+    // The other accounts keep their seed.
+    expect((await call(sb4, 'GET', '/videos/', { key: SANDBOX_KEYS.acme })).body.total_count).toBe(7);
+  });
   it.each(['0', '-1', '1.5', 'abc', '', '1e0', '99999999999999999999'])('rejects page=%s with 400 INVALID_REQUEST', async (page) => {
     expectError(await call(sb, 'GET', `/videos/?page=${page}`, { key: SANDBOX_KEYS.acme }), 400, 'INVALID_REQUEST');
   });

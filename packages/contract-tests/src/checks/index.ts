@@ -1,35 +1,41 @@
-// The catalogue, in the order the checks run. Conformance comes last: it reads every exchange.
-import type { Check } from './types.ts';
+// The catalogue, in the order the checks are judged (each scenario is sent when a check first reads
+// it). Conformance comes last: it reads every exchange of the run.
+import type { Catalogue, Check } from '../engine/catalogue.ts';
+import type { TargetConfig } from '../shapes.ts';
+import { DISCOVERY_SOURCES } from '../scenarios/discovery.ts';
+import { generationScenarios, ownVideoSource } from '../scenarios/generations.ts';
+import { operationIds, sampleRequest } from '../scenarios/requests.ts';
 import { authChecks } from './auth.ts';
+import { conformanceChecks } from './conformance.ts';
+import { conversionChecks } from './conversions.ts';
+import { generationChecks } from './generation.ts';
+import { limitChecks } from './limits.ts';
+import { modeChecks } from './modes.ts';
 import { pagingChecks } from './paging.ts';
 import { statusChecks } from './status.ts';
-import { generationChecks } from './generation.ts';
-import { conversionChecks } from './conversions.ts';
-import { generationModeChecks } from './generation-modes.ts';
-import { limitChecks } from './limits.ts';
-import { conformanceChecks } from './conformance.ts';
-import { operationIds, sampleRequest } from './requests.ts';
-import type { Run } from '../run.ts';
 
-/** Groups, one suite file each. */
-export const groups: Record<string, Check[]> = {
-  paging: pagingChecks,
-  status: statusChecks,
-  generation: generationChecks,
-  conversions: conversionChecks,
-  // Every input mode, after the conversions: each waits for a free place among the 2 running videos.
-  generationModes: generationModeChecks,
-  // Limits after the rest: a burst leaves the window full, and the concurrency check waits for running videos.
-  limits: limitChecks,
-  auth: authChecks(),
-  conformance: conformanceChecks(operationIds()),
-};
-
-/** Fails at start, naming the operation, when the document has one the suite cannot send. */
-export function assertEveryOperationCovered(run: Run): void {
-  for (const id of operationIds()) sampleRequest(run, id);
-}
-
-export function allChecks(): Check[] {
-  return Object.values(groups).flat();
+/** The catalogue for a target (which combinations are generated depends on it: scenarios/generations.ts). */
+export function catalogue(target: TargetConfig): Catalogue {
+  // Fails at start, naming the operation, when the document has one the suite cannot send.
+  for (const id of operationIds()) sampleRequest(target.fixtures, id);
+  const g = generationScenarios(target);
+  const posting = [...generationChecks(g), ...conversionChecks(target.stateful), ...modeChecks(g)];
+  // Requests a conforming target refuses (no credit, but one at risk) go before those that spend credits,
+  // so that a credit budget, once spent, stops as few of them as possible (the guard sends none after).
+  const refusal = (c: Check<any>) => c.reads !== 'all' && c.reads.uses.length === 0 && ((cost) => cost.credits === 0 && cost.atRisk > 0)(c.reads.cost({ target, profile: target.profile }));
+  return {
+    checks: [
+      ...pagingChecks,
+      ...statusChecks,
+      ...posting.filter(refusal),
+      // Then the generations, the conversion and every combination (each waits for a free running place).
+      ...posting.filter((c) => !refusal(c)),
+      // Limits after the rest: a burst leaves the window full.
+      ...limitChecks(g),
+      ...authChecks(target),
+      ...conformanceChecks(operationIds()),
+    ],
+    // Discovery first: a fixture found on the target is used before the run waits for its own video.
+    fixtureSources: [...DISCOVERY_SOURCES, ownVideoSource(g.ownVideo)],
+  };
 }

@@ -1,66 +1,95 @@
-// The limits of section 8: a burst past class B answers 429; a third simultaneous generation 503.
+// The limits of section 8: a burst past class B answers 429; while the running places are full, a
+// further generation and a conversion answer 503 (judged on the concurrency probe, scenarios/generations.ts).
 import { MAX_RUNNING, RATE_LIMITS, parseRetryAfter } from '@videogen/openapi/rules';
-import { check, ContractViolation, ensure, ensureError, ensureStatus, type Check, type CheckContext } from './types.ts';
-import type { Exchange } from '../http.ts';
-import { generated } from './generation.ts';
-import type { ConcurrencyProbe } from './shared-generations.ts';
+import { check, need, probe, type Check } from '../engine/catalogue.ts';
+import { ensure, type Judge } from '../engine/judge.ts';
+import type { Exchange } from '../shapes.ts';
+import type { GenerationScenarios, Probe } from '../scenarios/generations.ts';
+import { ok } from '../scenarios/videos.ts';
 
-export const limitChecks: Check[] = [
-  check('listVideoSettings', 'rate_limit_burst', async (ctx) => {
-    ctx.requireFull('bursts');
-    ctx.requireStateful('it has no rate limits');
-    const { pacer } = ctx.run;
-    await pacer.drain('B', 'main');
-    // One more than the window allows, by the spec's reading or the target's own (the larger), all at
-    // once and unpaced.
-    const n = Math.max(pacer.limitOf('B', 'main').limit, RATE_LIMITS.B.requests) + 1;
-    const all = await Promise.all(Array.from({ length: n }, () => ctx.main.get('/video-settings/', { pace: false, retry: false })));
-    const limited = all.filter((ex) => ex.status === 429);
-    ensure(limited.length > 0, `${n} requests at once (class B allows ${RATE_LIMITS.B.requests} per ${RATE_LIMITS.B.windowMs / 1000} s) got no 429: ${all.map((e) => e.status).join(', ')}`);
-    for (const ex of all) ensure(ex.status === 200 || ex.status === 429, `a burst answered ${ex.status}`, ex);
-    for (const ex of limited) {
-      ensureError(ex, [429]);
-      const ra = ex.headers.get('retry-after');
-      if (ra !== null) ensure(parseRetryAfter(ra) !== undefined, `Retry-After "${ra}" is neither a number of seconds nor an HTTP-date`, ex);
-    }
-  }),
-  // Both judge the run's shared generations (shared-generations.ts): its probe filled the running
-  // places with them and then sent a third generation and a conversion.
-  check('generateVideo', 'concurrency_limit', async (ctx) => {
-    const p = await probed(ctx);
-    // Judged by the state established before sending: all running. A queue that holds the third and
-    // answers 200 once a place frees breaks 8.2 all the same.
-    if (!p.allRunning) ctx.skip('the generations filling the running places had already finished when the third was to be sent (too fast to test the limit)');
-    showing(p.filling, () => ensureError(p.third, [503], 'SIMULTANEOUS_GENERATE_LIMIT'));
-  }),
-  check('createConversion', 'concurrency_limit_shared', async (ctx) => {
-    // 8.2.2: conversions count toward the same limit as generation.
-    const p = await probed(ctx);
-    if (!p.conversion) return ctx.skip('no convertible fixture to convert while the running places are full');
-    if (!p.allRunningForConversion && p.conversion.status !== 503) ctx.skip('the generations filling the running places had finished by the time the conversion was answered (too fast to test the limit)');
-    showing(p.filling, () => ensureError(p.conversion!, [503], 'SIMULTANEOUS_GENERATE_LIMIT'));
-  }),
-];
-
-/** The concurrency probe of the shared generations, both of its generations checked as accepted. */
-async function probed(ctx: CheckContext): Promise<ConcurrencyProbe & { filling: Exchange[] }> {
-  ctx.requireStateful('it has no running videos');
-  const { g } = await generated(ctx);
-  ensureStatus(g.second ?? ctx.skip('no second generation was sent (the credit budget)'), 200, `the second generation (the limit allows ${MAX_RUNNING} running)`);
-  if (g.probeSkipped) ctx.skip(g.probeSkipped);
-  const p = g.probe ?? ctx.skip('the generations filling the running places were not all accepted');
-  return { ...p, filling: [g.first, g.second!] };
-}
+const running = (ex: Exchange) => ok(ex) && (ex.body as { status?: unknown })?.status === 'running';
 
 /**
- * A failure also shows the generations that filled the running places (sent by the first check of the
- * shared generations), so that its failure bundle replays them before the refused request.
+ * Whether the filling videos all ran, from the status reads: a read that was an error blocks the
+ * judgement (it fails, naming it); one that shows a video already ended is a reason to skip.
  */
-function showing(filling: Exchange[], judge: () => void): void {
-  try {
-    judge();
-  } catch (err) {
-    if (err instanceof ContractViolation) err.exchanges.unshift(...filling.filter((e) => !err.exchanges.includes(e)));
-    throw err;
-  }
+function allRunning(j: Judge, reads: Exchange[]): boolean {
+  for (const ex of reads) j.success(ex, 'the status of a video filling the running places');
+  return reads.every(running);
+}
+
+/** A failure shows the filling generations too, so that its bundle replays them before the refused request. */
+function withFilling(p: Probe, ex: Exchange): Exchange[] {
+  return [...p.filling, ex];
+}
+
+export function limitChecks(g: GenerationScenarios): Check<any>[] {
+  return [
+    probe('listVideoSettings', 'rate_limit_burst', {
+      needs: [need.profile('full', 'bursts'), need.stateful('it has no rate limits')],
+      // One more than the window allows, by the spec's reading or the target's own (the larger): the most it sends.
+      cost: { B: RATE_LIMITS.B.requests + 1, upTo: true },
+      send: async (s) => {
+        const { pacer } = s.run;
+        await pacer.drain('B', 'main');
+        const n = Math.max(pacer.limitOf('B', 'main').limit, RATE_LIMITS.B.requests) + 1;
+        return { n, answers: await Promise.all(Array.from({ length: n }, () => s.main.get('/video-settings/', { pace: false, retry: false }))) };
+      },
+      judge: ({ n, answers }, j) => {
+        const limited = answers.filter((ex) => ex.status === 429);
+        ensure(limited.length > 0, `${n} requests at once (class B allows ${RATE_LIMITS.B.requests} per ${RATE_LIMITS.B.windowMs / 1000} s) got no 429: ${answers.map((e) => e.status).join(', ')}`, answers);
+        for (const ex of answers) ensure(ok(ex) || ex.status === 429, `a burst answered ${ex.status}`, ex);
+        for (const ex of limited) {
+          j.refusal(ex, [429]);
+          const ra = ex.headers.get('retry-after');
+          if (ra !== null) ensure(parseRetryAfter(ra) !== undefined, `Retry-After "${ra}" is neither a number of seconds nor an HTTP-date`, ex);
+        }
+      },
+    }),
+    check('generateVideo', 'concurrency_limit', g.probe, (p, j) => {
+      // Judged by the state established before sending: all running. A queue that holds the request and
+      // answers 200 once a place frees breaks 8.2 all the same.
+      if (!allRunning(j, p.before)) j.skip('the generations filling the running places had already ended when the next was sent (too fast to test the limit)');
+      const stillRunning = allRunning(j, p.after);
+      let judged = 0;
+      for (const [i, { combination, exchange }] of p.overLimit.entries()) {
+        if (ok(exchange)) {
+          // The first was sent while all ran (read just before); a later one only if they still ran after.
+          ensure(i > 0 && !stillRunning, `a generation (${combination.key}) was accepted while ${MAX_RUNNING} videos ran: expected 503 SIMULTANEOUS_GENERATE_LIMIT (8.2)`, withFilling(p, exchange));
+          continue;
+        }
+        if (exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) continue; // refused as a form: its own generate_mode check says so
+        try {
+          j.refusal(exchange, [503], 'SIMULTANEOUS_GENERATE_LIMIT');
+        } catch (err) {
+          (err as { exchanges?: Exchange[] }).exchanges?.unshift(...p.filling);
+          throw err;
+        }
+        judged++;
+      }
+      if (!judged && p.stopped) j.skip(p.stopped);
+      if (!judged && !stillRunning) j.skip('the generations filling the running places had ended by the time the answers came (too fast to test the limit)');
+      ensure(judged > 0, 'every generation sent while the running places were full was refused as a form (see the generate_mode checks), so the limit could not be judged', p.overLimit.map((x) => x.exchange));
+    }),
+    check(
+      'createConversion',
+      'concurrency_limit_shared',
+      g.probe,
+      (p, j) => {
+        // 8.2.2: conversions count toward the same limit as generation.
+        if (!p.conversion && p.stopped) j.skip(p.stopped);
+        const ex = j.present(p.conversion, 'the conversion sent while the running places were full');
+        if (!allRunning(j, p.before)) j.skip('the generations filling the running places had already ended when the conversion was sent (too fast to test the limit)');
+        if (ex.status !== 503 && !allRunning(j, p.after)) j.skip('the generations filling the running places had ended by the time the conversion was answered (too fast to test the limit)');
+        try {
+          j.refusal(ex, [503], 'SIMULTANEOUS_GENERATE_LIMIT');
+        } catch (err) {
+          (err as { exchanges?: Exchange[] }).exchanges?.unshift(...p.filling);
+          throw err;
+        }
+      },
+      // A convertible video there before the run's own complete (they are the ones running).
+      [need.foundFixture('convertibleVideoId')],
+    ),
+  ];
 }

@@ -1,66 +1,85 @@
 // Paging of the two list operations (interface 2.5 and 8.3): 50 per page, has_next exactly when
-// page × 50 < total_count, page echoed, a page past the end empty; bad pages → 400.
-import { decisionsOf } from '@videogen/openapi';
+// page × 50 < total_count, page echoed, the default page 1; a page past the end empty (our choice,
+// DECISIONS #30); bad pages refused.
 import { PAGE_SIZE } from '@videogen/openapi/rules';
-import { loadContract } from '../spec.ts';
-import { check, ensure, mismatch, ensureError, ensureStatus, type Check, type CheckContext } from './types.ts';
+import { ok } from '../scenarios/videos.ts';
+import { need, probe, type Check } from '../engine/catalogue.ts';
+import { ensure, type Judge } from '../engine/judge.ts';
+import type { Exchange } from '../shapes.ts';
 
 const LISTS = [
   { operation: 'listVideoSettings', path: '/video-settings/' },
   { operation: 'listVideos', path: '/videos/' },
 ];
 
-const PER_PAGE = PAGE_SIZE;
-
-async function page(ctx: CheckContext, path: string, n?: number) {
-  const ex = await ctx.main.get(path, n === undefined ? {} : { query: { page: n } });
-  const body = ensureStatus(ex, 200, `GET ${path}${n === undefined ? '' : `?page=${n}`}`);
+/** The envelope of page `n` (2.5), read from a 200 answer. */
+function envelope(j: Judge, ex: Exchange, n: number, body: any): void {
   ensure(body && Array.isArray(body.results), 'results is not an array', ex);
-  return { ex, body };
-}
-
-function ensureEnvelope(ex: any, body: any, n: number) {
-  ensure(body.items_per_page === PER_PAGE, `items_per_page is ${body.items_per_page}, not ${PER_PAGE}`, ex);
-  ensure(body.results.length <= PER_PAGE, `results holds ${body.results.length} items, more than ${PER_PAGE}`, ex);
+  ensure(body.items_per_page === PAGE_SIZE, `items_per_page is ${body.items_per_page}, not ${PAGE_SIZE}`, ex);
+  ensure(body.results.length <= PAGE_SIZE, `results holds ${body.results.length} items, more than ${PAGE_SIZE}`, ex);
   ensure(body.page === n, `page is ${body.page}, not the requested ${n}`, ex);
   ensure(Number.isInteger(body.total_count) && body.total_count >= 0, `total_count ${body.total_count} is not a count`, ex);
-  const expectNext = n * PER_PAGE < body.total_count;
-  ensure(body.has_next === expectNext, `has_next is ${body.has_next} but page ${n} × ${PER_PAGE} ${expectNext ? '<' : '≥'} total_count ${body.total_count}`, ex);
-  const expectLen = Math.max(0, Math.min(PER_PAGE, body.total_count - (n - 1) * PER_PAGE));
+  const expectNext = n * PAGE_SIZE < body.total_count;
+  ensure(body.has_next === expectNext, `has_next is ${body.has_next} but page ${n} × ${PAGE_SIZE} ${expectNext ? '<' : '≥'} total_count ${body.total_count}`, ex);
+  const expectLen = Math.max(0, Math.min(PAGE_SIZE, body.total_count - (n - 1) * PAGE_SIZE));
   ensure(body.results.length === expectLen, `page ${n} holds ${body.results.length} items; with total_count ${body.total_count} it should hold ${expectLen}`, ex);
 }
 
-export const pagingChecks: Check[] = LISTS.flatMap(({ operation, path }) => [
-  check(operation, 'paging_first_page', async (ctx) => {
-    const explicit = await page(ctx, path, 1);
-    ensureEnvelope(explicit.ex, explicit.body, 1);
-    // Without `page` the first page is served (default 1).
-    const implicit = await page(ctx, path);
-    ensureEnvelope(implicit.ex, implicit.body, 1);
+const page = (j: Judge, ex: Exchange, n: number, path: string) => {
+  const body = j.success(ex, `GET ${path}?page=${n}`);
+  envelope(j, ex, n, body);
+  return body;
+};
+
+export const pagingChecks: Check<any>[] = LISTS.flatMap(({ operation, path }) => [
+  probe(operation, 'paging_first_page', {
+    cost: { B: 2 },
+    send: async (s) => ({ explicit: await s.main.get(path, { query: { page: 1 } }), implicit: await s.main.get(path) }),
+    judge: (r, j) => {
+      page(j, r.explicit, 1, path);
+      // Without `page` the first page is served (default 1).
+      page(j, r.implicit, 1, path);
+    },
   }),
-  check(operation, 'paging_past_the_end', async (ctx) => {
-    ctx.requireStateful('it answers the same example whatever the page');
-    const first = await page(ctx, path, 1);
-    const last = Math.max(1, Math.ceil(first.body.total_count / PER_PAGE));
-    if (last > 1) {
-      const l = await page(ctx, path, last);
-      ensureEnvelope(l.ex, l.body, last);
-    }
-    const past = await page(ctx, path, last + 1);
-    // What a page past the end holds is our choice (x-decision on the page parameter), not the interface's.
-    if (past.body.results.length !== 0 || past.body.page !== last + 1) {
-      const decision = decisionsOf(loadContract().spec.components.parameters.Page);
-      const what = `page ${last + 1} past the end (total_count ${first.body.total_count}) answered page ${past.body.page} with ${past.body.results.length} results`;
-      if (!decision) ensure(false, what, past.ex);
-      mismatch(decision!, 'value', what, past.ex);
-      ensureEnvelope(past.ex, past.body, past.body.page);
-    } else ensureEnvelope(past.ex, past.body, last + 1);
+  probe(operation, 'paging_past_the_end', {
+    needs: [need.stateful('it answers the same example whatever the page')],
+    cost: { B: 3, upTo: true },
+    send: async (s) => {
+      const first = await s.main.get(path, { query: { page: 1 } });
+      const total = (first.body as { total_count?: unknown })?.total_count;
+      if (!ok(first) || typeof total !== 'number') return { first };
+      const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
+      const lastPage = last > 1 ? await s.main.get(path, { query: { page: last } }) : undefined;
+      return { first, last, lastPage, past: await s.main.get(path, { query: { page: last + 1 } }) };
+    },
+    judge: (r, j) => {
+      const first = page(j, r.first, 1, path);
+      const last = j.present(r.last, `page ${Math.ceil(first.total_count / PAGE_SIZE)}`);
+      if (r.lastPage) page(j, r.lastPage, last, path);
+      const past = j.present(r.past, 'the page past the end');
+      // What a page past the end holds is our choice (the page parameter's x-decision), not the interface's:
+      // another answer that the interface allows (404 as Django REST Framework gives, the last page) is a mismatch.
+      const decided = j.contract.parameterDecision(operation, 'page');
+      const what = `page ${last + 1} past the end (total_count ${first.total_count})`;
+      const body = j.success(past, `GET ${path}?page=${last + 1}, ${what}`, decided);
+      if (body?.results?.length !== 0 || body.page !== last + 1) {
+        const found = `${what} answered page ${body?.page} with ${body?.results?.length} results`;
+        if (!decided) ensure(false, found, past);
+        j.mismatch(decided!, 'value', found, past);
+        envelope(j, past, body.page, body);
+      } else envelope(j, past, last + 1, body);
+    },
   }),
-  check(operation, 'negative_data_rejection_page', async (ctx) => {
-    // page starts at 1 and is an integer (8.3): each of these is a bad request, not a server error.
-    for (const bad of ['0', '-1', 'abc', '1.5']) {
-      const ex = await ctx.main.get(path, { query: { page: bad } });
-      ensureError(ex, [400]);
-    }
+  probe(operation, 'negative_data_rejection_page', {
+    cost: { B: 4 },
+    // page starts at 1 and is an integer (8.3): each of these is refused, never served or a server error.
+    send: async (s) => {
+      const answers: Exchange[] = [];
+      for (const bad of ['0', '-1', 'abc', '1.5']) answers.push(await s.main.get(path, { query: { page: bad } }));
+      return answers;
+    },
+    judge: (answers, j) => {
+      for (const ex of answers) j.refusal(ex, [400]);
+    },
   }),
 ]);

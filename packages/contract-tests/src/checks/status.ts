@@ -1,82 +1,115 @@
-// GET /videos/{id}/ and GET /videos/{id}/conversions/: the status view, the download, the options,
-// and the ids that must not be found (unknown, malformed, another account's).
+// GET /videos/{id}/ and GET /videos/{id}/conversions/: the status view of every state, the download,
+// the options, and the ids that must not be found (unknown, malformed, another account's).
 import { randomUUID } from 'node:crypto';
-import { check, ensure, ensureError, ensureStatus, type Check } from './types.ts';
-import { ensureDownloads } from './video-helpers.ts';
-import { FIXTURE_ENV } from '../target.ts';
+import { ASPECT_RATIOS, type VideoStatus } from '@videogen/openapi/rules';
+import { need, probe, type Check } from '../engine/catalogue.ts';
+import { ensure, type Judge } from '../engine/judge.ts';
+import { FIXTURE_ENV, type Exchange, type FixtureName } from '../shapes.ts';
+import { downloadHead, isVideo, type Download, ok } from '../scenarios/videos.ts';
 
 const BY_ID = [
   { operation: 'getVideo', path: (id: string) => `/videos/${id}/` },
   { operation: 'getConversionOptions', path: (id: string) => `/videos/${id}/conversions/` },
 ];
 
-const idChecks: Check[] = BY_ID.flatMap(({ operation, path }) => [
-  check(operation, 'not_found_unknown_id', async (ctx) => {
-    ctx.requireStateful('every id exists for it');
-    ensureError(await ctx.main.get(path(randomUUID())), [404], 'NOT_FOUND');
+const EXAMPLES = need.stateful('its videos are examples');
+
+/** The status view of `id` in state `state` (2.1): download_url set only when completed, copyright an array. */
+function statusView(j: Judge, ex: Exchange, id: string, state: string, fixture: FixtureName): void {
+  const body = j.success(ex, `GET a ${state} video`);
+  ensure(body.video_id === id, `video_id ${body.video_id} is not the requested ${id}`, ex);
+  ensure(body.status === state, `status is ${body.status}, expected ${state} (fixture ${FIXTURE_ENV[fixture]})`, ex);
+  if (state === 'completed') ensure(typeof body.download_url === 'string' && body.download_url.length > 0, 'download_url of a completed video is empty', ex);
+  else ensure(body.download_url === '', `download_url of a ${state} video is ${JSON.stringify(body.download_url)}, not ""`, ex);
+  ensure(Array.isArray(body.copyright), 'copyright is not an array', ex);
+}
+
+/** A download that is a video (an MP4 `ftyp` box or a video/* type). */
+export function ensureVideoDownload(j: Judge, d: Download | undefined, shown?: Exchange): void {
+  ensure(d, 'download_url was not read: the status view gave none', shown);
+  ensure(!d.error, `download_url ${d.url} could not be fetched: ${d.error}`, shown);
+  ensure(d.status !== undefined && d.status >= 200 && d.status < 300, `download_url ${d.url} answered ${d.status}`, shown);
+  ensure(isVideo(d), `download_url ${d.url} is not a video (content-type "${d.contentType}", no MP4 ftyp box)`, shown);
+}
+
+function stateCheck(state: Exclude<VideoStatus, 'running'>, fixture: FixtureName): Check<any> {
+  return probe('getVideo', `status_view_${state}`, {
+    needs: [EXAMPLES, need.fixture(fixture)],
+    cost: { B: 1 },
+    send: async (s) => {
+      const id = await s.fixture(fixture);
+      return { id, ex: await s.main.get(`/videos/${id}/`) };
+    },
+    judge: (r, j) => statusView(j, r.ex, r.id, state, fixture),
+  });
+}
+
+const idChecks: Check<any>[] = BY_ID.flatMap(({ operation, path }) => [
+  probe(operation, 'not_found_unknown_id', {
+    needs: [need.stateful('every id exists for it')],
+    cost: { B: 1 },
+    send: (s) => s.main.get(path(randomUUID())),
+    judge: (ex, j) => j.refusal(ex, [404], 'NOT_FOUND'),
   }),
-  check(operation, 'negative_data_rejection_malformed_id', async (ctx) => {
+  probe(operation, 'negative_data_rejection_malformed_id', {
+    cost: { B: 2 },
     // DECISIONS #11: a non-UUID id may be answered 400 or 404.
-    for (const bad of ['not-a-uuid', '12345']) ensureError(await ctx.main.get(path(bad)), [400, 404]);
+    send: async (s) => [await s.main.get(path('not-a-uuid')), await s.main.get(path('12345'))],
+    judge: (answers, j) => answers.forEach((ex) => j.refusal(ex, [400, 404])),
   }),
-  check(operation, 'not_found_other_account', async (ctx) => {
-    ctx.requireStateful('it has no accounts');
-    const other = ctx.other();
-    const id = await ctx.fixture('otherAccountVideoId');
-    // The id must exist for its owner, or a 404 would prove nothing.
-    ensureStatus(await other.get(path(id)), 200, "the other account's own request for its video");
-    ensureError(await ctx.main.get(path(id)), [404], 'NOT_FOUND');
+  probe(operation, 'not_found_other_account', {
+    needs: [need.stateful('it has no accounts'), need.key('other', 'no second account'), need.fixture('otherAccountVideoId')],
+    cost: { B: 1, apartB: 1 },
+    send: async (s) => {
+      const id = await s.fixture('otherAccountVideoId');
+      return { own: await s.api('other').get(path(id)), theirs: await s.main.get(path(id)) };
+    },
+    judge: (r, j) => {
+      // The id must exist for its owner, or a 404 would prove nothing.
+      j.success(r.own, "the other account's own request for its video");
+      j.refusal(r.theirs, [404], 'NOT_FOUND');
+    },
   }),
 ]);
 
-export const statusChecks: Check[] = [
-  check('getVideo', 'status_view_completed', async (ctx) => {
-    ctx.requireStateful('its videos are examples');
-    const id = await ctx.fixture('completedVideoId');
-    const ex = await ctx.main.get(`/videos/${id}/`);
-    const body = ensureStatus(ex, 200, 'GET a completed video');
-    ensure(body.video_id === id, `video_id ${body.video_id} is not the requested ${id}`, ex);
-    ensure(body.status === 'completed', `status is ${body.status}, expected completed`, ex);
-    ensure(typeof body.download_url === 'string' && body.download_url.length > 0, 'download_url of a completed video is empty', ex);
-    ensure(Array.isArray(body.copyright), 'copyright is not an array', ex);
+export const statusChecks: Check<any>[] = [
+  stateCheck('completed', 'completedVideoId'),
+  // The other terminal states (read-only: seeded, configured or discovered videos).
+  stateCheck('failed', 'failedVideoId'),
+  stateCheck('expired', 'expiredVideoId'),
+  probe('getVideo', 'download_url_downloads', {
+    needs: [need.stateful('its download_url is an example address'), need.fixture('completedVideoId')],
+    cost: { B: 1 },
+    send: async (s) => {
+      const ex = await s.main.get(`/videos/${await s.fixture('completedVideoId')}/`);
+      const url = (ex.body as { download_url?: unknown })?.download_url;
+      return { ex, download: ok(ex) && typeof url === 'string' && url ? await downloadHead(url) : undefined };
+    },
+    judge: (r, j) => {
+      const body = j.success(r.ex, 'GET a completed video');
+      ensure(body.status === 'completed' && body.download_url, 'the completed fixture has no download_url', r.ex);
+      ensureVideoDownload(j, r.download, r.ex);
+    },
   }),
-  // The other terminal states (read-only: seeded or configured videos). Their schema conformance is
-  // checked on every response; here the documented state and the empty download_url (Video schema:
-  // "Empty string unless completed").
-  ...(['failed', 'expired'] as const).map((state) =>
-    check('getVideo', `status_view_${state}`, async (ctx) => {
-      ctx.requireStateful('its videos are examples');
-      const id = await ctx.fixture(state === 'failed' ? 'failedVideoId' : 'expiredVideoId');
-      const ex = await ctx.main.get(`/videos/${id}/`);
-      const body = ensureStatus(ex, 200, `GET a ${state} video`);
-      ensure(body.video_id === id, `video_id ${body.video_id} is not the requested ${id}`, ex);
-      ensure(body.status === state, `status is ${body.status}, expected ${state} (fixture ${FIXTURE_ENV[state === 'failed' ? 'failedVideoId' : 'expiredVideoId']})`, ex);
-      ensure(body.download_url === '', `download_url of a ${state} video is ${JSON.stringify(body.download_url)}, not ""`, ex);
-      ensure(Array.isArray(body.copyright), 'copyright is not an array', ex);
-    }),
-  ),
-  check('getVideo', 'download_url_downloads', async (ctx) => {
-    ctx.requireStateful('its download_url is an example address');
-    const id = await ctx.fixture('completedVideoId');
-    const body = ensureStatus(await ctx.main.get(`/videos/${id}/`), 200, 'GET a completed video');
-    ensure(body.status === 'completed' && body.download_url, 'the completed fixture has no download_url');
-    await ensureDownloads(body.download_url);
+  probe('getConversionOptions', 'options_convertible', {
+    needs: [EXAMPLES, need.fixture('convertibleVideoId')],
+    cost: { B: 1 },
+    send: async (s) => s.main.get(`/videos/${await s.fixture('convertibleVideoId')}/conversions/`),
+    judge: (ex, j) => {
+      const body = j.success(ex, 'GET the options of a convertible video');
+      ensure(body.is_convertible === true, 'is_convertible is not true for the convertible fixture', ex);
+      // 2.4: a convertible video always offers all 7 aspect ratios.
+      ensure(ASPECT_RATIOS.every((r) => body.available_aspect_ratios?.includes(r)), `available_aspect_ratios lacks some of the ${ASPECT_RATIOS.length} ratios: ${JSON.stringify(body.available_aspect_ratios)}`, ex);
+    },
   }),
-  check('getConversionOptions', 'options_convertible', async (ctx) => {
-    ctx.requireStateful('its videos are examples');
-    const id = await ctx.fixture('convertibleVideoId');
-    const ex = await ctx.main.get(`/videos/${id}/conversions/`);
-    const body = ensureStatus(ex, 200, 'GET the options of a convertible video');
-    ensure(body.is_convertible === true, 'is_convertible is not true for the convertible fixture', ex);
-    const ratios = ctx.run.contract.enumOf('AspectRatio');
-    ensure(ratios.every((r) => body.available_aspect_ratios?.includes(r)), `available_aspect_ratios lacks some of the 7 ratios: ${JSON.stringify(body.available_aspect_ratios)}`, ex);
-  }),
-  check('getConversionOptions', 'options_not_convertible', async (ctx) => {
-    ctx.requireStateful('its videos are examples');
-    const id = await ctx.fixture('notConvertibleVideoId');
-    const ex = await ctx.main.get(`/videos/${id}/conversions/`);
-    const body = ensureStatus(ex, 200, 'GET the options of a non-convertible video');
-    ensure(body.is_convertible === false, 'is_convertible is not false for the non-convertible fixture', ex);
+  probe('getConversionOptions', 'options_not_convertible', {
+    needs: [EXAMPLES, need.fixture('notConvertibleVideoId')],
+    cost: { B: 1 },
+    send: async (s) => s.main.get(`/videos/${await s.fixture('notConvertibleVideoId')}/conversions/`),
+    judge: (ex, j) => {
+      const body = j.success(ex, 'GET the options of a non-convertible video');
+      ensure(body.is_convertible === false, 'is_convertible is not false for the non-convertible fixture', ex);
+    },
   }),
   ...idChecks,
 ];

@@ -1,0 +1,166 @@
+// Starting a target when none is given: the sandbox (@videogen/sandbox, in this process) or the Prism
+// mock (a child process; a workspace-only option: the package does not ship Prism).
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { specPath } from '@videogen/openapi';
+import { registerSecret } from '../engine/redact.ts';
+import type { TargetConfig } from '../shapes.ts';
+import { externalTarget, strictDefault, UsageError, type Settings } from './target.ts';
+
+export interface Launched {
+  config: TargetConfig;
+  close(): Promise<void>;
+}
+
+/** The sandbox's time scale for contract runs: windows of 0.1 s, generations of 2.4 s. */
+export const SANDBOX_TIME_SCALE = 100;
+
+/**
+ * Service seconds a generation runs in the sandbox the suite starts: 2.4 s at 100×. The concurrency
+ * probe sends its 4 requests (class A, 0.05 s apart) and 4 status reads within about 0.4 s while the two
+ * videos filling the running places must still run: a margin of 6× for a loaded machine.
+ */
+const GENERATION_SECONDS = 240;
+
+type SandboxModule = { startSandbox: (o: object) => Promise<any>; SANDBOX_KEYS: any; FIXTURES: any };
+
+export async function loadSandbox(): Promise<SandboxModule> {
+  try {
+    return (await import('@videogen/sandbox')) as unknown as SandboxModule;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') throw new UsageError('no target: set VIDEO_API_BASE_URL or --base-url (the embedded sandbox, @videogen/sandbox, is not installed)');
+    throw err;
+  }
+}
+
+/** The seeded sandbox fixtures as the suite's fixture ids (README of @videogen/sandbox). */
+export function sandboxTarget(baseUrl: string, sandbox: Pick<SandboxModule, 'SANDBOX_KEYS' | 'FIXTURES'>, timeScale: number, s?: Partial<Settings>): TargetConfig {
+  const { SANDBOX_KEYS: keys, FIXTURES: fx } = sandbox;
+  const config: TargetConfig = {
+    kind: 'sandbox',
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey: keys.acme,
+    otherAccountKey: keys.globex,
+    freePlanKey: keys.initech,
+    noCreditKey: keys.umbrella,
+    profile: s?.profile ?? 'full',
+    timeScale,
+    stateful: true,
+    checksKeys: true,
+    rateLimited: true,
+    strict: s?.strict ?? true,
+    everyCombination: s?.everyCombination ?? false,
+    fixtures: {
+      videoSettingId: fx.acme.settings.text,
+      pdfSettingId: fx.acme.settings.pdf,
+      pptxSettingId: fx.acme.settings.pptx,
+      textPdfSettingId: fx.acme.settings.textPdf,
+      audioSettingId: fx.acme.settings.audio,
+      videoFileSettingId: fx.acme.settings.video,
+      textImagesSettingId: fx.acme.settings.textImages,
+      completedVideoId: fx.acme.videos.convertible,
+      failedVideoId: fx.acme.videos.failed,
+      expiredVideoId: fx.acme.videos.expired,
+      convertibleVideoId: fx.acme.videos.convertible,
+      limitedVoicesVideoId: fx.acme.videos.limitedVoices,
+      notConvertibleVideoId: fx.acme.videos.notConvertible,
+      realAvatarVideoId: fx.acme.videos.realAvatar,
+      unknownErrorVideoId: fx.acme.videos.unknownError,
+      otherAccountVideoId: fx.globex.videos.convertible,
+      freePlanVideoId: fx.initech.videos.convertible,
+      noCreditVideoId: fx.umbrella.videos.convertible,
+    },
+  };
+  for (const k of Object.values(keys)) registerSecret(k as string);
+  return config;
+}
+
+export async function startSandboxTarget(
+  timeScale = SANDBOX_TIME_SCALE,
+  settings: Partial<Settings> = {},
+  /** Other sandbox options (a personality, a limiter style, accounts). */
+  options: Record<string, unknown> = {},
+): Promise<Launched & { sandbox: SandboxModule; handle: any }> {
+  const sandbox = await loadSandbox();
+  const handle = await sandbox.startSandbox({ port: 0, timeScale, validateResponses: true, generationSeconds: GENERATION_SECONDS, ...options });
+  const config = sandboxTarget(handle.baseUrl, sandbox, timeScale, settings);
+  return { config, sandbox, handle, close: () => handle.close() };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The Prism mock of the bundled document on a free port (Prism is a dev dependency of the workspace, not of the package). */
+export async function startPrismTarget(s: Settings): Promise<Launched> {
+  const require = createRequire(import.meta.url);
+  let pkg: string;
+  try {
+    pkg = require.resolve('@stoplight/prism-cli/package.json');
+  } catch {
+    throw new UsageError('--prism needs the Prism CLI, which this package does not ship (a workspace-only option): npm install --save-dev @stoplight/prism-cli@5.14.2, or start a mock yourself and pass its URL with --base-url --target-kind prism');
+  }
+  const manifest = require(pkg);
+  const bin = join(dirname(pkg), manifest.bin.prism ?? manifest.bin);
+  const port = await freePort();
+  const child = spawn(process.execPath, [bin, 'mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'warn', specPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`prism exited (${child.exitCode}): ${stderr}`);
+    try {
+      await fetch(`${baseUrl}/video-settings/`);
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill();
+        throw new Error(`prism did not start on ${baseUrl}: ${stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const config: TargetConfig = {
+    kind: 'prism',
+    baseUrl,
+    // Prism checks that a bearer token is present, not which: any value serves.
+    apiKey: 'contract-prism-key',
+    profile: s.profile ?? 'full',
+    timeScale: 1,
+    stateful: false,
+    checksKeys: false,
+    rateLimited: false,
+    strict: strictDefault(s, 'prism'),
+    everyCombination: s.everyCombination,
+    fixtures: {},
+  };
+  return {
+    config,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
+}
+
+/** The target of a run: --base-url / VIDEO_API_BASE_URL when set, else the Prism mock or the sandbox started here. */
+export async function launchTarget(s: Settings, opts: { prism?: boolean } = {}): Promise<Launched> {
+  if (opts.prism) {
+    if (s.baseUrl) throw new UsageError('--prism starts its own mock: unset VIDEO_API_BASE_URL (or drop --base-url)');
+    return startPrismTarget(s);
+  }
+  if (s.baseUrl) return { config: externalTarget(s), close: async () => undefined };
+  return startSandboxTarget(s.timeScale ?? SANDBOX_TIME_SCALE, s);
+}

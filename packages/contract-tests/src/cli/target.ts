@@ -1,0 +1,154 @@
+// The target a command runs against, from the command line and the environment (an option wins over
+// its variable): its kind, keys (from the environment only, never an option: they would show in shell
+// histories and process lists), profile, fixtures, and where the reports go.
+import { existsSync, readFileSync } from 'node:fs';
+import { registerSecret } from '../engine/redact.ts';
+import { FIXTURE_ENV, PROFILES, type FixtureIds, type Profile, type TargetConfig, type TargetKind } from '../shapes.ts';
+
+/** Everything a run is told, resolved from options and the environment. */
+export interface Settings {
+  baseUrl?: string;
+  kind?: TargetKind;
+  profile?: Profile;
+  timeScale?: number;
+  strict?: boolean;
+  budget?: number;
+  everyCombination: boolean;
+  junitFile: string;
+  summaryFile: string;
+  driftFile: string;
+  failuresDir: string;
+  fixturesFile: string;
+  /** Check filters (`listVideos`, `paging_first_page`, `listVideos.paging_first_page`): only matching checks are judged. */
+  only: string[];
+}
+
+const KINDS: TargetKind[] = ['external', 'sandbox', 'prism'];
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!allowed.includes(value as T)) throw new UsageError(`${name} must be ${allowed.join(', ')}, not ${value}`);
+  return value as T;
+}
+
+function count(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a whole number ≥ 0, not ${value}`);
+  return n;
+}
+
+function flag(value: string | boolean | undefined): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'boolean') return value;
+  return value === '1' || value.toLowerCase() === 'true';
+}
+
+/** A mistake in the command line or the environment: printed with the usage hint, exit 2. */
+export class UsageError extends Error {}
+
+export interface OptionValues {
+  'base-url'?: string;
+  profile?: string;
+  'target-kind'?: string;
+  'time-scale'?: string;
+  strict?: boolean;
+  'no-strict'?: boolean;
+  budget?: string;
+  'every-combination'?: boolean;
+  junit?: string;
+  summary?: string;
+  drift?: string;
+  failures?: string;
+  fixtures?: string;
+  only?: string[];
+}
+
+export function settingsFrom(o: OptionValues, env: NodeJS.ProcessEnv = process.env): Settings {
+  const timeScale = o['time-scale'] ?? env.CONTRACT_TIME_SCALE;
+  const ts = timeScale === undefined || timeScale === '' ? undefined : Number(timeScale);
+  if (ts !== undefined && !(ts > 0)) throw new UsageError(`the time scale must be a number > 0, not ${timeScale}`);
+  const driftFile = o.drift ?? env.CONTRACT_DRIFT_FILE ?? 'test-results/drift.md';
+  return {
+    baseUrl: (o['base-url'] ?? env.VIDEO_API_BASE_URL) || undefined,
+    kind: oneOf('--target-kind / CONTRACT_TARGET_KIND', o['target-kind'] ?? env.CONTRACT_TARGET_KIND, KINDS),
+    profile: oneOf('--profile / CONTRACT_PROFILE', o.profile ?? env.CONTRACT_PROFILE, PROFILES),
+    timeScale: ts,
+    strict: o.strict ? true : o['no-strict'] ? false : flag(env.CONTRACT_STRICT),
+    budget: count('--budget / CONTRACT_CREDIT_BUDGET', o.budget ?? env.CONTRACT_CREDIT_BUDGET),
+    everyCombination: o['every-combination'] ?? flag(env.CONTRACT_EVERY_COMBINATION) ?? false,
+    junitFile: o.junit ?? env.CONTRACT_JUNIT_FILE ?? 'test-results/junit.xml',
+    summaryFile: o.summary ?? env.CONTRACT_SUMMARY_FILE ?? 'test-results/summary.txt',
+    driftFile,
+    failuresDir: o.failures ?? env.CONTRACT_FAILURES_DIR ?? 'test-results/failures',
+    fixturesFile: o.fixtures ?? env.CONTRACT_FIXTURES_FILE ?? 'test-results/fixtures.json',
+    only: o.only ?? (env.CONTRACT_ONLY ? env.CONTRACT_ONLY.split(',') : []),
+  };
+}
+
+/** What `--seed` wrote for this base URL (nothing when there is no file, or it is another target's). */
+export function seeded(baseUrl: string, file: string): { fixtures: FixtureIds; ids: string[] } {
+  if (!existsSync(file)) return { fixtures: {}, ids: [] };
+  const data = JSON.parse(readFileSync(file, 'utf8'));
+  if (data?.baseUrl !== baseUrl.replace(/\/+$/, '')) return { fixtures: {}, ids: [] };
+  const fixtures: FixtureIds = data.fixtures ?? {};
+  return { fixtures, ids: [...new Set([...Object.values(fixtures), data.conversion].filter((v): v is string => typeof v === 'string'))] };
+}
+
+export function fixturesFromEnv(env: NodeJS.ProcessEnv): FixtureIds {
+  const out: FixtureIds = {};
+  for (const [k, name] of Object.entries(FIXTURE_ENV)) if (env[name]) out[k as keyof FixtureIds] = env[name];
+  return out;
+}
+
+/** Decision mismatches fail the run when strict: the default only against our own sandbox, where a mismatch is our own bug. */
+export const strictDefault = (s: Settings, kind: TargetKind) => s.strict ?? kind === 'sandbox';
+
+/** The target at `settings.baseUrl` (an external service by default). */
+export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env): TargetConfig {
+  if (!s.baseUrl) throw new UsageError('no target: set VIDEO_API_BASE_URL or --base-url');
+  const kind = s.kind ?? 'external';
+  const baseUrl = s.baseUrl.replace(/\/+$/, '');
+  const seed = seeded(baseUrl, s.fixturesFile);
+  const config: TargetConfig = {
+    kind,
+    baseUrl,
+    apiKey: env.VIDEO_API_KEY || undefined,
+    otherAccountKey: env.VIDEO_API_OTHER_ACCOUNT_KEY || undefined,
+    freePlanKey: env.CONTRACT_FREE_PLAN_KEY || undefined,
+    noCreditKey: env.CONTRACT_NO_CREDIT_KEY || undefined,
+    // Against a real service nothing is created unless asked for: read-only is the safe default.
+    profile: s.profile ?? (kind === 'sandbox' ? 'full' : 'read-only'),
+    timeScale: s.timeScale ?? 1,
+    // What a seed created, then what the environment names (it wins).
+    fixtures: { ...seed.fixtures, ...fixturesFromEnv(env) },
+    seededIds: seed.ids,
+    stateful: kind !== 'prism',
+    checksKeys: kind !== 'prism',
+    rateLimited: kind !== 'prism',
+    strict: strictDefault(s, kind),
+    everyCombination: s.everyCombination,
+  };
+  for (const k of [config.apiKey, config.otherAccountKey, config.freePlanKey, config.noCreditKey]) registerSecret(k);
+  return config;
+}
+
+/** The environment that describes a target, for a child process (the inverse of externalTarget). */
+export function envForTarget(config: TargetConfig): Record<string, string> {
+  const env: Record<string, string> = {
+    VIDEO_API_BASE_URL: config.baseUrl,
+    CONTRACT_TARGET_KIND: config.kind,
+    CONTRACT_PROFILE: config.profile,
+    CONTRACT_TIME_SCALE: String(config.timeScale),
+    CONTRACT_STRICT: config.strict ? '1' : '0',
+  };
+  if (config.apiKey) env.VIDEO_API_KEY = config.apiKey;
+  if (config.otherAccountKey) env.VIDEO_API_OTHER_ACCOUNT_KEY = config.otherAccountKey;
+  if (config.freePlanKey) env.CONTRACT_FREE_PLAN_KEY = config.freePlanKey;
+  if (config.noCreditKey) env.CONTRACT_NO_CREDIT_KEY = config.noCreditKey;
+  for (const [k, name] of Object.entries(FIXTURE_ENV)) {
+    const v = config.fixtures[k as keyof FixtureIds];
+    if (v) env[name] = v;
+  }
+  return env;
+}

@@ -1,0 +1,43 @@
+// --plan: what a run would send, spend and wait, per profile, from the declarations of the catalogue
+// (engine/selection.ts): the same selection the run follows. Nothing is sent.
+import { MAX_RUNNING, POLLING, RATE_LIMITS } from '@videogen/openapi/rules';
+import { select, type Selection } from '../engine/selection.ts';
+import { catalogue } from '../checks/index.ts';
+import { DISCOVERY } from '../scenarios/discovery.ts';
+import { PROFILES, type Profile, type TargetConfig } from '../shapes.ts';
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+
+export function plans(target: TargetConfig, budget?: number, profiles: readonly Profile[] = PROFILES): Selection[] {
+  const cat = catalogue(target);
+  return profiles.map((p) => select(cat, target, p, budget));
+}
+
+export function formatPlans(all: Selection[], target: TargetConfig): string {
+  const spacing = Object.entries(RATE_LIMITS)
+    .map(([c, l]) => `class ${c} one request per ${secs(l.windowMs / l.requests)}`)
+    .join(', ');
+  const lines = [
+    `Contract plan for ${target.kind} ${target.baseUrl} — nothing sent`,
+    `Pacing: evenly spaced per account, ${spacing}; at most ${MAX_RUNNING} videos running; status polled every ${secs(POLLING.intervalMs)}${target.timeScale !== 1 ? ` (target time scale ${target.timeScale}: divided by it)` : ''}.`,
+    'A credit = one generation or conversion the target accepts (the interface shows no price).',
+    `Discovery (fixtures not configured): at most ${DISCOVERY.settingPages} pages of GET /video-settings/, ${DISCOVERY.pages} pages of GET /videos/ and ${DISCOVERY.reads} video reads; another account's list, and ${DISCOVERY.otherAccountReads} option reads for the Free-plan and no-credit accounts.`,
+  ];
+  for (const p of all) {
+    const run = p.checks.filter((c) => !c.skip);
+    const pending = run.filter((c) => c.pending.length);
+    const t = p.totals;
+    lines.push(
+      '',
+      `${p.profile}: ${run.length} checks run, ${p.checks.length - run.length} skipped${pending.length ? ` (${pending.length} of those that run need a fixture discovery must find, else they skip)` : ''}`,
+      `  main account: ${t.main.A} class-A, ${t.main.B} class-B requests${t.upToB ? ` (${t.upToB} of them at most: discovery and reads that stop once they find what they look for)` : ''}${t.reads ? `, and at least ${t.reads} status reads of the videos it creates` : ''}`,
+      `  other accounts / no key: ${t.others.A} class-A, ${t.others.B} class-B (paced apart)`,
+      `  credits: ${t.credits}${p.creditCap !== undefined ? `; at most ${p.creditCap} (the run's guard: no generation or conversion once ${p.creditCap} ${p.creditCap === 1 ? 'is' : 'are'} spent${t.atRisk ? `; ${t.atRisk} requests a conforming target refuses would each cost one if accepted` : ''})` : ''}`,
+      `  floor wall time: ${secs(t.floorMs)} at the service's pace${target.timeScale !== 1 ? ` (${secs(t.floorMs / target.timeScale)} at time scale ${target.timeScale})` : ''}${t.reads ? ', plus the generation time of the videos it waits for' : ''}`,
+    );
+    const reasons = new Map<string, number>();
+    for (const c of p.checks) if (c.skip) reasons.set(c.skip, (reasons.get(c.skip) ?? 0) + 1);
+    for (const [r, n] of [...reasons].sort((a, b) => b[1] - a[1])) lines.push(`  skipped ${n}: ${r}`);
+  }
+  return lines.join('\n') + '\n';
+}

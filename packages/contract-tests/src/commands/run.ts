@@ -1,0 +1,72 @@
+// A contract run: the plan of the catalogue for the target, the run, and its reports (summary on
+// stdout and in summary.txt/json, JUnit XML, the drift report, failure bundles). Exit code 1 on an
+// interface failure, or on a decision mismatch when strict.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { checkId } from '../engine/catalogue.ts';
+import { redact } from '../engine/redact.ts';
+import { Run } from '../engine/run.ts';
+import { runCatalogue, type RunResult } from '../engine/runner.ts';
+import { select } from '../engine/selection.ts';
+import { catalogue } from '../checks/index.ts';
+import { driftMarkdown, driftOf } from '../report/drift.ts';
+import { makeBundle, writeBundle } from '../report/failures.ts';
+import { junitXml } from '../report/junit.ts';
+import { formatSummary, type RunStats } from '../report/summary.ts';
+import type { TargetConfig } from '../shapes.ts';
+import type { Settings } from '../cli/target.ts';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const stdio: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+
+const write = (file: string, text: string) => {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+};
+
+/** Whether a check matches one of the `--only` filters (its operation, its name, or `operation.name`). */
+export function matches(filters: string[], c: { operation: string; name: string }): boolean {
+  return !filters.length || filters.some((f) => f === c.operation || f === c.name || f === `${c.operation}.${c.name}` || f === checkId(c));
+}
+
+export interface ContractRun {
+  results: RunResult[];
+  run: Run;
+  exitCode: number;
+}
+
+export async function runContract(config: TargetConfig, s: Settings, io: Io = stdio): Promise<ContractRun> {
+  // Reports of an earlier run would read as this one's.
+  rmSync(s.failuresDir, { recursive: true, force: true });
+  const driftJson = s.driftFile.replace(/\.md$/, '') + '.json';
+  for (const f of [s.driftFile, driftJson]) rmSync(f, { force: true });
+  const started = Date.now();
+  const cat = catalogue(config);
+  const selection = select(cat, config, config.profile, s.budget);
+  selection.checks = selection.checks.filter((c) => matches(s.only, c.check));
+  const run = new Run(config);
+  io.out(`contract target: ${config.kind} ${config.baseUrl} (profile ${config.profile}${config.timeScale !== 1 ? `, time scale ${config.timeScale}` : ''}${s.budget !== undefined ? `, credit budget ${s.budget}` : ''})\n`);
+  const width = String(selection.checks.length).length;
+  const results = await runCatalogue(run, cat, selection, {
+    onResult: (r, i, n) => io.err(`[${String(i + 1).padStart(width)}/${n}] ${r.state.padEnd(7)} ${checkId(r)}${r.state === 'skipped' && r.message ? ` — ${r.message.split('\n')[0]}` : ''}\n`),
+  });
+  for (const r of results) if (r.state === 'failed') writeBundle(s.failuresDir, makeBundle(checkId(r), r.message ?? '', config, r.exchanges ?? []));
+  const drift = driftOf(results);
+  write(s.driftFile, driftMarkdown(drift));
+  write(driftJson, redact(JSON.stringify(drift, null, 2)));
+  const requests = { A: 0, B: 0 };
+  for (const e of run.exchanges) requests[e.method === 'POST' ? 'A' : 'B']++;
+  const stats: RunStats = { creditsSpent: run.creditsSpent, creditBudget: s.budget, requests, durationMs: Date.now() - started, pacedMs: run.pacer.stats.waitedMs };
+  const text = formatSummary(results, stats, drift, run.transients, s.driftFile);
+  io.out(text);
+  write(s.summaryFile, text);
+  const plain = results.map(({ exchanges: _exchanges, mismatches, ...r }) => ({ ...r, ...(mismatches && { mismatches: mismatches.map(({ exchange: _e, ...m }) => m) }) }));
+  write(s.summaryFile.replace(/\.txt$/, '') + '.json', redact(JSON.stringify({ target: { kind: config.kind, baseUrl: config.baseUrl, profile: config.profile }, stats, results: plain, transients: run.transients }, null, 2)));
+  write(s.junitFile, junitXml(results, drift, run.transients));
+  const failed = results.some((r) => r.state === 'failed') || (config.strict && results.some((r) => r.state === 'drift'));
+  return { results, run, exitCode: failed ? 1 : 0 };
+}

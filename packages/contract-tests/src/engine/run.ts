@@ -1,0 +1,91 @@
+// The state of one contract run: the target, the pacer (one per run), the keys, every final exchange,
+// every transient answer, the credits spent and the guard that keeps them within the run's limit.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Pacer } from '@videogen/openapi/rules';
+import type { Exchange, TargetConfig, TransientAnswer } from '../shapes.ts';
+import { loadContract, type Contract } from './contract.ts';
+import { Api, type Recorder } from './http.ts';
+import { GuardRefusal } from './outcomes.ts';
+import { registerSecret } from './redact.ts';
+
+const CREATES = new Set(['generateVideo', 'createConversion']);
+
+/** Whether an exchange spent a credit: a generation or conversion the target accepted (the suite's unit). */
+export const spentCredit = (e: Exchange) => CREATES.has(e.operationId ?? '') && e.method === 'POST' && e.status >= 200 && e.status < 300;
+
+export class Run implements Recorder {
+  readonly contract: Contract;
+  readonly pacer: Pacer;
+  readonly exchanges: Exchange[] = [];
+  readonly transients: TransientAnswer[] = [];
+  readonly timeScale: number;
+  readonly main: Api;
+  readonly anon: Api;
+  readonly other?: Api;
+  readonly freePlan?: Api;
+  readonly noCredit?: Api;
+  /** Videos this run created (waited for before the next generation, so that no 503 is provoked). */
+  readonly created: string[] = [];
+  /** Ids of `created` seen in a state other than running (not read again). */
+  readonly finished = new Set<string>();
+  /**
+   * The most credits the run may spend (CONTRACT_CREDIT_BUDGET; 1 in the no-credit profile, where one
+   * accepted request is the most at risk): once spent, no generation or conversion request goes out.
+   */
+  creditCap?: number;
+  /** Why the cap is there, for the refusal's message. */
+  capReason = '';
+  private readonly label = new AsyncLocalStorage<string>();
+
+  constructor(readonly target: TargetConfig) {
+    for (const k of [target.apiKey, target.otherAccountKey, target.freePlanKey, target.noCreditKey]) registerSecret(k);
+    this.contract = loadContract();
+    this.timeScale = target.timeScale;
+    this.pacer = new Pacer({ timeScale: target.timeScale });
+    this.pacer.enabled = target.rateLimited;
+    const api = (account: string, key: string | undefined) => new Api(this, target.baseUrl, account, key);
+    this.main = api('main', target.apiKey);
+    this.anon = api('anonymous', undefined);
+    if (target.otherAccountKey) this.other = api('other', target.otherAccountKey);
+    if (target.freePlanKey) this.freePlan = api('free-plan', target.freePlanKey);
+    if (target.noCreditKey) this.noCredit = api('no-credit', target.noCreditKey);
+  }
+
+  /** Credits spent so far. */
+  get creditsSpent(): number {
+    return this.exchanges.filter(spentCredit).length;
+  }
+
+  scenario(): string {
+    return this.label.getStore() ?? 'setup';
+  }
+
+  /** Runs `fn` with its requests labelled as sent by `scenario`. */
+  as<T>(scenario: string, fn: () => Promise<T>): Promise<T> {
+    return this.label.run(scenario, fn);
+  }
+
+  record(ex: Omit<Exchange, 'seq'>): Exchange {
+    const full = { ...ex, seq: this.exchanges.length + 1 };
+    this.exchanges.push(full);
+    return full;
+  }
+
+  transient(t: TransientAnswer): void {
+    this.transients.push(t);
+  }
+
+  beforeSend(operationId: string | undefined): void {
+    if (this.creditCap === undefined || !CREATES.has(operationId ?? '')) return;
+    if (this.creditsSpent >= this.creditCap) throw new GuardRefusal(this.capReason || `credit limit ${this.creditCap} reached: no more generation or conversion requests`);
+  }
+
+  /** Sleep in target time: `seconds` of the real service, divided by the time scale. */
+  sleep(seconds: number): Promise<void> {
+    return new Promise((r) => setTimeout(r, (seconds * 1000) / this.timeScale));
+  }
+
+  api(account: 'main' | 'other' | 'freePlan' | 'noCredit'): Api | undefined {
+    return this[account];
+  }
+}

@@ -1,0 +1,52 @@
+// JUnit XML (junit-report-builder): one testsuite per operation, one testcase per check (a skip's reason
+// and a drift's decisions as properties), then the decision mismatches and the transient answers, each
+// as a testsuite of its own (passing testcases: they are not interface failures).
+import jrb from 'junit-report-builder';
+import { redact } from '../engine/redact.ts';
+import type { CheckResult, TransientAnswer } from '../shapes.ts';
+import type { DriftEntry } from './drift.ts';
+
+// A CommonJS module whose types say `export default`: under Node's ESM the default import is the builder itself.
+const builders = ((jrb as any).default ?? jrb) as { newBuilder(): import('junit-report-builder').Builder };
+
+export function junitXml(results: CheckResult[], drift: DriftEntry[], transients: TransientAnswer[], name = 'contract'): string {
+  const b = builders.newBuilder().name(name);
+  const byOp = new Map<string, CheckResult[]>();
+  for (const r of results) byOp.set(r.operation, [...(byOp.get(r.operation) ?? []), r]);
+  for (const [op, list] of byOp) {
+    const suite = b.testSuite().name(op);
+    for (const r of list) {
+      const c = suite.testCase().className(op).name(`${op} > ${r.name}`).time(r.ms / 1000);
+      if (r.state === 'failed') c.failure(redact((r.message ?? '').split('\n')[0]), 'ContractViolation').stacktrace(redact(r.message ?? ''));
+      if (r.state === 'skipped') c.skipped().property('skip-reason', redact(r.message ?? 'skipped'));
+      if (r.state === 'drift') c.property('decision-mismatch', redact(r.message ?? 'decision mismatch'));
+      if (r.note) c.property('note', redact(r.note));
+    }
+  }
+  if (drift.length) {
+    const suite = b.testSuite().name('decision mismatches (our choices, not interface failures)');
+    for (const d of drift) {
+      for (const x of d.differences) {
+        suite
+          .testCase()
+          .className(`decision #${d.decision}`)
+          .name(redact(x.what))
+          .property('decision', String(d.decision))
+          .property('count', String(x.count))
+          .property('change', redact(x.change))
+          .standardOutput(redact(x.curl ?? ''));
+      }
+    }
+  }
+  if (transients.length) {
+    const suite = b.testSuite().name('transient answers (retried or waited out as interface 7.1 says, not judged)');
+    for (const t of transients) {
+      suite
+        .testCase()
+        .className(t.scenario)
+        .name(redact(`${t.request} → ${t.status || 'no answer'}${t.errorCode ? ` ${t.errorCode}` : ''} (attempt ${t.attempt}, ${t.action})`))
+        .standardOutput(redact(t.curl ?? ''));
+    }
+  }
+  return redact(b.build());
+}

@@ -1,0 +1,213 @@
+// Fixture discovery: ids the checks need, looked for on the target when they are not configured, within
+// a stated request budget (DISCOVERY, shown by --plan). Only answers that were read successfully become
+// a reason to skip ("no failed video among the 63 listed"); an error answer on the way blocks the
+// fixtures it was looking for instead (the checks that need them fail, naming it).
+import { randomUUID } from 'node:crypto';
+import { LANGUAGES, PAGE_SIZE, UPLOAD_LIMITS, VALID_COMBINATIONS } from '@videogen/openapi/rules';
+import { need, scenario, type FixtureFindings, type FixtureSource, type Sender } from '../engine/catalogue.ts';
+import type { Api } from '../engine/http.ts';
+import type { Exchange, FixtureName } from '../shapes.ts';
+import { COMBINATIONS, settingFixture } from './forms.ts';
+import { ok as success } from './videos.ts';
+
+/** The most discovery sends: pages of GET /videos/, and status / conversion-option reads of listed videos. */
+export const DISCOVERY = { pages: 4, reads: 12, settingPages: 2, otherAccountReads: 5 } as const;
+
+/** Sorts list items newest first by created_at (items without one last): a new video is the least likely to have expired. */
+export function byNewest(a: any, b: any): number {
+  return String(b?.created_at ?? '').localeCompare(String(a?.created_at ?? ''));
+}
+
+const findings = (): FixtureFindings => ({ found: {}, notes: {}, blocked: {} });
+const body = (ex: Exchange) => ex.body as any;
+const ok = (ex: Exchange) => success(ex) && body(ex) && typeof body(ex) === 'object';
+
+/** The upload fields that make a mode of their own (text alone takes none of them). */
+const OPTIONAL: readonly string[] = VALID_COMBINATIONS.flatMap(([, may]) => may);
+const FILE_FIELDS: readonly string[] = Object.keys(UPLOAD_LIMITS).filter((f) => !OPTIONAL.includes(f));
+const sameFields = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+const SETTING_FIXTURES = [...new Set(COMBINATIONS.map(settingFixture))];
+
+/** The settings of every combination, from GET /video-settings/ (a setting serves a combination whose fields it lists exactly, DECISIONS #26). */
+export const settingsDiscovery = scenario({
+  name: 'discovery: settings',
+  cost: () => ({ B: DISCOVERY.settingPages, upTo: true }),
+  send: async (s) => {
+    const f = findings();
+    if (!s.run.target.stateful) {
+      // A stateless mock accepts any well-formed id (and lists only its examples).
+      for (const name of SETTING_FIXTURES) f.found[name] = randomUUID();
+      return f;
+    }
+    const settings: any[] = [];
+    for (let page = 1; page <= DISCOVERY.settingPages; page++) {
+      const ex = await s.main.get('/video-settings/', page === 1 ? {} : { query: { page } });
+      if (!ok(ex)) {
+        for (const name of SETTING_FIXTURES) f.blocked[name] = ex;
+        return f;
+      }
+      settings.push(...(body(ex).results ?? []).filter((r: any) => Array.isArray(r?.request_fields)));
+      if (!body(ex).has_next) break;
+    }
+    for (const c of COMBINATIONS) {
+      const name = settingFixture(c);
+      if (f.found[name]) continue;
+      // Text alone: a setting with text and no file field (the cheapest generation).
+      const match = c.key === 'text' ? (r: any) => r.request_fields.includes('text') && !r.request_fields.some((x: string) => FILE_FIELDS.includes(x)) : (r: any) => sameFields(r.request_fields, c.fields);
+      const hit = settings.find(match);
+      if (hit) f.found[name] = hit.video_setting_id;
+      else f.notes[name] = `no video setting with request_fields ${c.key === 'text' ? 'with text and no file' : `exactly [${c.fields.join(', ')}]`} among the ${settings.length} listed`;
+    }
+    return f;
+  },
+});
+
+const STATE_FIXTURES = { completed: 'completedVideoId', failed: 'failedVideoId', expired: 'expiredVideoId' } as const;
+const OPTION_FIXTURES = ['convertibleVideoId', 'notConvertibleVideoId', 'limitedVoicesVideoId'] as const;
+const VIDEO_FIXTURES: FixtureName[] = [...Object.values(STATE_FIXTURES), ...OPTION_FIXTURES];
+
+/**
+ * Videos of the main account in every state, and their conversion options: pages of GET /videos/
+ * (newest first whatever order the target lists in, DECISIONS #18), then the status of listed videos
+ * newest first, and the options of the completed ones, until every fixture is found or the budget is spent.
+ */
+export const videoDiscovery = scenario({
+  name: 'discovery: videos',
+  needs: [need.stateful('its videos are examples')],
+  cost: () => ({ B: DISCOVERY.pages + DISCOVERY.reads, upTo: true }),
+  send: async (s) => {
+    const f = findings();
+    const t = s.run.target;
+    const known = new Set([...Object.values(t.fixtures), ...(t.seededIds ?? [])].filter((v): v is string => typeof v === 'string'));
+    const missing = () => VIDEO_FIXTURES.filter((n) => !t.fixtures[n] && !f.found[n]);
+    if (!missing().length) return f;
+    const listed = await listPages(s.main, DISCOVERY.pages);
+    if (listed.error) {
+      for (const n of missing()) f.blocked[n] = listed.error;
+      return f;
+    }
+    const candidates = listed.items.filter((v) => typeof v?.video_id === 'string' && !known.has(v.video_id)).sort(byNewest);
+    let reads = 0;
+    const needStates = () => Object.entries(STATE_FIXTURES).filter(([, n]) => missing().includes(n)).map(([state]) => state);
+    const needOptions = () => OPTION_FIXTURES.filter((n) => missing().includes(n));
+    let readStates = 0;
+    for (const item of candidates) {
+      if (!missing().length || reads >= DISCOVERY.reads) break;
+      const id: string = item.video_id;
+      const status = await s.main.get(`/videos/${encodeURIComponent(id)}/`);
+      reads++;
+      if (!ok(status)) {
+        // This one could have been any of them: what is still missing could not be looked for to the end.
+        for (const n of missing()) f.blocked[n] = status;
+        return f;
+      }
+      readStates++;
+      const state = body(status).status as keyof typeof STATE_FIXTURES;
+      if (needStates().includes(state)) f.found[STATE_FIXTURES[state]] = id;
+      if (state !== 'completed' || !needOptions().length || reads >= DISCOVERY.reads) continue;
+      const options = await s.main.get(`/videos/${encodeURIComponent(id)}/conversions/`);
+      reads++;
+      if (!ok(options)) {
+        for (const n of needOptions()) f.blocked[n] = options;
+        continue;
+      }
+      const o = body(options);
+      if (o.is_convertible === true) {
+        f.found.convertibleVideoId ??= id;
+        // A speaker that does not speak every language (LANGUAGE_NOT_SUPPORTED_BY_VOICES can be provoked).
+        if (Array.isArray(o.available_languages) && LANGUAGES.some((l) => l !== o.current_language && !o.available_languages.includes(l))) f.found.limitedVoicesVideoId ??= id;
+      } else if (o.is_convertible === false) f.found.notConvertibleVideoId ??= id;
+    }
+    const where = `among the ${candidates.length} listed (${listed.pages} page${listed.pages === 1 ? '' : 's'} of GET /videos/ read, ${readStates} statuses read; discovery reads at most ${DISCOVERY.pages} pages and ${DISCOVERY.reads} videos)`;
+    for (const [state, n] of Object.entries(STATE_FIXTURES)) if (missing().includes(n)) f.notes[n] = `no ${state} video ${where}`;
+    if (missing().includes('convertibleVideoId')) f.notes.convertibleVideoId = `no completed video with is_convertible true ${where}`;
+    if (missing().includes('notConvertibleVideoId')) f.notes.notConvertibleVideoId = `no completed video with is_convertible false ${where}`;
+    if (missing().includes('limitedVoicesVideoId')) f.notes.limitedVoicesVideoId = `no convertible video lacking a language ${where}`;
+    return f;
+  },
+});
+
+/**
+ * Up to `pages` pages of GET /videos/: page 1, then, when the first items are oldest first, the last
+ * pages (where the newest are), else the next ones.
+ */
+async function listPages(api: Api, pages: number): Promise<{ items: any[]; pages: number; error?: Exchange }> {
+  const first = await api.get('/videos/');
+  if (!ok(first)) return { items: [], pages: 1, error: first };
+  const items: any[] = [...(body(first).results ?? [])];
+  const total = Number(body(first).total_count);
+  const last = Number.isInteger(total) && total > 0 ? Math.ceil(total / PAGE_SIZE) : 1;
+  const oldestFirst = items.length > 1 && byNewest(items[0], items[items.length - 1]) > 0;
+  const order = oldestFirst ? Array.from({ length: last - 1 }, (_, i) => last - i) : Array.from({ length: last - 1 }, (_, i) => i + 2);
+  let read = 1;
+  for (const page of order.slice(0, pages - 1)) {
+    const ex = await api.get('/videos/', { query: { page } });
+    read++;
+    if (!ok(ex)) return { items, pages: read, error: ex };
+    items.push(...(body(ex).results ?? []));
+  }
+  return { items, pages: read };
+}
+
+/** A video of another account: the newest it lists (isolation checks). */
+export const otherAccountDiscovery = scenario({
+  name: 'discovery: other account',
+  needs: [need.stateful('it has no accounts'), need.key('other', 'no second account')],
+  cost: () => ({ apartB: 1 }),
+  send: async (s) => {
+    const f = findings();
+    const ex = await s.api('other').get('/videos/');
+    if (!ok(ex)) f.blocked.otherAccountVideoId = ex;
+    else {
+      const first = [...(body(ex).results ?? [])].sort(byNewest)[0];
+      if (typeof first?.video_id === 'string') f.found.otherAccountVideoId = first.video_id;
+      else f.notes.otherAccountVideoId = 'the other account lists no video';
+    }
+    return f;
+  },
+});
+
+/** A convertible video of an account (the Free-plan one, the one without credit): the 7.2 INSUFFICIENT_CREDIT rows. */
+function convertibleOf(account: 'freePlan' | 'noCredit', fixture: FixtureName, keyWhy: string) {
+  return scenario({
+    name: `discovery: ${account} account`,
+    needs: [need.stateful('it has no plans'), need.key(account, keyWhy)],
+    cost: () => ({ apartB: 1 + DISCOVERY.otherAccountReads, upTo: true }),
+    send: async (s: Sender) => {
+      const f = findings();
+      const api = s.api(account);
+      const list = await api.get('/videos/');
+      if (!ok(list)) {
+        f.blocked[fixture] = list;
+        return f;
+      }
+      const items = [...(body(list).results ?? [])].sort(byNewest).slice(0, DISCOVERY.otherAccountReads);
+      for (const item of items) {
+        const o = await api.get(`/videos/${encodeURIComponent(item.video_id)}/conversions/`);
+        if (!ok(o)) {
+          f.blocked[fixture] = o;
+          return f;
+        }
+        if (body(o).is_convertible === true) {
+          f.found[fixture] = item.video_id;
+          return f;
+        }
+      }
+      f.notes[fixture] = `no convertible video among the ${items.length} newest of that account`;
+      return f;
+    },
+  });
+}
+
+export const freePlanDiscovery = convertibleOf('freePlan', 'freePlanVideoId', 'no key of a Free-plan account');
+export const noCreditDiscovery = convertibleOf('noCredit', 'noCreditVideoId', 'no key of an account without credit');
+
+/** Discovery as fixture sources, in the order they are asked. */
+export const DISCOVERY_SOURCES: FixtureSource[] = [
+  { provides: SETTING_FIXTURES, scenario: settingsDiscovery },
+  { provides: VIDEO_FIXTURES, scenario: videoDiscovery },
+  { provides: ['otherAccountVideoId'], scenario: otherAccountDiscovery },
+  { provides: ['freePlanVideoId'], scenario: freePlanDiscovery },
+  { provides: ['noCreditVideoId'], scenario: noCreditDiscovery },
+];

@@ -1,0 +1,240 @@
+// The shapes every part of the suite shares: the target, an exchange, a problem, a mismatch, a
+// result, a cost. A leaf module: it imports nothing, so that no folder needs another only for a type.
+
+export type TargetKind = 'external' | 'sandbox' | 'prism';
+
+/**
+ * What a run may send. `read-only`: GET requests only. `no-credit`: also the POST requests the interface
+ * says must be refused before any work (no key, a malformed id, an invalid form, an unknown video); a
+ * guard stops every further generation or conversion at the first one the target accepts (at most one
+ * credit at risk). `full`: also generations, conversions and bursts (credits).
+ */
+export type Profile = 'read-only' | 'no-credit' | 'full';
+export const PROFILES: readonly Profile[] = ['read-only', 'no-credit', 'full'];
+
+/** Known ids on the target. Each is optional: a check that needs a missing one skips with the reason. */
+export interface FixtureIds {
+  videoSettingId?: string;
+  /** Settings whose request_fields are exactly one combination of x-valid-combinations. */
+  pdfSettingId?: string;
+  pptxSettingId?: string;
+  textPdfSettingId?: string;
+  audioSettingId?: string;
+  videoFileSettingId?: string;
+  textImagesSettingId?: string;
+  completedVideoId?: string;
+  /** A video in the `failed` state, and one in the `expired` state. */
+  failedVideoId?: string;
+  expiredVideoId?: string;
+  convertibleVideoId?: string;
+  notConvertibleVideoId?: string;
+  realAvatarVideoId?: string;
+  limitedVoicesVideoId?: string;
+  unknownErrorVideoId?: string;
+  otherAccountVideoId?: string;
+  /** A convertible video of the Free-plan account (CONTRACT_FREE_PLAN_KEY). */
+  freePlanVideoId?: string;
+  /** A convertible video of the account without credit (CONTRACT_NO_CREDIT_KEY). */
+  noCreditVideoId?: string;
+}
+export type FixtureName = keyof FixtureIds;
+
+/** The keys of a run, by account: `main` is VIDEO_API_KEY. */
+export type Account = 'main' | 'other' | 'freePlan' | 'noCredit';
+
+export interface TargetConfig {
+  kind: TargetKind;
+  /** Base URL including `/v1` (Prism: without it). No trailing slash. */
+  baseUrl: string;
+  apiKey?: string;
+  otherAccountKey?: string;
+  /** A key of an account on a plan without conversion (403 INSUFFICIENT_CREDIT). */
+  freePlanKey?: string;
+  /** A key of an account without credit (429 INSUFFICIENT_CREDIT). */
+  noCreditKey?: string;
+  profile: Profile;
+  /** How much faster than real time the target runs (sandbox --time-scale); 1 for real services. */
+  timeScale: number;
+  fixtures: FixtureIds;
+  /** Whether the target keeps state (a stateless mock answers examples whatever was sent). */
+  stateful: boolean;
+  /** Whether the target checks key values (a mock only checks that a bearer header is there). */
+  checksKeys: boolean;
+  /** Whether the target enforces the rate limits (the Prism mock does not: no pacing needed). */
+  rateLimited: boolean;
+  /** Decision mismatches fail the run too (CONTRACT_STRICT=1). Default: only against our own sandbox. */
+  strict: boolean;
+  /** Every video contract --seed made for this target (its fixtures and the conversion). */
+  seededIds?: string[];
+  /** Generate every valid combination (7 credits) instead of one per input mode (CONTRACT_EVERY_COMBINATION=1). */
+  everyCombination?: boolean;
+}
+
+export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'headers' | 'envelope' | 'error_code';
+
+/** What the response checks found in one answer. */
+export interface Problem {
+  kind: ProblemKind;
+  message: string;
+  /** DECISIONS.md entries when the problem breaks only this document's choice, not the interface. */
+  decision?: number[];
+}
+
+export interface RecordedPart {
+  name: string;
+  value?: string;
+  file?: { filename: string; type: string; size: number; base64?: string };
+}
+
+/** What a request sent, key left out: for failure bundles, replays and curl lines. */
+export interface RecordedRequest {
+  method: string;
+  /** Path relative to the base URL, with the query. */
+  path: string;
+  /** 'key' (the account's key), 'none', or a literal Authorization header (redacted: `***` stands for a key). */
+  auth: 'key' | 'none' | { header: string };
+  json?: unknown;
+  raw?: { body: string; contentType: string };
+  form?: RecordedPart[];
+}
+
+/** One request and its final answer (after the retries and waits of interface 7.1). */
+export interface Exchange {
+  seq: number;
+  /** The scenario that sent it (a check's own requests: the check's id). */
+  scenario: string;
+  operationId?: string;
+  method: string;
+  /** Path relative to the base URL, with the query. */
+  path: string;
+  /** How the request authenticated (never the key itself), e.g. `key of main`. */
+  auth: string;
+  status: number;
+  contentType: string;
+  headers: Headers;
+  body: unknown;
+  text: string;
+  ms: number;
+  problems: Problem[];
+  /** How many earlier answers to this request were transient (retried or waited out, not judged). */
+  transients: number;
+  request?: RecordedRequest;
+  /** The base URL the request went to (for a curl line). */
+  baseUrl: string;
+}
+
+/** An answer retried (5xx, or no answer at all) or waited out (429, 503) as interface 7.1 says: reported, never judged. */
+export interface TransientAnswer {
+  scenario: string;
+  /** `GET /videos/?page=2 (key of main)`. */
+  request: string;
+  operationId?: string;
+  /** 0: no answer (a network error). */
+  status: number;
+  errorCode?: string;
+  /** Network error, or the first characters of a body that is not the envelope. */
+  detail?: string;
+  attempt: number;
+  /** `retried` after a backoff (5xx, network error), `waited` (429 until the reset, 503 for the load). */
+  action: 'retried' | 'waited';
+  curl?: string;
+}
+
+/**
+ * A difference from one of this document's decisions (DECISIONS.md), not from the interface: the
+ * target chose differently where the interface is silent.
+ */
+export interface Mismatch {
+  decision: number[];
+  /** What differs: the status, the error code, a header, or a value of the body or a behaviour. */
+  kind: 'status' | 'error_code' | 'header' | 'value';
+  message: string;
+  exchange?: Exchange;
+}
+
+/** `drift`: the target differs only from this document's decisions (DECISIONS.md), not from the interface. */
+export type CheckState = 'passed' | 'failed' | 'skipped' | 'drift';
+
+export interface CheckResult {
+  operation: string;
+  name: string;
+  state: CheckState;
+  /** Skip reason, or failure message (redacted). */
+  message?: string;
+  /** What a pass rests on, when it is less than the name says (shown in the summary). */
+  note?: string;
+  ms: number;
+  /** The decisions the target differed from, with what it did instead. */
+  mismatches?: Mismatch[];
+}
+
+/** What a scenario sends (its declaration; the plan adds them up, test/plan.test.ts holds them to real runs). */
+export interface Cost {
+  /** Class-A requests of the main account (POST generate / convert). */
+  A: number;
+  /** Class-B requests of the main account, not counting the status reads of videos the run created. */
+  B: number;
+  /** Least status reads of created videos (one per video waited for; more while it runs). */
+  reads: number;
+  /** Generations and conversions a conforming target accepts. */
+  credits: number;
+  /** Requests of other accounts and without a key (paced apart from the main account). */
+  apartA: number;
+  apartB: number;
+  /** B is the most it sends (it stops once it has what it looks for). */
+  upTo?: boolean;
+  /** Generations or conversions a conforming target refuses, which a broken one would charge. */
+  atRisk: number;
+}
+
+export const NO_COST: Cost = { A: 0, B: 0, reads: 0, credits: 0, apartA: 0, apartB: 0, atRisk: 0 };
+
+/** How a request authenticates: the account's key, none, or a literal header (a malformed or unknown key). */
+export type Auth = 'key' | 'none' | { header: string; label: string };
+
+export interface RequestOptions {
+  query?: Record<string, string | number>;
+  json?: unknown;
+  /** A raw body with its content type (for bodies that are not JSON objects). */
+  raw?: { body: string; contentType: string };
+  form?: FormData;
+  auth?: Auth;
+  /** Wait out and re-send a 429 / 503 (default true); off in the checks that provoke them. */
+  retry?: boolean;
+  /** Wait for a free place in the rate-limit window (default true); off for deliberate bursts. */
+  pace?: boolean;
+  /** Wait for a free place among the running videos (default true); off where the check provokes the 503. */
+  gate?: boolean;
+  /** The check provokes a 500 on purpose (the 7.2 UNKNOWN_ERROR row): it is the answer, not retried, not a server error. */
+  expectServerError?: boolean;
+}
+
+/** The environment variable that configures each fixture (README: Fixtures). */
+export const FIXTURE_ENV: Record<FixtureName, string> = {
+  videoSettingId: 'CONTRACT_VIDEO_SETTING_ID',
+  pdfSettingId: 'CONTRACT_PDF_SETTING_ID',
+  pptxSettingId: 'CONTRACT_PPTX_SETTING_ID',
+  textPdfSettingId: 'CONTRACT_TEXT_PDF_SETTING_ID',
+  audioSettingId: 'CONTRACT_AUDIO_SETTING_ID',
+  videoFileSettingId: 'CONTRACT_VIDEO_FILE_SETTING_ID',
+  textImagesSettingId: 'CONTRACT_TEXT_IMAGES_SETTING_ID',
+  completedVideoId: 'CONTRACT_COMPLETED_VIDEO_ID',
+  failedVideoId: 'CONTRACT_FAILED_VIDEO_ID',
+  expiredVideoId: 'CONTRACT_EXPIRED_VIDEO_ID',
+  convertibleVideoId: 'CONTRACT_CONVERTIBLE_VIDEO_ID',
+  notConvertibleVideoId: 'CONTRACT_NOT_CONVERTIBLE_VIDEO_ID',
+  realAvatarVideoId: 'CONTRACT_REAL_AVATAR_VIDEO_ID',
+  limitedVoicesVideoId: 'CONTRACT_LIMITED_VOICES_VIDEO_ID',
+  unknownErrorVideoId: 'CONTRACT_UNKNOWN_ERROR_VIDEO_ID',
+  otherAccountVideoId: 'CONTRACT_OTHER_ACCOUNT_VIDEO_ID',
+  freePlanVideoId: 'CONTRACT_FREE_PLAN_VIDEO_ID',
+  noCreditVideoId: 'CONTRACT_NO_CREDIT_VIDEO_ID',
+};
+
+/** The environment variable of each account's key. */
+export const KEY_ENV: Record<Account, string> = {
+  main: 'VIDEO_API_KEY',
+  other: 'VIDEO_API_OTHER_ACCOUNT_KEY',
+  freePlan: 'CONTRACT_FREE_PLAN_KEY',
+  noCredit: 'CONTRACT_NO_CREDIT_KEY',
+};

@@ -1,0 +1,63 @@
+// An application's own test, in a fresh project with the client and the sandbox installed from their
+// tarballs and vitest from the registry: the sample flow (interface 4.7) through createSandbox() and
+// the client with sb.fetch, in process, with no port. Its own file: createSandbox is being added on
+// another branch; this is written against its stated interface (issue 18 item 2).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { run, show } from './helpers.ts';
+
+const { projects } = inject('release');
+const dir = projects.app!;
+
+// The user's test file, as the client's README "Testing your integration" section shows it: the client
+// with the sandbox's fetch and clock.
+const FLOW = `
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { createClient } from '@videogen/client';
+import { createSandbox, SANDBOX_KEYS } from '@videogen/sandbox';
+
+const sb = await createSandbox();
+afterAll(() => sb.close());
+
+// The timeout only guards against a hang on a loaded machine; nothing here measures speed.
+test('the sample flow, in process', { timeout: 120_000 }, async () => {
+  expect(typeof sb.fetch).toBe('function');
+  // The client's waits (polling every 10 s, pacing) move the sandbox's clock instead of sleeping.
+  const client = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, fetch: sb.fetch, clock: sb.clock });
+  // Nothing may leave the process: the client reaches the sandbox through sb.fetch only.
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = () => Promise.reject(new Error('the network was used'));
+  try {
+    // 1. a setting for a text, 2. generate, 3. poll until completed, then download.
+    let setting;
+    for await (const s of client.settings.list()) if (s.request_fields.join() === 'text') { setting = s; break; }
+    expect(setting).toBeDefined();
+    const video = await client.generateAndWait({ video_setting_id: setting.video_setting_id, text: 'Explain tides' });
+    expect(video.status).toBe('completed');
+    const { bytes } = await client.download(video.video_id, join(tmpdir(), video.video_id + '.mp4'));
+    expect(bytes).toBeGreaterThan(1000);
+
+    // 4. the conversion options, a conversion to another of its languages, polled the same way.
+    const options = await client.conversions.get(video.video_id);
+    expect(options.is_convertible).toBe(true);
+    const language = options.available_languages.find((l) => l !== options.current_language);
+    const converted = await client.convertAndWait(video.video_id, { language });
+    expect(converted.status).toBe('completed');
+    expect(converted.video_id).not.toBe(video.video_id);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+`;
+
+describe('createSandbox() in an application\'s vitest test', () => {
+  it('runs the sample flow with the client over sb.fetch, with no port', async () => {
+    writeFileSync(join(dir, 'flow.test.mjs'), FLOW);
+    const r = await run('npx', ['vitest', 'run', 'flow.test.mjs'], { cwd: dir, env: { CI: '1', NO_COLOR: '1' } });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stdout).toMatch(/Tests\s+1 passed/);
+  });
+});
