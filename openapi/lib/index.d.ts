@@ -19,6 +19,14 @@ export function createAjv(spec?: OpenApiDocument, options?: Record<string, unkno
 export function validatorFor(ajv: Ajv, ref: string): ValidateFunction;
 export function deref<T = any>(spec: OpenApiDocument, node: any): T;
 export function listOperations(spec?: OpenApiDocument): Operation[];
+/**
+ * The parameters an OpenAPI link passes to its operation, read from the exchange it sits on
+ * (`$response.body#/pointer` and `$request.path.name` resolved; other values as they are).
+ */
+export function linkParameters(
+  link: { parameters?: Record<string, unknown> },
+  exchange: { body: unknown; pathParams?: Record<string, string> },
+): Record<string, unknown>;
 export function matchOperation(
   spec: OpenApiDocument,
   method: string,

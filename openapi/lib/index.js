@@ -53,10 +53,18 @@ export function createAjv(spec = loadSpec(), options = {}) {
   return ajv;
 }
 
-/** Compile (once) a validator for a ref inside the document, such as `#/components/schemas/Video`. */
+/**
+ * Compile (once) a validator for a ref inside the document, such as `#/components/schemas/Video`.
+ * A ref that points at nothing throws (registered, it would resolve to itself and recurse forever).
+ */
 export function validatorFor(ajv, ref) {
   const key = `${SPEC_ID}${ref}`;
-  return ajv.getSchema(key) ?? (ajv.addSchema({ $ref: key }, key), ajv.getSchema(key));
+  const known = ajv.getSchema(key);
+  if (known) return known;
+  const root = ajv.getSchema(SPEC_ID)?.schema;
+  if (!/^#\//.test(ref) || deref(root ?? {}, { $ref: ref }) === undefined) throw new Error(`${ref} is not in the OpenAPI document`);
+  ajv.addSchema({ $ref: key }, key);
+  return ajv.getSchema(key);
 }
 
 /** Follow one local `$ref` (for response, parameter and requestBody objects). */
@@ -78,6 +86,26 @@ export function listOperations(spec = loadSpec()) {
       const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(spec, p));
       out.push({ operationId: operation.operationId, method: method.toUpperCase(), path, operation, parameters });
     }
+  }
+  return out;
+}
+
+/** The value a JSON pointer (`/results/0/video_id`) points at in a value, or undefined. */
+function atPointer(value, pointer) {
+  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((o, k) => o?.[k], value);
+}
+
+/**
+ * The parameters an OpenAPI link passes to its operation, read from the exchange it sits on: the runtime
+ * expressions `$response.body#/pointer` and `$request.path.name` are resolved; any other value is
+ * passed as it is. An expression that finds nothing gives undefined.
+ */
+export function linkParameters(link, { body, pathParams = {} }) {
+  const out = {};
+  for (const [name, expression] of Object.entries(link.parameters ?? {})) {
+    const fromBody = typeof expression === 'string' && /^\$response\.body#(\/.*)?$/.exec(expression);
+    const fromPath = typeof expression === 'string' && /^\$request\.path\.(.+)$/.exec(expression);
+    out[name] = fromBody ? atPointer(body, fromBody[1] ?? '') : fromPath ? pathParams[fromPath[1]] : expression;
   }
   return out;
 }

@@ -3,7 +3,9 @@
 // Arazzo workflow files beside it (*.arazzo.yaml) are copied next to the bundle, where their
 // source description `./openapi.yaml` is the bundled document (the package exports dist/*.yaml), and so
 // is the lint configuration, whose `root: ./openapi.yaml` is then the bundle: users of the package lint
-// it with the document's own rules (`redocly lint --config …/dist/redocly.yaml`).
+// it with the document's own rules (`redocly lint --config …/dist/redocly.yaml`), and with the problems
+// it ignores one by one (`.redocly.lint-ignore.yaml`, read from beside the configuration); the Spectral
+// ruleset goes along (`.spectral.yaml`).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -22,6 +24,6 @@ for (const ext of ['json', 'yaml']) {
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
   });
 }
-const copied = ['redocly.yaml', ...readdirSync(root).filter((f) => f.endsWith('.arazzo.yaml')).sort()];
+const copied = ['redocly.yaml', '.redocly.lint-ignore.yaml', '.spectral.yaml', ...readdirSync(root).filter((f) => f.endsWith('.arazzo.yaml')).sort()];
 for (const f of copied) copyFileSync(join(root, f), join(outDir, f));
 console.log(`bundled openapi.yaml -> ${outDir}/openapi.{json,yaml}; copied ${copied.join(', ')}`);

@@ -73,11 +73,18 @@ if (unnamed.length) fail(`x-enumDescriptions of Language has no name for: ${unna
 
 // Every error_code a conversion may answer with (the enums/consts of createConversion's responses).
 const deref = (n) => (n?.$ref ? deref(n.$ref.split('/').slice(1).reduce((o, k) => o[k], spec)) : n);
+// The envelope's own error_code (every code the document knows) says nothing about one status: skipped.
+const ENVELOPE = '#/components/schemas/ErrorBody';
 const codesOf = (schema) => {
+  if (schema?.$ref === ENVELOPE) return [];
   const s = deref(schema);
   if (!s) return [];
-  // An opened code is `anyOf: [{ enum: [known] }, { type: string }]`: its known codes are the enum branch's.
-  const known = (c) => c.enum ?? (c.const ? [c.const] : (c.anyOf ?? []).flatMap(known));
+  // An opened code is `anyOf: [{ $ref: <an enum of the known codes> }, { type: string }]`: its known
+  // codes are the enum branch's.
+  const known = (c) => {
+    const d = deref(c);
+    return d.enum ?? (d.const ? [d.const] : (d.anyOf ?? []).flatMap(known));
+  };
   const own = s.properties?.error_code ? known(deref(s.properties.error_code)) : [];
   return [...own, ...(s.allOf ?? []).flatMap(codesOf)];
 };

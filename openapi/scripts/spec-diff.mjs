@@ -159,11 +159,25 @@ function compareUploads(a, b, out) {
   for (const c of a?.['x-valid-combinations'] ?? []) if (!kb.has(key(c))) out.push(change(true, 'combination-removed', `x-valid-combinations.${key(c)}`, 'no longer valid'));
 }
 
+// Components whose names code generators turn into the names of types (openapi-typescript's
+// `components['schemas']['X']`, hey-api's and orval's `X`): removing or renaming one breaks the code
+// of a client generated from the document even when the JSON on the wire is the same.
+const NAMED_COMPONENTS = ['schemas', 'responses', 'parameters', 'requestBodies', 'headers'];
+function compareComponentNames(before, after, out) {
+  for (const kind of NAMED_COMPONENTS) {
+    const a = Object.keys(before.components?.[kind] ?? {});
+    const b = Object.keys(after.components?.[kind] ?? {});
+    for (const name of a) if (!b.includes(name)) out.push(change(true, 'component-removed', `components.${kind}.${name}`, 'removed or renamed: generated code that names it no longer compiles'));
+    for (const name of b) if (!a.includes(name)) out.push(change(false, 'component-added', `components.${kind}.${name}`, 'added'));
+  }
+}
+
 /** Every change between two parsed (not dereferenced) documents, breaking first. */
 export function diffSpecs(before, after) {
   const A = dereference(before);
   const B = dereference(after);
   const out = [];
+  compareComponentNames(before, after, out);
   const basePath = (d) => (d.servers ?? []).map((s) => new URL(s.url, 'http://x').pathname.replace(/\/$/, ''));
   if (basePath(A)[0] !== basePath(B)[0]) out.push(change(true, 'base-path-changed', 'servers', `${basePath(A)[0]} -> ${basePath(B)[0]}`));
   const oa = operations(A);

@@ -107,7 +107,7 @@ describe('x-decision placements', () => {
   it('do not sit on what the interface states', () => {
     const at = (...path: string[]) => path.reduce((o: any, k) => o?.[k], source);
     const S = source.components.schemas;
-    for (const name of ['VideoState', 'Language', 'AspectRatio', 'Video', 'VideoListItem', 'VideoSetting', 'ConversionOptions', 'Error', 'PageEnvelope'])
+    for (const name of ['VideoState', 'Language', 'AspectRatio', 'Video', 'VideoListItem', 'VideoSetting', 'ConversionOptions', 'ErrorBody', 'PageEnvelope'])
       expect(S[name]['x-decision'], name).toBeUndefined();
     expect(at('components', 'responses', 'TooManyRequests', 'x-decision')).toBeUndefined();
     expect(at('paths', '/videos/{video_id}/conversions/', 'post', 'responses', '404', 'x-decision')).toBeUndefined();
@@ -151,13 +151,13 @@ describe('opened error codes', () => {
   const conv = spec.paths['/videos/{video_id}/conversions/'].post.responses;
   const schemaOf = (status: string) => conv[status].content['application/json'].schema.$ref as string;
 
-  it('accept an unknown code wherever the interface gives a status another cause (400, 403, 429, 503, every Error)', () => {
+  it('accept an unknown code wherever the interface gives a status another cause (400, 403, 429, 503, every ErrorBody)', () => {
     for (const status of ['400', '403', '429', '503']) {
       const v = validatorFor(ajv, schemaOf(status));
       expect(v({ error_code: 'SOMETHING_ELSE', error: 'x' }), status).toBe(true);
       expect(v({ error_code: 42, error: 'x' }), status).toBe(false);
     }
-    expect(validatorFor(ajv, '#/components/schemas/Error')({ error_code: 'TOO_MANY_REQUESTS', error: 'x' })).toBe(true);
+    expect(validatorFor(ajv, '#/components/schemas/ErrorBody')({ error_code: 'TOO_MANY_REQUESTS', error: 'x' })).toBe(true);
   });
 
   it('keep the conversion 404 and 500 codes the interface fixes', () => {

@@ -52,6 +52,13 @@ describe('every example validates against its schema', () => {
   });
 });
 
+describe('validatorFor', () => {
+  it('refuses a ref that is not in the document, with its name (registered, it would recurse forever)', () => {
+    expect(() => validatorFor(ajv, '#/components/schemas/Error')).toThrow('#/components/schemas/Error is not in the OpenAPI document');
+    expect(validatorFor(ajv, '#/components/schemas/ErrorBody')({ error_code: 'NOT_FOUND', error: 'x' })).toBe(true);
+  });
+});
+
 describe('checkResponse validates declared headers', () => {
   const op = listOperations(spec).find((o) => o.operationId === 'getVideo')!.operation;
   const body = { video_id: '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10', status: 'running', download_url: '', copyright: [] };

@@ -184,8 +184,8 @@ describe('generation form', () => {
 
 describe('errors', () => {
   it('has one error schema with two required strings', () => {
-    expect(S.Error.required).toEqual(['error_code', 'error']);
-    expect(S.Error.properties.error.type).toBe('string');
+    expect(S.ErrorBody.required).toEqual(['error_code', 'error']);
+    expect(S.ErrorBody.properties.error.type).toBe('string');
   });
   it.each(CONVERSION_ERRORS)('conversion error %s is an enum value and a named example under %j', (code, statuses) => {
     for (const status of statuses) {
@@ -193,7 +193,7 @@ describe('errors', () => {
       const media = r.content['application/json'];
       // Known codes: the const, the enum, or (opened codes) the enum branch of an anyOf.
       const c = field(media.schema, 'error_code');
-      const known = c.const ? [c.const] : (c.enum ?? c.anyOf.flatMap((b: any) => b.enum ?? []));
+      const known = c.const ? [c.const] : (c.enum ?? c.anyOf.flatMap((b: any) => deref(spec, b).enum ?? []));
       expect(known).toContain(code);
       expect(media.examples[code].value.error_code).toBe(code);
     }

@@ -79,6 +79,18 @@ describe('spec:diff gate', () => {
     expect(gate(before, after, changelog).ok).toBe(true);
   });
 
+  it('renaming a schema breaks a generated client even when the JSON is the same; adding one does not', () => {
+    const before = current();
+    const after = structuredClone(before);
+    const S = after.components.schemas;
+    S.VideoStatus = S.VideoState;
+    delete S.VideoState;
+    after.components.schemas.Video.properties.status.$ref = '#/components/schemas/VideoStatus';
+    const changes = diffSpecs(before, after);
+    expect(keys(changes, true)).toEqual(['component-removed components.schemas.VideoState']);
+    expect(keys(changes, false)).toContain('component-added components.schemas.VideoStatus');
+  });
+
   it('removing 5XX, adding a required form field or lowering a rate limit breaks a client', () => {
     const before = current();
     const after = structuredClone(before);

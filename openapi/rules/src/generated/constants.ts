@@ -1,5 +1,5 @@
 // generated, do not edit: written by openapi/scripts/generate-rules.mjs from openapi/dist/openapi.json
-// (spec 1.1.0). Change openapi/openapi.yaml, then `npm run build -w @videogen/openapi`.
+// (spec 2.0.0). Change openapi/openapi.yaml, then `npm run build -w @videogen/openapi`.
 /* eslint-disable */
 
 /** x-rate-limit classes, per account. */

@@ -1,6 +1,6 @@
 // POST /videos/generate/: the form is streamed (uploads.ts), then checked against the document's
-// schema, its x-valid-combinations and the chosen setting's request_fields (those two by the rules'
-// formProblem, DECISIONS #26: the one home of that rule, shared with the client and the CLI).
+// x-valid-combinations, its schema and the chosen setting's request_fields (the first and the last by
+// the rules' formProblem, DECISIONS #26: the one home of that rule, shared with the client and the CLI).
 import { formProblem } from '@videogen/openapi/rules';
 import type { Context } from '../context.js';
 import { ApiError, invalidRequest } from '../errors.js';
@@ -21,6 +21,13 @@ export function generateHandlers(ctx: Context): Record<string, OperationHandler>
       const account = request.account!;
       const form = await readGenerateForm(request, account.plan, model);
 
+      // x-valid-combinations first, so that a wrong combination is named as such (the schema's oneOf
+      // states the same combinations, but its error would only name one branch's missing field).
+      const given = inputNames.filter((n) => n in form.fields || n in form.files);
+      if (formProblem(given)) {
+        throw invalidRequest(`Give exactly one of: ${model.combinations.map(describeCombination).join('; ')} (got ${given.join(' + ') || 'no input field'}).`);
+      }
+
       // The document's schema: required video_setting_id (a UUID), non-empty text, at most 10 images.
       const asObject: Record<string, unknown> = { ...form.fields };
       for (const [name, files] of Object.entries(form.files)) {
@@ -31,11 +38,6 @@ export function generateHandlers(ctx: Context): Record<string, OperationHandler>
         const e = model.validate.generateForm.errors![0];
         const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'form';
         throw invalidRequest(`${where} ${e.message}.`);
-      }
-
-      const given = inputNames.filter((n) => n in form.fields || n in form.files);
-      if (formProblem(given)) {
-        throw invalidRequest(`Give exactly one of: ${model.combinations.map(describeCombination).join('; ')} (got ${given.join(' + ') || 'no input field'}).`);
       }
 
       const settingId = form.fields.video_setting_id.toLowerCase();
