@@ -32,7 +32,8 @@ describe('the package', () => {
     const dist = readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.js'));
     const bare = new Set<string>();
     for (const f of dist) {
-      for (const m of readFileSync(join(root, 'dist', f), 'utf8').matchAll(/(?:^|\n)(?:import|export)[^'"]*?from ["']([^"'.][^"']*)["']/g)) {
+      // Static imports and the CLI's createRequire(...)('name') calls.
+      for (const m of readFileSync(join(root, 'dist', f), 'utf8').matchAll(/(?:(?:^|\n)(?:import|export)[^'"]*?from |createRequire\([^)]*\)\()["']([^"'.][^"']*)["']/g)) {
         if (m[1].startsWith('node:')) continue;
         bare.add(m[1].startsWith('@') ? m[1].split('/').slice(0, 2).join('/') : m[1].split('/')[0]);
       }
