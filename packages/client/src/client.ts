@@ -46,7 +46,7 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   /** One scheduler per account for the rate limits and the concurrency limit (default true). */
   pacing?: boolean;
-  /** Clients with the same account share a scheduler (default: the same API key). */
+  /** Clients with the same account (and the same clock) share a scheduler (default: the same API key). */
   account?: string;
   /** Time source of every wait; inject one in tests. */
   clock?: Clock;

@@ -71,10 +71,16 @@ export class Pacer {
   }
 }
 
-const pacers = new Map<string, Pacer>();
-/** The pacer of an account (keyed by base URL and account id or key hash), shared by its clients. */
+const pacers = new WeakMap<Clock, Map<string, Pacer>>();
+/**
+ * The pacer of an account (keyed by base URL and account id or key hash), shared by its clients that
+ * share a clock: a schedule lives in one time line, so a client given another clock (a test's, a new
+ * sandbox's `sb.clock` on a reused port) gets its own. Real-time clients all share `realClock`.
+ */
 export const pacerFor = (key: string, clock: Clock, config?: PacerConfig) => {
-  let p = pacers.get(key);
-  if (!p) pacers.set(key, (p = new Pacer(clock, config)));
+  let byKey = pacers.get(clock);
+  if (!byKey) pacers.set(clock, (byKey = new Map()));
+  let p = byKey.get(key);
+  if (!p) byKey.set(key, (p = new Pacer(clock, config)));
   return p;
 };

@@ -147,6 +147,23 @@ describe('per-account pacing', () => {
     expect(srv.seen).toHaveLength(14 + 0);
   });
 
+  it('a client with another clock gets its own scheduler (a schedule is kept in one time line)', async () => {
+    // Two sandboxes one after the other on a reused port: the same base URL and key, each its own clock.
+    const srv = await faultServer(() => json(200, video('running')));
+    close = srv.close;
+    const key = `two-clocks-${n++}`;
+    const first = fakeClock(1_000_000);
+    const second = fakeClock(9_000_000);
+    const a = createClient({ apiKey: key, baseUrl: srv.baseUrl, clock: first });
+    for (let i = 0; i < 5; i++) await a.videos.get(ids[1]);
+    const waitedBefore = first.sleeps.length;
+    const b = createClient({ apiKey: key, baseUrl: srv.baseUrl, clock: second });
+    await b.videos.get(ids[1]);
+    expect(second.sleeps).toEqual([]);
+    expect(first.sleeps).toHaveLength(waitedBefore);
+    expect(srv.seen).toHaveLength(6);
+  });
+
   it('pacing: false sends at once (and meets the 429s)', async () => {
     const clock = fakeClock();
     const lim = limited(clock, 5, 10_000);
