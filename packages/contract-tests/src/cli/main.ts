@@ -55,7 +55,7 @@ Target (an option wins over its environment variable):
                                                    full (default against the sandbox): generations, conversions,
                                                      bursts (5 credits against a conforming service)
   --budget N               CONTRACT_CREDIT_BUDGET  spend at most N credits; what does not fit is skipped, cheapest coverage first
-  --every-combination      CONTRACT_EVERY_COMBINATION=1  generate every valid field combination (7 credits instead of 4)
+  --every-combination      CONTRACT_EVERY_COMBINATION=1  generate every valid field combination (a full run: 8 credits instead of 5)
   --time-scale N           CONTRACT_TIME_SCALE     the target runs N times faster than real time (sandbox --time-scale)
   --strict | --no-strict   CONTRACT_STRICT=1|0     decision mismatches fail the run too (default: only against the sandbox)
   --prism                                          start the Prism mock and run against it (workspace only: needs @stoplight/prism-cli)
