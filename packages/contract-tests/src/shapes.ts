@@ -68,6 +68,13 @@ export interface TargetConfig {
   seededIds?: string[];
   /** Generate every valid combination (7 credits) instead of one per input mode (CONTRACT_EVERY_COMBINATION=1). */
   everyCombination?: boolean;
+  /**
+   * Holds the target's time still until the function it returns is called: only the sandbox a run starts
+   * itself, whose clock the suite owns. The rate-limit burst is sent while it holds, at one instant of the
+   * target's time as "at once" means: at time scale 100 a 10 s window is 100 ms, and a busy machine
+   * spreads the burst's requests over more than that (a fixed window turns, a bucket refills): no 429.
+   */
+  holdTime?: () => () => void;
 }
 
 export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'headers' | 'envelope' | 'error_code';

@@ -6,7 +6,8 @@ import { failures, runAgainstProxy } from './harness.ts';
 
 describe('the unbroken sandbox (through a pass-through proxy)', () => {
   it('passes every check, none skipped, nothing transient, 5 credits', async () => {
-    const { results, run, violations } = await runAgainstProxy(() => ({}));
+    const { results, run, violations, bursts } = await runAgainstProxy(() => ({}));
+    expect(bursts).toBe(1);
     expect(failures(results)).toEqual([]);
     // The sandbox validated its own responses too: it saw nothing wrong with what it sent.
     expect(violations).toEqual([]);
@@ -24,7 +25,7 @@ describe('each contract break is caught by the expected check', () => {
   });
   // Each break runs against its own sandbox and its own run (its own pacer): parallel-safe.
   it.concurrent.each(BREAKS.map((b) => [b.name, b] as const))('%s', async (_name, b) => {
-    const { byId, results } = await runAgainstProxy(b.make, b.operations);
+    const { byId, results } = await runAgainstProxy(b.make, b.operations, {}, undefined, { burstInRealTime: b.burstInRealTime });
     for (const id of b.expect) {
       const r = byId.get(id);
       expect(r, `check ${id} did not run`).toBeDefined();

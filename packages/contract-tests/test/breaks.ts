@@ -14,6 +14,8 @@ export interface BreakCase {
   decision?: number;
   /** No check other than `expect` may fail: the break must not cascade into checks that share its requests. */
   only?: boolean;
+  /** The break waits for the sandbox's time to pass during the burst: it is not held (TargetConfig.holdTime). */
+  burstInRealTime?: boolean;
   /** Operations whose checks run against this break (a subset keeps 20 runs fast). */
   operations: string[];
   make(target: TargetConfig): Break;
@@ -313,6 +315,7 @@ export const BREAKS: BreakCase[] = [
   {
     name: 'no rate limit (429 hidden by waiting upstream)',
     expect: ['listVideoSettings › rate_limit_burst'],
+    burstInRealTime: true,
     operations: ['listVideoSettings'],
     make: () => ({
       response: async (res, req, upstream) => {

@@ -15,9 +15,13 @@ export async function runSuite(config: TargetConfig, opts: { operations?: string
   const cat = catalogue(config);
   const selection = select(cat, config, opts.profile ?? config.profile, opts.budget);
   if (opts.operations) selection.checks = selection.checks.filter((c) => opts.operations!.includes(c.check.operation));
-  const run = new Run({ ...config, profile: opts.profile ?? config.profile });
+  // Counted, so that a test can assert the burst was sent with the sandbox's time held (TargetConfig.holdTime).
+  let bursts = 0;
+  const { holdTime } = config;
+  const target = holdTime ? { ...config, holdTime: () => (bursts++, holdTime()) } : config;
+  const run = new Run({ ...target, profile: opts.profile ?? config.profile });
   const results = await runCatalogue(run, cat, selection);
-  return { run, results, selection, byId: new Map(results.map((r) => [checkId(r), r])) };
+  return { run, results, selection, byId: new Map(results.map((r) => [checkId(r), r])), bursts };
 }
 
 export async function runAgainstProxy(
@@ -25,12 +29,15 @@ export async function runAgainstProxy(
   operations?: string[],
   sandboxOptions: Record<string, unknown> = {},
   profile?: Profile,
-): Promise<{ results: RunResult[]; byId: Map<string, RunResult>; run: Run; violations: string[] }> {
+  /** The sandbox's time runs during the burst (no holdTime): for a break that waits upstream for it to pass. */
+  { burstInRealTime = false } = {},
+): Promise<{ results: RunResult[]; byId: Map<string, RunResult>; run: Run; violations: string[]; bursts: number }> {
   const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, sandboxOptions);
   const proxy = await startBreakingProxy(sandbox.handle.origin, make(sandbox.config));
   try {
-    const { run, results, byId } = await runSuite({ ...sandbox.config, baseUrl: proxy.baseUrl }, { operations, profile });
-    return { results, byId, run, violations: [...sandbox.handle.violations] };
+    const target = { ...sandbox.config, baseUrl: proxy.baseUrl, holdTime: burstInRealTime ? undefined : sandbox.config.holdTime };
+    const { run, results, byId, bursts } = await runSuite(target, { operations, profile });
+    return { results, byId, run, violations: [...sandbox.handle.violations], bursts };
   } finally {
     await proxy.close();
     await sandbox.close();

@@ -33,7 +33,13 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
         const { pacer } = s.run;
         await pacer.drain('B', 'main');
         const n = Math.max(pacer.limitOf('B', 'main').limit, RATE_LIMITS.B.requests) + 1;
-        return { n, answers: await Promise.all(Array.from({ length: n }, () => s.main.get('/video-settings/', { pace: false, retry: false }))) };
+        // At one instant of the target's time where the suite owns its clock (the sandbox it started).
+        const release = s.run.target.holdTime?.();
+        try {
+          return { n, answers: await Promise.all(Array.from({ length: n }, () => s.main.get('/video-settings/', { pace: false, retry: false }))) };
+        } finally {
+          release?.();
+        }
       },
       judge: ({ n, answers }, j) => {
         const limited = answers.filter((ex) => ex.status === 429);

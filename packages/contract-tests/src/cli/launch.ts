@@ -84,8 +84,17 @@ export async function startSandboxTarget(
   options: Record<string, unknown> = {},
 ): Promise<Launched & { sandbox: SandboxModule; handle: any }> {
   const sandbox = await loadSandbox();
-  const handle = await sandbox.startSandbox({ port: 0, timeScale, validateResponses: true, generationSeconds: GENERATION_SECONDS, ...options });
-  const config = sandboxTarget(handle.baseUrl, sandbox, timeScale, settings);
+  // Its wall clock stands still while held (TargetConfig.holdTime), then shows the real time again: a jump
+  // forward by the hold's length, never back.
+  const wall = (options.now as (() => number) | undefined) ?? Date.now;
+  let heldAt: number | undefined;
+  const now = () => heldAt ?? wall();
+  const handle = await sandbox.startSandbox({ port: 0, timeScale, validateResponses: true, generationSeconds: GENERATION_SECONDS, ...options, now });
+  const holdTime = () => {
+    heldAt ??= wall();
+    return () => void (heldAt = undefined);
+  };
+  const config = { ...sandboxTarget(handle.baseUrl, sandbox, timeScale, settings), holdTime };
   return { config, sandbox, handle, close: () => handle.close() };
 }
 
