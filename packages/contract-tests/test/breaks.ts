@@ -25,6 +25,12 @@ const isJson = (res: ProxiedResponse) => /json/.test(res.headers['content-type']
 const VIDEO = /^\/v1\/videos\/([^/]+)\/$/;
 const OPTIONS = /^\/v1\/videos\/([^/]+)\/conversions\/$/;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * How long a break that holds a request (a queue, a hidden 429) keeps asking upstream: a deadline, not a
+ * count of tries, since a loaded machine makes each try slower; inside the suite's own 60 s limit on one
+ * request (engine/http.ts) and the test's timeout.
+ */
+const HOLD_DEADLINE_MS = 40_000;
 const GENERATE = '/v1/videos/generate/';
 const isGenerate = (req: { method: string; url: string }) => req.method === 'POST' && req.url.split('?')[0] === GENERATE;
 const json = (status: number, body: unknown): ProxiedResponse => ({ status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });
@@ -303,8 +309,10 @@ export const BREAKS: BreakCase[] = [
     make: () => ({
       response: async (res, req, upstream) => {
         if (!isGenerate(req) || res.status !== 503) return undefined;
+        // Asked again until a slot frees, however slowly a loaded machine runs; the deadline only ends a hang.
+        const deadline = Date.now() + HOLD_DEADLINE_MS;
         let r = res;
-        for (let i = 0; r.status === 503 && i < 200; i++) {
+        while (r.status === 503 && Date.now() < deadline) {
           await sleep(50);
           r = await upstream(req);
         }
@@ -319,8 +327,10 @@ export const BREAKS: BreakCase[] = [
     operations: ['listVideoSettings'],
     make: () => ({
       response: async (res, req, upstream) => {
+        // Waited out until the limiter lets it through, however many rounds the burst's requests take.
+        const deadline = Date.now() + HOLD_DEADLINE_MS;
         let r = res;
-        for (let i = 0; r.status === 429 && i < 20; i++) {
+        while (r.status === 429 && Date.now() < deadline) {
           await sleep(Number(r.headers['retry-after'] ?? 0.05) * 1000 + 5);
           r = await upstream(req);
         }

@@ -140,10 +140,11 @@ describe('the ceiling, callers that leave, unreachable targets', () => {
     expect((await start()).status).toBe(200);
     const leaving = new AbortController();
     const held = start(leaving.signal).catch((e) => e);
-    await new Promise((r) => setTimeout(r, 300));
+    // The caller leaves once the proxy has its request (held: the next class A place is 5 s away).
+    await expect.poll(() => p.stats().requests, { timeout: 30_000 }).toBe(2);
     leaving.abort();
     expect(await held).toBeInstanceOf(Error);
-    await expect.poll(() => p.stats().abandoned).toBe(1);
+    await expect.poll(() => p.stats().abandoned, { timeout: 30_000 }).toBe(1);
     expect(t.received).toHaveLength(1);
     expect(p.stats().credits).toMatchObject({ spent: 1, inFlight: 0 });
   });
@@ -154,7 +155,8 @@ describe('the ceiling, callers that leave, unreachable targets', () => {
     const start = () => fetch(`${p.url}/videos/${VIDEO}/conversions/`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: '{"language":"en"}' });
     expect((await start()).status).toBe(200);
     const held = start();
-    await new Promise((r) => setTimeout(r, 200));
+    // Closed once the proxy has the request (held: the next class A place is 5 s away).
+    await expect.poll(() => p.stats().requests, { timeout: 30_000 }).toBe(2);
     await p.close();
     const res = await held;
     expect(res.status).toBe(503);
