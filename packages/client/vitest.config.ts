@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Deadlines that only end a hang, never a measure of speed: the machines are shared and loaded (CI
+    // runs the legs side by side on 2 cores). The hooks start sandboxes and pack tarballs: the same.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });

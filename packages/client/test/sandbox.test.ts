@@ -12,14 +12,18 @@ let sb: RunningSandbox;
 let acme: VideoClient;
 const dir = mkdtempSync('/tmp/vg-client-');
 const F = FIXTURES.acme;
+// Every client here is given `clock: sb.clock`: its polls, pacing and back-offs move the sandbox's time
+// instead of waiting for real, so a loaded machine changes how long a test takes, never what it sees.
+// The timeout is sandbox time too: a generation finishes GENERATION_SECONDS after it starts, far inside it.
+const GENERATION_SECONDS = 30;
 const wait = { intervalMs: 20, timeoutMs: 5_000 };
 let seen429 = 0;
 // Counts every 429 the sandbox sends to the client, retried or not.
 const counting = (r: Request) => fetch(r).then((res) => (res.status == 429 && seen429++, res));
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, timeScale: 100, validateResponses: true });
-  acme = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, plan: 'business', fetch: counting, account: 'acme' });
+  sb = await startSandbox({ port: 0, timeScale: 100, validateResponses: true, generationSeconds: GENERATION_SECONDS });
+  acme = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, clock: sb.clock, plan: 'business', fetch: counting, account: 'acme' });
 });
 afterAll(async () => {
   expect(sb.violations).toEqual([]);
@@ -74,7 +78,7 @@ describe('against the sandbox', () => {
   });
 
   it('validates before sending: combination, extension, size for the plan, image count, the setting', async () => {
-    const globex = createClient({ apiKey: SANDBOX_KEYS.globex, baseUrl: sb.baseUrl }); // personal plan
+    const globex = createClient({ apiKey: SANDBOX_KEYS.globex, baseUrl: sb.baseUrl, clock: sb.clock }); // personal plan
     const cases: [object, string, RegExp][] = [
       [{ video_setting_id: F.settings.text, text: 'x', audio_file: write('a.mp3', 1) }, 'text', /combination/],
       [{ video_setting_id: F.settings.pdf, pdf_file: write('a.doc', 1) }, 'pdf_file', /\.pdf/],
@@ -102,7 +106,7 @@ describe('against the sandbox', () => {
     await expect(failed).rejects.toBeInstanceOf(VideoFailedError);
     const { video_id } = await acme.videos.generate({ video_setting_id: F.settings.pdf, pdf_file: { data: Buffer.alloc(5), filename: `d${MAGIC.expire}.pdf` } });
     await acme.waitForVideo(video_id, wait);
-    await new Promise((r) => setTimeout(r, 400)); // the sandbox expires it one generation (0.3 s) later
+    sb.clock.advance(GENERATION_SECONDS + 1); // the sandbox expires it one generation time after it completed
     const e = await acme.waitForVideo(video_id, wait).catch((e) => e);
     expect(e).toBeInstanceOf(VideoExpiredError);
     expect(e.video.status).toBe('expired');
@@ -132,17 +136,17 @@ describe('against the sandbox', () => {
 
   it('maps the server errors: 404, 500 after retries, 429 credit, 403 free plan, 401', async () => {
     await expect(acme.convert(FIXTURES.globex.videos.convertible, { language: 'en' })).rejects.toBeInstanceOf(NotFoundError);
-    const fast = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, fetch: counting, account: 'acme', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+    const fast = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, clock: sb.clock, fetch: counting, account: 'acme', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
     await expect(fast.convert(F.videos.unknownError, { language: 'en' })).rejects.toMatchObject({ status: 500, error_code: 'UNKNOWN_ERROR', kind: 'server' });
-    const umbrella = createClient({ apiKey: SANDBOX_KEYS.umbrella, baseUrl: sb.baseUrl });
+    const umbrella = createClient({ apiKey: SANDBOX_KEYS.umbrella, baseUrl: sb.baseUrl, clock: sb.clock });
     const credit = await umbrella.videos.generate({ video_setting_id: FIXTURES.umbrella.settings.text, text: 'x' }).catch((e) => e);
     expect(credit).toBeInstanceOf(InsufficientCreditError);
     expect(credit).toMatchObject({ status: 429, error_code: 'INSUFFICIENT_CREDIT', retryable: false });
-    const initech = createClient({ apiKey: SANDBOX_KEYS.initech, baseUrl: sb.baseUrl });
+    const initech = createClient({ apiKey: SANDBOX_KEYS.initech, baseUrl: sb.baseUrl, clock: sb.clock });
     const plan = await initech.convert(FIXTURES.initech.videos.convertible, { language: 'en' }).catch((e) => e);
     expect(plan).toBeInstanceOf(InsufficientCreditError);
     expect(plan).toMatchObject({ status: 403, error_code: 'INSUFFICIENT_CREDIT', kind: 'insufficient_credit', retryable: false });
-    const bad = createClient({ apiKey: 'sandbox-key-nobody', baseUrl: sb.baseUrl });
+    const bad = createClient({ apiKey: 'sandbox-key-nobody', baseUrl: sb.baseUrl, clock: sb.clock });
     const e = await bad.videos.get(F.videos.convertible).catch((e) => e);
     expect(e).toBeInstanceOf(AuthenticationError);
     expect(e.status).toBe(401);
@@ -154,7 +158,7 @@ describe('against the sandbox', () => {
   it('re-reads the status for a fresh download URL when the first has expired (403)', async () => {
     let first = true;
     const c = createClient({
-      apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, account: 'acme',
+      apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, clock: sb.clock, account: 'acme',
       // Spoil the signature of the first download URL: the download host answers 403.
       fetch: (r) => {
         if (first && r.url.includes('/downloads/')) { first = false; return fetch(new Request(r.url.replace(/signature=\w/, 'signature=0'))); }
@@ -168,8 +172,8 @@ describe('against the sandbox', () => {
 
   it('paces a burst of one account across two keys: zero 429', async () => {
     const before = seen429;
-    const acme2 = createClient({ apiKey: SANDBOX_KEYS.acme2, baseUrl: sb.baseUrl, fetch: counting, account: 'acme' });
-    const acme1 = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, fetch: counting, account: 'acme' });
+    const acme2 = createClient({ apiKey: SANDBOX_KEYS.acme2, baseUrl: sb.baseUrl, clock: sb.clock, fetch: counting, account: 'acme' });
+    const acme1 = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, clock: sb.clock, fetch: counting, account: 'acme' });
     await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? acme1 : acme2).videos.get(F.videos.convertible)));
     const gens = Array.from({ length: 5 }, (_, i) => (i % 2 ? acme1 : acme2).generateAndWait({ video_setting_id: F.settings.text, text: `burst ${i}` }, wait));
     await Promise.all(gens);
