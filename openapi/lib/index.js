@@ -149,23 +149,66 @@ export function decisionsOf(node) {
 function finding(kind, message, extra = {}) {
   const f = { kind, message };
   if (extra.pointer !== undefined) f.pointer = extra.pointer;
-  const decisions = decisionsOf(extra.node);
+  const decisions = extra.decisions ?? decisionsOf(extra.node);
   // `decision` is the entry the finding breaks (the first listed); `decisions` every entry of the element.
   if (decisions) Object.assign(f, { decision: decisions[0], decisions });
   return f;
 }
 
+/** The `enum` or `const` a node states, or the named enums of an open `anyOf`/`oneOf` (`Code | string`). */
+function enumOf(spec, node) {
+  const n = deref(spec, node);
+  if (!n) return undefined;
+  if (Array.isArray(n.enum)) return n.enum;
+  if (n.const !== undefined) return [n.const];
+  const named = (n.anyOf ?? n.oneOf ?? []).map((branch) => enumOf(spec, branch)).filter(Boolean);
+  return named.length ? named.flat() : undefined;
+}
+
+/** The known `error_code` values of a body schema: the narrowest statement through `$ref` and `allOf`. */
+function knownCodes(spec, schema, depth = 0) {
+  const s = deref(spec, schema);
+  if (!s || depth > 10) return undefined;
+  let codes = s.properties ? enumOf(spec, s.properties.error_code) : undefined;
+  for (const part of s.allOf ?? []) {
+    const inner = knownCodes(spec, part, depth + 1);
+    if (inner) codes = codes ? codes.filter((c) => inner.includes(c)) : inner;
+  }
+  return codes;
+}
+
+/**
+ * The decisions a stand-in response answers for: its own `x-decision` (its status is the choice);
+ * else, when its status is the interface's, the decisions that added this document's own codes to it
+ * (`x-enumDecisions`) and that the operation names: a conversion's 400 is the interface's (7.2), but
+ * it answers a body that is not a JSON object by #10's choice, the case 7.2 leaves open.
+ */
+function standInDecisions(spec, operation, response) {
+  const own = decisionsOf(response);
+  if (own) return own;
+  const chosen = Object.assign({}, ...Object.values(spec.components?.schemas ?? {}).map((s) => s?.['x-enumDecisions'] ?? {}));
+  const named = decisionsOf(operation) ?? [];
+  const codes = knownCodes(spec, response.content?.['application/json']?.schema) ?? [];
+  const decisions = [...new Set(codes.flatMap((c) => chosen[c] ?? []))].filter((d) => named.includes(d));
+  return decisions.length ? decisions : undefined;
+}
+
 /**
  * The declared response that stands in for an undeclared status whose choice the interface leaves
- * open: a declared response of the same class that carries `x-decision` (the expected status first,
- * then `N00`, then the only one). Undefined when none does: the status then breaks the interface.
+ * open, with the decisions it answers for: the expected status when the caller provoked one of the
+ * same class, else the class's generic `N00` (the status a service gives when no specific one
+ * applies), if a decision chose it or something it answers. Never another response of the class:
+ * one whose decision picks between declared statuses (#29, 401 or 403) says nothing of a 422.
+ * Undefined when there is none: the status then breaks the interface.
  */
 function standInResponse(spec, operation, status, expectedStatus) {
   const responses = operation.responses ?? {};
   const cls = String(status)[0];
-  const keys = Object.keys(responses).filter((k) => k[0] === cls && /^\d{3}$/.test(k) && decisionsOf(deref(spec, responses[k])));
-  const key = [String(expectedStatus ?? ''), `${cls}00`].find((k) => keys.includes(k)) ?? keys[0];
-  return key === undefined ? undefined : { key, response: deref(spec, responses[key]) };
+  const key = expectedStatus !== undefined && String(expectedStatus)[0] === cls ? String(expectedStatus) : `${cls}00`;
+  if (!(key in responses)) return undefined;
+  const response = deref(spec, responses[key]);
+  const decisions = standInDecisions(spec, operation, response);
+  return decisions ? { key, response, decisions } : undefined;
 }
 
 /**
@@ -186,7 +229,7 @@ export function checkResponse(ajv, spec, operation, { status, contentType, body,
   if (!found) {
     const standIn = standInResponse(spec, operation, status, options.expectedStatus);
     if (!standIn) return [finding('status', `status ${status} is not declared for ${operation.operationId}`)];
-    problems.push(finding('status', `status ${status} is not declared for ${operation.operationId} (the document chose ${standIn.key})`, { node: standIn.response }));
+    problems.push(finding('status', `status ${status} is not declared for ${operation.operationId} (the document chose ${standIn.key})`, { decisions: standIn.decisions }));
     found = standIn;
   }
   if (headers) {

@@ -33,6 +33,19 @@ describe('checkResponse findings', () => {
     const f = checkResponse(ajv, spec, op('generateVideo'), { status: 422, contentType: json, body: { error_code: 'X', error: 'no' } }, { expectedStatus: 400 });
     expect(f).toEqual([expect.objectContaining({ kind: 'status', decisions: expect.arrayContaining([8]) })]);
   });
+  it('an undeclared 4xx on a conversion stands in for its 400 and cites #10 (its INVALID_REQUEST), not the 401 of #29', () => {
+    const f = checkResponse(ajv, spec, op('createConversion'), { status: 422, contentType: json, body: { error_code: 'X', error: 'no' } });
+    expect(f).toEqual([expect.objectContaining({ kind: 'status', decision: 10, decisions: [10] })]);
+    // (an expected 400, which is the conversion's, the same)
+    expect(checkResponse(ajv, spec, op('createConversion'), { status: 422, contentType: json, body: { error_code: 'X', error: 'no' } }, { expectedStatus: 400 })[0].decisions).toEqual([10]);
+  });
+  it('a decision between two declared statuses stands in only for its own: a 419 for an expected 401 is #29, for an expected 404 of the interface no decision', () => {
+    const body = { error_code: 'X', error: 'no' };
+    expect(checkResponse(ajv, spec, op('createConversion'), { status: 419, contentType: json, body }, { expectedStatus: 401 })[0].decisions).toEqual([29]);
+    const f = checkResponse(ajv, spec, op('createConversion'), { status: 419, contentType: json, body }, { expectedStatus: 404 });
+    expect(f).toEqual([expect.objectContaining({ kind: 'status' })]);
+    expect(f[0].decision).toBeUndefined();
+  });
   it('content type and header kinds', () => {
     expect(checkResponse(ajv, spec, op('getVideo'), { status: 200, contentType: 'text/html', body: '' })[0].kind).toBe('content-type');
   });

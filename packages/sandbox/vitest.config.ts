@@ -5,7 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Every file starts real servers; the machine's cores are shared, so run files one at a time.
     fileParallelism: false,
-    testTimeout: 60_000,
-    hookTimeout: 30_000,
+    // Above the tests' own deadlines (WAIT_MS, 60 s, in test/helpers.ts), so that a miss fails with the
+    // test's message; hooks start servers and processes, as slow as tests on a loaded machine.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

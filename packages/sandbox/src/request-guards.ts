@@ -69,7 +69,14 @@ export function boundUnreadBody(request: FastifyRequest, limits: HttpLimits) {
   if (typeof socket?.destroy !== 'function') return;
   const timer = setTimeout(() => socket.destroy(), limits.lingerMs);
   timer.unref();
-  raw.once('end', () => clearTimeout(timer));
-  socket.once('close', () => clearTimeout(timer));
+  // The socket outlives the request on a keep-alive connection: its listener goes with the timer, or
+  // every early answer would leave one more (MaxListenersExceededWarning after ten).
+  const settle = () => {
+    clearTimeout(timer);
+    raw.off('end', settle);
+    socket.off('close', settle);
+  };
+  raw.once('end', settle);
+  socket.once('close', settle);
 }
 

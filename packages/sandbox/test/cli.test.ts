@@ -3,6 +3,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WAIT_MS } from './helpers.js';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 let child: ChildProcess;
@@ -13,8 +14,12 @@ beforeAll(async () => {
   child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--time-scale', '10'], { cwd: pkg, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const started = Date.now();
-  while (!/base URL/.test(out) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
+  // The whole banner: the base URL, a blank line, the keys table, a blank line (it may come in pieces).
+  const deadline = Date.now() + WAIT_MS;
+  while (!/base URL[^]*\n\n[^]*\n\n/.test(out)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sandbox CLI did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 });
 afterAll(() => {
   child.kill('SIGTERM');
@@ -28,7 +33,10 @@ it('prints the base URL and the keys table, then one log line per request withou
   const res = await fetch(`${baseUrl}/videos/?page=1`, { headers: { authorization: 'Bearer sandbox-key-globex' } });
   expect(res.status).toBe(200);
   await fetch(`${baseUrl}/videos/`, { headers: { authorization: 'Bearer wrong-key-123' } });
-  await new Promise((r) => setTimeout(r, 200));
+  // The log lines follow the answers (another process): waited for, with a deadline.
+  const deadline = Date.now() + WAIT_MS;
+  const logged = () => [/ 200 .*\n/, / 401 .*\n/].every((line) => line.test(out.slice(banner)));
+  while (!logged() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   const log = out.slice(banner);
   expect(log).toMatch(/GET \/v1\/videos\/ 200 \d+\.\dms globex/);
   expect(log).toMatch(/GET \/v1\/videos\/ 401 \d+\.\dms -/);
@@ -42,7 +50,7 @@ it('takes --personality and --rate-limiter, and refuses unknown values with a cl
   for (const [flag, value] of [['--rate-limiter', 'leaky'], ['--personality', 'grumpy']]) {
     let message = '';
     try {
-      execFileSync(process.execPath, ['dist/cli.js', '--port', '0', flag, value], { cwd: pkg, stdio: 'pipe', timeout: 10_000 });
+      execFileSync(process.execPath, ['dist/cli.js', '--port', '0', flag, value], { cwd: pkg, stdio: 'pipe', timeout: WAIT_MS });
     } catch (err: any) {
       message = String(err.stderr);
       expect(err.status).toBe(1);

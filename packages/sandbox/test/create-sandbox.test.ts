@@ -36,7 +36,7 @@ const clientOf = (sb: Sandbox, apiKey: string = key, clock: Clock = sb.clock) =>
 
 describe('the sample flow through the client, in-process', () => {
   // 30 s generations at the real time scale: only the sandbox clock can make this quick.
-  it('lists settings, generates, polls, downloads, converts and polls with no socket and no real wait', { timeout: 20_000 }, async () => {
+  it('lists settings, generates, polls, downloads, converts and polls with no socket and no real wait', async () => {
     const before = sockets();
     const sb = await sandboxFor();
     expect(sb.port).toBeUndefined();

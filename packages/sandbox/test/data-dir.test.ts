@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, SANDBOX_KEYS, startSandbox } from '../src/index.js';
-import { call, form } from './helpers.js';
+import { call, form, WAIT_MS } from './helpers.js';
 import { streamedUpload } from '../bench/streamed-upload.mjs';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
@@ -38,9 +38,9 @@ async function cliSandbox(dir: string): Promise<{ child: ChildProcess; baseUrl: 
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const started = Date.now();
+  const deadline = Date.now() + WAIT_MS;
   while (!/base URL\s+\S+/.test(out)) {
-    if (child.exitCode !== null || Date.now() - started > 15_000) throw new Error(`sandbox CLI did not start: ${out}`);
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sandbox CLI did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 25));
   }
   return { child, baseUrl: /base URL\s+(\S+)/.exec(out)![1] };
@@ -89,7 +89,12 @@ describe('durability', () => {
       }
     };
     const loops = [loop(), loop(), loop(), loop()];
-    while (acked.length < 150) await new Promise((r) => setTimeout(r, 10));
+    // Until 150 creations are acknowledged, or every writer has stopped (the server went away early:
+    // then the count below fails the test instead of waiting for its timeout).
+    let writersDone = false;
+    void Promise.all(loops).then(() => (writersDone = true));
+    while (acked.length < 150 && !writersDone) await new Promise((r) => setTimeout(r, 10));
+    expect(acked.length).toBeGreaterThanOrEqual(150);
     await killed(child); // mid-stream: creates are in flight
     stop = true;
     await Promise.all(loops);

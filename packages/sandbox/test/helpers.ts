@@ -4,6 +4,13 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../src/i
 
 export const T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
 
+/**
+ * How long a test waits for what it expects a server or a process to do: a deadline for the event,
+ * never a measure of speed (the machines that run the tests are shared and often loaded). Below the
+ * test timeout (vitest.config.ts), so that a miss fails with the test's own message.
+ */
+export const WAIT_MS = 60_000;
+
 /** A hand-driven clock: time moves only when a test says so. */
 export function manualClock(start = T0) {
   let t = start;

@@ -11,11 +11,18 @@ export interface RawResult {
   ms: number;
 }
 
+export { WAIT_MS } from './helpers.js';
+
 /**
  * Connect, write `first`, then `more` chunks every `everyMs` (a trickle), and read until the server
- * closes or `boundMs` passes. Never hangs: the bound always ends it.
+ * closes, `until` holds for what was received (`untilAnswer`: one complete answer), or `boundMs`
+ * passes. Never hangs: the bound always ends it.
  */
-export function converse(port: number, first: string, opts: { boundMs: number; more?: string[]; everyMs?: number; untilAnswer?: boolean }): Promise<RawResult> {
+export function converse(
+  port: number,
+  first: string,
+  opts: { boundMs: number; more?: string[]; everyMs?: number; untilAnswer?: boolean; until?: (text: string) => boolean },
+): Promise<RawResult> {
   return new Promise((resolve) => {
     const start = Date.now();
     const socket = net.connect(port, '127.0.0.1');
@@ -38,14 +45,15 @@ export function converse(port: number, first: string, opts: { boundMs: number; m
     });
     socket.on('data', (d) => {
       text += d.toString('latin1');
-      if (opts.untilAnswer && complete(text)) finish(false);
+      if ((opts.untilAnswer && complete(text)) || opts.until?.(text)) finish(false);
     });
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));
   });
 }
 
-function complete(text: string): boolean {
+/** Whether `text` holds one complete answer (head and a Content-Length body). */
+export function complete(text: string): boolean {
   const end = text.indexOf('\r\n\r\n');
   const m = /\r\ncontent-length: (\d+)\r\n/i.exec(text);
   return end >= 0 && !!m && text.length >= end + 4 + Number(m[1]);
