@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkId } from '../src/engine/catalogue.ts';
 import { BREAKS } from './breaks.ts';
+import { pathOf, type ProxiedResponse } from './breaking-proxy.ts';
 import { failures, runAgainstProxy } from './harness.ts';
 
 describe('the unbroken sandbox (through a pass-through proxy)', () => {
@@ -39,5 +40,33 @@ describe('each contract break is caught by the expected check', () => {
     if (b.decision === undefined) expect(results.some((r) => r.state === 'failed')).toBe(true);
     // A difference from our decision alone fails nothing: the default run against such a target exits 0.
     else expect(failures(results)).toEqual([]);
+  });
+});
+
+describe('what the interface leaves open about the rate limit is no failure', () => {
+  // 8.1 does not say how the window is kept. A fixed window that turns while the burst arrives lets all
+  // of it through: here the first burst's one 429 is answered as a 200 (a copy of an earlier answer),
+  // while the sandbox counted every request, as the turned window would. The second burst, sent at
+  // once, meets the full window.
+  it('a window that turned during the burst: no 429 from it, then one from a second burst, and the check passes', async () => {
+    let hidden = 0;
+    let lastOk: ProxiedResponse | undefined;
+    const { byId, bursts } = await runAgainstProxy(
+      () => ({
+        response: (res, req) => {
+          if (req.method !== 'GET' || pathOf(req) !== '/v1/video-settings/') return undefined;
+          if (res.status === 200) lastOk = res;
+          if (res.status !== 429 || hidden > 0 || !lastOk) return undefined;
+          hidden++;
+          return lastOk;
+        },
+      }),
+      ['listVideoSettings'],
+      // A fixed window: the burst, held at one instant of an empty window, gets exactly one 429.
+      { rateLimiter: 'fixed' },
+    );
+    expect(byId.get('listVideoSettings › rate_limit_burst')).toMatchObject({ state: 'passed' });
+    expect(hidden).toBe(1);
+    expect(bursts).toBe(2);
   });
 });

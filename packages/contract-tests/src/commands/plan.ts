@@ -30,7 +30,7 @@ export function formatPlans(all: Selection[], target: TargetConfig): string {
     lines.push(
       '',
       `${p.profile}: ${run.length} checks run, ${p.checks.length - run.length} skipped${pending.length ? ` (${pending.length} of those that run need a fixture discovery must find, else they skip)` : ''}`,
-      `  main account: ${t.main.A} class-A, ${t.main.B} class-B requests${t.upToB ? ` (${t.upToB} of them at most: discovery and reads that stop once they find what they look for)` : ''}${t.reads ? `, and at least ${t.reads} status reads of the videos it creates` : ''}`,
+      `  main account: ${t.main.A} class-A, ${t.main.B} class-B requests${t.upToB ? ` (${t.upToB} of them at most: discovery and reads that stop once they find what they look for, a second rate-limit burst only when the first met no 429)` : ''}${t.reads ? `, and at least ${t.reads} status reads of the videos it creates` : ''}`,
       `  other accounts / no key: ${t.others.A} class-A, ${t.others.B} class-B (paced apart)`,
       `  credits: ${t.credits}${p.creditCap !== undefined ? `; at most ${p.creditCap} (the run's guard: no generation or conversion once ${p.creditCap} ${p.creditCap === 1 ? 'is' : 'are'} spent${t.atRisk ? `; ${t.atRisk} requests a conforming target refuses would each cost one if accepted` : ''})` : ''}`,
       `  floor wall time: ${secs(t.floorMs)} at the service's pace${target.timeScale !== 1 ? ` (${secs(t.floorMs / target.timeScale)} at time scale ${target.timeScale})` : ''}${t.reads ? ', plus the generation time of the videos it waits for' : ''}`,
