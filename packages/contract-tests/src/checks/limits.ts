@@ -7,6 +7,9 @@ import type { Exchange } from '../shapes.ts';
 import type { GenerationScenarios, Probe } from '../scenarios/generations.ts';
 import { ok } from '../scenarios/videos.ts';
 
+/** The burst, and a second one only when the first met no 429. */
+const MAX_BURSTS = 2;
+
 const running = (ex: Exchange) => ok(ex) && (ex.body as { status?: unknown })?.status === 'running';
 
 /**
@@ -29,7 +32,7 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
       needs: [need.profile('full', 'bursts'), need.stateful('it has no rate limits')],
       // One more than the window allows, by the spec's reading or the target's own (the larger), and a
       // second burst when the first got no 429: the most it sends.
-      cost: { B: 2 * (RATE_LIMITS.B.requests + 1), upTo: true },
+      cost: { B: MAX_BURSTS * (RATE_LIMITS.B.requests + 1), upTo: true },
       send: async (s) => {
         const { pacer } = s.run;
         await pacer.drain('B', 'main');
