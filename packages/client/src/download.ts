@@ -57,6 +57,7 @@ export async function download(
     const total = Number(res.headers.get('content-length')) || undefined;
     const tmp = `${path}.${Date.now()}-${Math.random().toString(36).slice(2)}.part`;
     let loaded = 0;
+    const file = createWriteStream(tmp);
     try {
       await pipeline(
         res.body,
@@ -67,11 +68,14 @@ export async function download(
             yield c;
           }
         },
-        createWriteStream(tmp),
+        file,
         { signal },
       );
       await rename(tmp, path);
     } catch (cause) {
+      // A body that fails before the file is open leaves the open pending: removed only once the stream
+      // has closed, or the open would create the file after its removal.
+      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
       await rm(tmp, { force: true });
       signal?.throwIfAborted();
       if ((cause as NodeJS.ErrnoException)?.syscall) throw cause; // the local file system's error (a full disk, a bad path)
