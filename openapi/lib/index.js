@@ -155,26 +155,38 @@ function finding(kind, message, extra = {}) {
   return f;
 }
 
-/** The `enum` or `const` a node states, or the named enums of an open `anyOf`/`oneOf` (`Code | string`). */
-function enumOf(spec, node) {
+/**
+ * The `enum` or `const` a node states; with `open`, also the named enums of an open `anyOf`/`oneOf`
+ * (`Code | string`).
+ */
+function enumOf(spec, node, open) {
   const n = deref(spec, node);
   if (!n) return undefined;
   if (Array.isArray(n.enum)) return n.enum;
   if (n.const !== undefined) return [n.const];
-  const named = (n.anyOf ?? n.oneOf ?? []).map((branch) => enumOf(spec, branch)).filter(Boolean);
+  if (!open) return undefined;
+  const named = (n.anyOf ?? n.oneOf ?? []).map((branch) => enumOf(spec, branch, open)).filter(Boolean);
   return named.length ? named.flat() : undefined;
 }
 
-/** The known `error_code` values of a body schema: the narrowest statement through `$ref` and `allOf`. */
-function knownCodes(spec, schema, depth = 0) {
+/**
+ * The `error_code` values a body schema states: the narrowest statement through `$ref` and `allOf`.
+ * Closed by default (an `enum` or `const`); with `open`, also the known codes of `Code | string`.
+ */
+export function errorCodesOf(spec, schema, { open = false } = {}, depth = 0) {
   const s = deref(spec, schema);
   if (!s || depth > 10) return undefined;
-  let codes = s.properties ? enumOf(spec, s.properties.error_code) : undefined;
+  let codes = s.properties?.error_code ? enumOf(spec, s.properties.error_code, open) : undefined;
   for (const part of s.allOf ?? []) {
-    const inner = knownCodes(spec, part, depth + 1);
+    const inner = errorCodesOf(spec, part, { open }, depth + 1);
     if (inner) codes = codes ? codes.filter((c) => inner.includes(c)) : inner;
   }
   return codes;
+}
+
+/** The decisions behind the document's own error codes (`x-enumDecisions`, code → decisions), wherever it keeps them. */
+export function enumDecisionsOf(spec) {
+  return Object.assign({}, ...Object.values(spec.components?.schemas ?? {}).map((s) => s?.['x-enumDecisions'] ?? {}));
 }
 
 /**
@@ -186,9 +198,9 @@ function knownCodes(spec, schema, depth = 0) {
 function standInDecisions(spec, operation, response) {
   const own = decisionsOf(response);
   if (own) return own;
-  const chosen = Object.assign({}, ...Object.values(spec.components?.schemas ?? {}).map((s) => s?.['x-enumDecisions'] ?? {}));
+  const chosen = enumDecisionsOf(spec);
   const named = decisionsOf(operation) ?? [];
-  const codes = knownCodes(spec, response.content?.['application/json']?.schema) ?? [];
+  const codes = errorCodesOf(spec, response.content?.['application/json']?.schema, { open: true }) ?? [];
   const decisions = [...new Set(codes.flatMap((c) => chosen[c] ?? []))].filter((d) => named.includes(d));
   return decisions.length ? decisions : undefined;
 }

@@ -1,6 +1,6 @@
 // The contract, read at run time from @videogen/openapi: nothing here restates a schema. Schemas are
 // found by what the interface names (error_code, error, page), not by their names in the document.
-import { createAjv, decisionsOf, deref, listOperations, loadSpec, validatorFor, type OpenApiDocument, type Operation } from '@videogen/openapi';
+import { createAjv, decisionsOf, deref, enumDecisionsOf, errorCodesOf, listOperations, loadSpec, validatorFor, type OpenApiDocument, type Operation } from '@videogen/openapi';
 
 export interface Contract {
   spec: OpenApiDocument;
@@ -48,29 +48,11 @@ export function loadContract(): Contract {
     const v = validatorFor(ajv, envelopeRef);
     return v(value) ? [] : (v.errors ?? []).map((e) => `envelope${e.instancePath} ${e.message}`);
   };
-  // Walk $ref / allOf to the narrowest statement about error_code.
-  const codesIn = (schema: any, depth = 0): string[] | undefined => {
-    if (!schema || depth > 10) return undefined;
-    const s = deref<any>(spec, schema);
-    let found: string[] | undefined;
-    const p = s?.properties?.error_code;
-    if (p) {
-      const d = deref<any>(spec, p);
-      if (Array.isArray(d.enum)) found = d.enum;
-      else if (d.const !== undefined) found = [d.const];
-    }
-    for (const part of s?.allOf ?? []) {
-      const inner = codesIn(part, depth + 1);
-      if (inner) found = found ? found.filter((c) => inner.includes(c)) : inner;
-    }
-    return found;
-  };
   const documentedErrorCodes = (operationId: string, status: number) => {
     const schema = jsonSchemaOf(operation(operationId)?.operation.responses?.[String(status)]);
-    return schema ? codesIn(schema) : undefined;
+    return schema ? errorCodesOf(spec, schema) : undefined;
   };
-  // x-enumDecisions (code → decisions) wherever the document keeps it.
-  const enumDecisions: Record<string, number[]> = Object.assign({}, ...Object.values<any>(spec.components?.schemas ?? {}).map((s) => s?.['x-enumDecisions'] ?? {}));
+  const enumDecisions = enumDecisionsOf(spec);
   const decisionFor = (operationId: string | undefined, status: number, code?: string) => {
     if (code && enumDecisions[code]) return enumDecisions[code];
     const declared = operation(operationId)?.operation.responses?.[String(status)];
