@@ -21,7 +21,11 @@ for (const arg of process.argv.slice(2)) {
     const fail = /^(\S+: )?\s*FAIL\s+(.*\S)\s*$/.exec(line);
     if (!fail) return;
     const prefix = fail[1] ?? '';
-    const error = lines.slice(i + 1, i + 6).map((l) => (l.startsWith(prefix) ? l.slice(prefix.length) : l).trim()).find((l) => l) ?? '';
+    const error =
+      lines
+        .slice(i + 1, i + 6)
+        .map((l) => (l.startsWith(prefix) ? l.slice(prefix.length) : l).trim())
+        .find((l) => l) ?? '';
     const where = label ? `${label}: ` : prefix;
     failures.push(`  ${where}${fail[2]}${error ? `\n      ${error.slice(0, 300)}` : ''}`);
   });
@@ -29,11 +33,15 @@ for (const arg of process.argv.slice(2)) {
     const m = /^(?:\S+ )?\s*Tests\s+(.*\(\d+\))\s*$/.exec(line);
     if (!m) continue;
     found++;
-    for (const [, n, kind] of m[1].matchAll(/(\d+) (passed|failed|skipped|todo)/g)) mine[kind === 'todo' ? 'skipped' : kind] += Number(n);
+    for (const [, n, kind] of m[1].matchAll(/(\d+) (passed|failed|skipped|todo)/g))
+      mine[kind === 'todo' ? 'skipped' : kind] += Number(n);
   }
   runs += found;
   for (const k of Object.keys(totals)) totals[k] += mine[k];
-  if (label) legs.push(`  ${label}: ${found ? `${mine.passed} passed, ${mine.failed} failed, ${mine.skipped} skipped` : 'NO TEST SUMMARY (crashed?)'}`);
+  if (label)
+    legs.push(
+      `  ${label}: ${found ? `${mine.passed} passed, ${mine.failed} failed, ${mine.skipped} skipped` : 'NO TEST SUMMARY (crashed?)'}`,
+    );
 }
 if (!runs) {
   console.error('test-summary: no vitest summary found in the logs');

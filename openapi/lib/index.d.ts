@@ -70,6 +70,10 @@ export function decisionsOf(node: unknown): number[] | undefined;
  * The `error_code` values a body schema states: the narrowest statement through `$ref` and `allOf`.
  * Closed by default (an `enum` or `const`); with `open`, also the known codes of `Code | string`.
  */
-export function errorCodesOf(spec: OpenApiDocument, schema: unknown, options?: { open?: boolean }): string[] | undefined;
+export function errorCodesOf(
+  spec: OpenApiDocument,
+  schema: unknown,
+  options?: { open?: boolean },
+): string[] | undefined;
 /** The decisions behind the document's own error codes (`x-enumDecisions`, code → decisions), wherever it keeps them. */
 export function enumDecisionsOf(spec: OpenApiDocument): Record<string, number[]>;

@@ -18,7 +18,9 @@ export function loadSpec() {
     try {
       cached = JSON.parse(readFileSync(specPath, 'utf8'));
     } catch (err) {
-      throw new Error(`Cannot read the bundled OpenAPI document at ${specPath}: run "npm run build" first (${err.message})`);
+      throw new Error(
+        `Cannot read the bundled OpenAPI document at ${specPath}: run "npm run build" first (${err.message})`,
+      );
     }
   }
   return cached;
@@ -62,7 +64,8 @@ export function validatorFor(ajv, ref) {
   const known = ajv.getSchema(key);
   if (known) return known;
   const root = ajv.getSchema(SPEC_ID)?.schema;
-  if (!/^#\//.test(ref) || deref(root ?? {}, { $ref: ref }) === undefined) throw new Error(`${ref} is not in the OpenAPI document`);
+  if (!/^#\//.test(ref) || deref(root ?? {}, { $ref: ref }) === undefined)
+    throw new Error(`${ref} is not in the OpenAPI document`);
   ajv.addSchema({ $ref: key }, key);
   return ajv.getSchema(key);
 }
@@ -71,7 +74,11 @@ export function validatorFor(ajv, ref) {
 export function deref(spec, node) {
   let n = node;
   while (n && n.$ref) {
-    n = n.$ref.slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((o, p) => o?.[p], spec);
+    n = n.$ref
+      .slice(2)
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((o, p) => o?.[p], spec);
   }
   return n;
 }
@@ -92,7 +99,11 @@ export function listOperations(spec = loadSpec()) {
 
 /** The value a JSON pointer (`/results/0/video_id`) points at in a value, or undefined. */
 function atPointer(value, pointer) {
-  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((o, k) => o?.[k], value);
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((o, k) => o?.[k], value);
 }
 
 /**
@@ -115,7 +126,9 @@ export function matchOperation(spec, method, requestPath) {
   for (const op of listOperations(spec)) {
     if (op.method !== method.toUpperCase()) continue;
     const names = [];
-    const pattern = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, n) => (names.push(n), '([^/]+)'));
+    const pattern = op.path
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\\?\{([^}]+)\\?\}/g, (_, n) => (names.push(n), '([^/]+)'));
     const m = new RegExp(`^${pattern.replace(/\\\{|\\\}/g, '')}$`).exec(requestPath);
     if (m) return { ...op, pathParams: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
   }
@@ -241,7 +254,13 @@ export function checkResponse(ajv, spec, operation, { status, contentType, body,
   if (!found) {
     const standIn = standInResponse(spec, operation, status, options.expectedStatus);
     if (!standIn) return [finding('status', `status ${status} is not declared for ${operation.operationId}`)];
-    problems.push(finding('status', `status ${status} is not declared for ${operation.operationId} (the document chose ${standIn.key})`, { decisions: standIn.decisions }));
+    problems.push(
+      finding(
+        'status',
+        `status ${status} is not declared for ${operation.operationId} (the document chose ${standIn.key})`,
+        { decisions: standIn.decisions },
+      ),
+    );
     found = standIn;
   }
   if (headers) {
@@ -250,13 +269,19 @@ export function checkResponse(ajv, spec, operation, { status, contentType, body,
       const h = deref(spec, declared);
       const raw = get(name);
       if (raw === undefined || raw === null) {
-        if (h.required) problems.push(finding('header', `${where} lacks the required header ${name}`, { pointer: name, node: h }));
+        if (h.required)
+          problems.push(finding('header', `${where} lacks the required header ${name}`, { pointer: name, node: h }));
         continue;
       }
       const validate = ajv.compile(h.schema ?? {});
       if (!validate(headerValue(String(raw), h.schema))) {
         const e = validate.errors?.[0];
-        problems.push(finding('header', `${where} header ${name}: "${raw}" ${e?.message ?? 'is invalid'}`, { pointer: name, node: decisionsOf(h) ? h : e?.parentSchema }));
+        problems.push(
+          finding('header', `${where} header ${name}: "${raw}" ${e?.message ?? 'is invalid'}`, {
+            pointer: name,
+            node: decisionsOf(h) ? h : e?.parentSchema,
+          }),
+        );
       }
     }
   }
@@ -265,7 +290,12 @@ export function checkResponse(ajv, spec, operation, { status, contentType, body,
   const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const media = content[mediaType];
   if (!media) {
-    problems.push(finding('content-type', `content type "${contentType}" is not declared for ${where} (expected ${Object.keys(content).join(', ')})`));
+    problems.push(
+      finding(
+        'content-type',
+        `content type "${contentType}" is not declared for ${where} (expected ${Object.keys(content).join(', ')})`,
+      ),
+    );
     return problems;
   }
   if (media.schema) {
@@ -273,7 +303,12 @@ export function checkResponse(ajv, spec, operation, { status, contentType, body,
     const validate = ref ? validatorFor(ajv, ref) : ajv.compile(media.schema);
     if (!validate(body)) {
       for (const e of validate.errors ?? []) {
-        problems.push(finding('body', `${where} body${e.instancePath} ${e.message}`, { pointer: e.instancePath, node: e.parentSchema ?? schemaAt(ajv, e.schemaPath) }));
+        problems.push(
+          finding('body', `${where} body${e.instancePath} ${e.message}`, {
+            pointer: e.instancePath,
+            node: e.parentSchema ?? schemaAt(ajv, e.schemaPath),
+          }),
+        );
       }
     }
   }
@@ -285,5 +320,9 @@ function schemaAt(ajv, schemaPath) {
   const m = /^(.*)#(.*)\/[^/]+$/.exec(schemaPath ?? '');
   if (!m || !m[1]) return undefined;
   const root = ajv.getSchema(m[1])?.schema;
-  return m[2].split('/').slice(1).map((p) => decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~')).reduce((o, p) => o?.[p], root);
+  return m[2]
+    .split('/')
+    .slice(1)
+    .map((p) => decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((o, p) => o?.[p], root);
 }

@@ -18,12 +18,23 @@ const redocly = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js'
 
 mkdirSync(outDir, { recursive: true });
 for (const ext of ['json', 'yaml']) {
-  execFileSync(process.execPath, [redocly, 'bundle', join(root, 'openapi.yaml'), '--output', join(outDir, `openapi.${ext}`)], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
+  execFileSync(
+    process.execPath,
+    [redocly, 'bundle', join(root, 'openapi.yaml'), '--output', join(outDir, `openapi.${ext}`)],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  );
 }
-const copied = ['redocly.yaml', '.redocly.lint-ignore.yaml', '.spectral.yaml', ...readdirSync(root).filter((f) => f.endsWith('.arazzo.yaml')).sort()];
+const copied = [
+  'redocly.yaml',
+  '.redocly.lint-ignore.yaml',
+  '.spectral.yaml',
+  ...readdirSync(root)
+    .filter((f) => f.endsWith('.arazzo.yaml'))
+    .sort(),
+];
 for (const f of copied) copyFileSync(join(root, f), join(outDir, f));
 console.log(`bundled openapi.yaml -> ${outDir}/openapi.{json,yaml}; copied ${copied.join(', ')}`);

@@ -21,7 +21,8 @@ for (const { operationId, operation: op } of ops) {
   if (!r) fail(`${operationId} has no x-rate-limit`);
   const entry = { requests: r.requests, windowMs: r.window_seconds * 1000 };
   const seen = rateLimits[r.class];
-  if (seen && (seen.requests !== entry.requests || seen.windowMs !== entry.windowMs)) fail(`class ${r.class} has two limits`);
+  if (seen && (seen.requests !== entry.requests || seen.windowMs !== entry.windowMs))
+    fail(`class ${r.class} has two limits`);
   rateLimits[r.class] = entry;
 }
 const operations = ops.map(({ operationId, method, path, operation: op }) => ({
@@ -31,7 +32,11 @@ const operations = ops.map(({ operationId, method, path, operation: op }) => ({
   rateClass: op['x-rate-limit'].class,
   startsVideo: Boolean(op['x-concurrency-limit']),
 }));
-const limits = [...new Set(ops.filter((o) => o.operation['x-concurrency-limit']).map((o) => o.operation['x-concurrency-limit'].max_running))];
+const limits = [
+  ...new Set(
+    ops.filter((o) => o.operation['x-concurrency-limit']).map((o) => o.operation['x-concurrency-limit'].max_running),
+  ),
+];
 if (limits.length !== 1) fail(`expected one x-concurrency-limit.max_running, found ${limits}`);
 const polling = ops.find((o) => o.operation['x-polling'])?.operation['x-polling'];
 if (!polling) fail('no operation has x-polling');
@@ -58,21 +63,39 @@ const encoding = spec.paths['/videos/generate/'].post.requestBody.content['multi
 const contentTypes = Object.fromEntries(
   Object.entries(encoding).map(([f, e]) => {
     const list = e.contentType.split(',').map((s) => s.trim());
-    return [f, list.length === 1 ? list[0] : list.includes('application/octet-stream') ? 'application/octet-stream' : list[0]];
+    return [
+      f,
+      list.length === 1 ? list[0] : list.includes('application/octet-stream') ? 'application/octet-stream' : list[0],
+    ];
   }),
 );
 const uploadLimits = Object.fromEntries(
   Object.entries(upl.fields).map(([f, v]) => [
     f,
-    { extensions: v.extensions, maxBytes: v.max_bytes, ...(v.max_items ? { maxItems: v.max_items } : {}), contentType: contentTypes[f] },
+    {
+      extensions: v.extensions,
+      maxBytes: v.max_bytes,
+      ...(v.max_items ? { maxItems: v.max_items } : {}),
+      contentType: contentTypes[f],
+    },
   ]),
 );
-const languageNames = Object.fromEntries(S.Language.enum.map((code) => [code, S.Language['x-enumDescriptions']?.[code]]));
+const languageNames = Object.fromEntries(
+  S.Language.enum.map((code) => [code, S.Language['x-enumDescriptions']?.[code]]),
+);
 const unnamed = S.Language.enum.filter((code) => !languageNames[code]);
 if (unnamed.length) fail(`x-enumDescriptions of Language has no name for: ${unnamed.join(', ')}`);
 
 // Every error_code a conversion may answer with (the enums/consts of createConversion's responses).
-const deref = (n) => (n?.$ref ? deref(n.$ref.split('/').slice(1).reduce((o, k) => o[k], spec)) : n);
+const deref = (n) =>
+  n?.$ref
+    ? deref(
+        n.$ref
+          .split('/')
+          .slice(1)
+          .reduce((o, k) => o[k], spec),
+      )
+    : n;
 // The envelope's own error_code (every code the document knows) says nothing about one status: skipped.
 const ENVELOPE = '#/components/schemas/ErrorBody';
 const codesOf = (schema) => {

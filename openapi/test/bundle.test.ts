@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const bundle = (dir: string) => execFileSync(process.execPath, [join(import.meta.dirname, '../scripts/bundle.mjs'), dir], { stdio: 'pipe' });
+const bundle = (dir: string) =>
+  execFileSync(process.execPath, [join(import.meta.dirname, '../scripts/bundle.mjs'), dir], { stdio: 'pipe' });
 
 describe('bundle', () => {
   it('writes the same bytes twice, in JSON and YAML, with no external refs', () => {

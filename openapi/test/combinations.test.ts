@@ -15,7 +15,8 @@ function subsets<T>(items: T[]): T[][] {
 }
 
 /** The input fields of the form (every property but video_setting_id). */
-const inputFields = (doc: any) => Object.keys(doc.components.schemas.GenerateVideoRequest.properties).filter((f) => f !== 'video_setting_id');
+const inputFields = (doc: any) =>
+  Object.keys(doc.components.schemas.GenerateVideoRequest.properties).filter((f) => f !== 'video_setting_id');
 
 /** A form with the given input fields, as Ajv sees a multipart body (files as strings, images as a list). */
 function formWith(doc: any, fields: string[]) {
@@ -27,7 +28,11 @@ function formWith(doc: any, fields: string[]) {
 
 /** x-valid-combinations' verdict: the fields given are a combination's fields plus some of its optional ones. */
 function allowedByExtension(combinations: Combination[], given: string[]) {
-  return combinations.some((c) => c.fields.every((f) => given.includes(f)) && given.every((g) => c.fields.includes(g) || (c.optional ?? []).includes(g)));
+  return combinations.some(
+    (c) =>
+      c.fields.every((f) => given.includes(f)) &&
+      given.every((g) => c.fields.includes(g) || (c.optional ?? []).includes(g)),
+  );
 }
 
 /** Every subset on which the JSON Schema and x-valid-combinations disagree (empty when they agree). */
@@ -38,7 +43,8 @@ function disagreements(doc: any): string[] {
   for (const given of subsets(inputFields(doc))) {
     const bySchema = validate(formWith(doc, given)) as boolean;
     const byExtension = allowedByExtension(combinations, given);
-    if (bySchema !== byExtension) out.push(`[${given.join(', ')}]: schema ${bySchema}, x-valid-combinations ${byExtension}`);
+    if (bySchema !== byExtension)
+      out.push(`[${given.join(', ')}]: schema ${bySchema}, x-valid-combinations ${byExtension}`);
   }
   return out;
 }

@@ -27,7 +27,17 @@ export function placements(node: unknown, path: (string | number)[] = [], out: P
   return out;
 }
 
-const SCHEMA_CHILD = new Set(['items', 'if', 'then', 'else', 'not', 'additionalProperties', 'contains', 'propertyNames', 'unevaluatedProperties']);
+const SCHEMA_CHILD = new Set([
+  'items',
+  'if',
+  'then',
+  'else',
+  'not',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+]);
 const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const SCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 /** Is `rest` (the path below a schema root) a path through schema keywords only? */
@@ -53,7 +63,12 @@ export function nodeKind(path: (string | number)[]): string | undefined {
   if (p[0] === 'paths' && p.length === 3) return 'operation';
   const last = p.length - 1;
   if (p[0] === 'components' && p.length === 3) {
-    const kinds: Record<string, string> = { responses: 'response', headers: 'header', parameters: 'parameter', schemas: 'schema' };
+    const kinds: Record<string, string> = {
+      responses: 'response',
+      headers: 'header',
+      parameters: 'parameter',
+      schemas: 'schema',
+    };
     return kinds[p[1]];
   }
   if (p[0] === 'components' && p[1] === 'schemas' && schemaPath(path.slice(3))) return 'schema';
@@ -75,7 +90,10 @@ describe('x-decision placements', () => {
     for (const { path, value } of found) {
       const list = numbers(value);
       expect(list.length, path.join('/')).toBeGreaterThan(0);
-      expect(list.every((n) => Number.isInteger(n) && n > 0), path.join('/')).toBe(true);
+      expect(
+        list.every((n) => Number.isInteger(n) && n > 0),
+        path.join('/'),
+      ).toBe(true);
       expect(new Set(list).size, path.join('/')).toBe(list.length);
     }
   });
@@ -84,8 +102,14 @@ describe('x-decision placements', () => {
     expect(entries).toEqual([...entries].sort((a, b) => a - b));
     expect(entries).toEqual(entries.map((_, i) => i + 1)); // appended, never renumbered, no gaps
     const named = new Set(found.flatMap((f) => numbers(f.value) as number[]));
-    expect([...named].filter((n) => !entries.includes(n)), 'x-decision naming no entry').toEqual([]);
-    expect(entries.filter((n) => !named.has(n)), 'entries referenced by nothing').toEqual([]);
+    expect(
+      [...named].filter((n) => !entries.includes(n)),
+      'x-decision naming no entry',
+    ).toEqual([]);
+    expect(
+      entries.filter((n) => !named.has(n)),
+      'entries referenced by nothing',
+    ).toEqual([]);
   });
 
   it('sit only on responses, schemas, headers, parameters, operations, servers, retry rules or the root', () => {
@@ -100,14 +124,26 @@ describe('x-decision placements', () => {
     expect(nodeKind(['info'])).toBeUndefined();
     expect(nodeKind(['components', 'schemas', 'Video', 'properties', 'copyright', 'items'])).toBe('schema');
     expect(nodeKind(['paths', '/videos/', 'get', 'responses', '5XX'])).toBe('response');
-    const planted = placements({ paths: { '/x/': { get: { responses: { '200': { content: { 'application/json': { 'x-decision': 1 } } } } } } } });
+    const planted = placements({
+      paths: { '/x/': { get: { responses: { '200': { content: { 'application/json': { 'x-decision': 1 } } } } } } },
+    });
     expect(planted.map((f) => nodeKind(f.path))).toEqual([undefined]);
   });
 
   it('do not sit on what the interface states', () => {
     const at = (...path: string[]) => path.reduce((o: any, k) => o?.[k], source);
     const S = source.components.schemas;
-    for (const name of ['VideoState', 'Language', 'AspectRatio', 'Video', 'VideoListItem', 'VideoSetting', 'ConversionOptions', 'ErrorBody', 'PageEnvelope'])
+    for (const name of [
+      'VideoState',
+      'Language',
+      'AspectRatio',
+      'Video',
+      'VideoListItem',
+      'VideoSetting',
+      'ConversionOptions',
+      'ErrorBody',
+      'PageEnvelope',
+    ])
       expect(S[name]['x-decision'], name).toBeUndefined();
     expect(at('components', 'responses', 'TooManyRequests', 'x-decision')).toBeUndefined();
     expect(at('paths', '/videos/{video_id}/conversions/', 'post', 'responses', '404', 'x-decision')).toBeUndefined();
@@ -141,7 +177,9 @@ describe('x-decision placements', () => {
   it('leave the Ajv setup working (x-decision is an annotation)', () => {
     const ajv = createAjv(loadSpec());
     const v = validatorFor(ajv, '#/components/schemas/Video');
-    expect(v({ video_id: '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10', status: 'running', download_url: '', copyright: [] })).toBe(true);
+    expect(
+      v({ video_id: '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10', status: 'running', download_url: '', copyright: [] }),
+    ).toBe(true);
   });
 });
 
@@ -157,7 +195,9 @@ describe('opened error codes', () => {
       expect(v({ error_code: 'SOMETHING_ELSE', error: 'x' }), status).toBe(true);
       expect(v({ error_code: 42, error: 'x' }), status).toBe(false);
     }
-    expect(validatorFor(ajv, '#/components/schemas/ErrorBody')({ error_code: 'TOO_MANY_REQUESTS', error: 'x' })).toBe(true);
+    expect(validatorFor(ajv, '#/components/schemas/ErrorBody')({ error_code: 'TOO_MANY_REQUESTS', error: 'x' })).toBe(
+      true,
+    );
   });
 
   it('keep the conversion 404 and 500 codes the interface fixes', () => {

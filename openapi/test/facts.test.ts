@@ -7,13 +7,55 @@ const S = spec.components.schemas;
 const ops = Object.fromEntries(listOperations(spec).map((o) => [o.operationId, o]));
 const byRoute = Object.fromEntries(listOperations(spec).map((o) => [`${o.method} ${o.path}`, o]));
 
-const LANGUAGES = ['ja', 'en', 'zh-Hans', 'zh-Hant', 'ko', 'es', 'fr', 'de', 'it', 'pt', 'ru', 'hi', 'bn', 'id', 'th', 'vi', 'tl', 'ms', 'my', 'ne', 'mn', 'tr', 'sv', 'da', 'fi', 'pl', 'cs', 'sk', 'nl', 'ro', 'hr', 'bg', 'uk', 'el'];
+const LANGUAGES = [
+  'ja',
+  'en',
+  'zh-Hans',
+  'zh-Hant',
+  'ko',
+  'es',
+  'fr',
+  'de',
+  'it',
+  'pt',
+  'ru',
+  'hi',
+  'bn',
+  'id',
+  'th',
+  'vi',
+  'tl',
+  'ms',
+  'my',
+  'ne',
+  'mn',
+  'tr',
+  'sv',
+  'da',
+  'fi',
+  'pl',
+  'cs',
+  'sk',
+  'nl',
+  'ro',
+  'hr',
+  'bg',
+  'uk',
+  'el',
+];
 const RATIOS = ['16:9', '9:16', '4:3', '1:1', '4:5', '2:3', '21:9'];
 const CONVERSION_ERRORS: Array<[string, number[]]> = [
-  ['CONVERT_TARGET_REQUIRED', [400]], ['INVALID_LANGUAGE', [400]], ['INVALID_ASPECT_RATIO', [400]],
-  ['LANGUAGE_NOT_SUPPORTED_BY_VOICES', [400]], ['CONVERT_NO_CHANGE', [400]], ['SOURCE_VIDEO_NOT_CONVERTIBLE', [400]],
-  ['UNSUPPORTED_HEAVY_AVATAR', [400]], ['NOT_FOUND', [404]], ['INSUFFICIENT_CREDIT', [429, 403]],
-  ['SIMULTANEOUS_GENERATE_LIMIT', [503]], ['UNKNOWN_ERROR', [500]],
+  ['CONVERT_TARGET_REQUIRED', [400]],
+  ['INVALID_LANGUAGE', [400]],
+  ['INVALID_ASPECT_RATIO', [400]],
+  ['LANGUAGE_NOT_SUPPORTED_BY_VOICES', [400]],
+  ['CONVERT_NO_CHANGE', [400]],
+  ['SOURCE_VIDEO_NOT_CONVERTIBLE', [400]],
+  ['UNSUPPORTED_HEAVY_AVATAR', [400]],
+  ['NOT_FOUND', [404]],
+  ['INSUFFICIENT_CREDIT', [429, 403]],
+  ['SIMULTANEOUS_GENERATE_LIMIT', [503]],
+  ['UNKNOWN_ERROR', [500]],
 ];
 
 /** The properties of a schema, following allOf and refs. */
@@ -51,8 +93,12 @@ describe('servers and security', () => {
 describe('operations', () => {
   it('has the 6 paths exactly, trailing slashes included, with unique operationIds and tags', () => {
     expect(Object.keys(byRoute).sort()).toEqual([
-      'GET /video-settings/', 'GET /videos/', 'GET /videos/{video_id}/', 'GET /videos/{video_id}/conversions/',
-      'POST /videos/generate/', 'POST /videos/{video_id}/conversions/',
+      'GET /video-settings/',
+      'GET /videos/',
+      'GET /videos/{video_id}/',
+      'GET /videos/{video_id}/conversions/',
+      'POST /videos/generate/',
+      'POST /videos/{video_id}/conversions/',
     ]);
     const ids = Object.values<any>(byRoute).map((o) => o.operationId);
     expect(new Set(ids).size).toBe(6);
@@ -63,7 +109,8 @@ describe('operations', () => {
       const cls = o.method === 'POST' ? { class: 'A', requests: 2 } : { class: 'B', requests: 5 };
       expect(o.operation['x-rate-limit'], o.operationId).toEqual({ ...cls, window_seconds: 10, scope: 'account' });
       expect(o.operation.description).toContain(`class ${cls.class}`);
-      if (o.method === 'POST') expect(o.operation['x-concurrency-limit']).toMatchObject({ max_running: 2, scope: 'account' });
+      if (o.method === 'POST')
+        expect(o.operation['x-concurrency-limit']).toMatchObject({ max_running: 2, scope: 'account' });
     }
     expect(spec.info.description).toMatch(/not per key/);
   });
@@ -73,7 +120,9 @@ describe('operations', () => {
     expect(rules.find((r: any) => r.status === '503').wait_seconds).toEqual({ min: 30, max: 60 });
     expect(rules.find((r: any) => r.status === '429' && !r.error_code).wait).toBe('until-rate-limit-reset');
     // 7.2: a 429 INSUFFICIENT_CREDIT is the credit balance; waiting adds no credit.
-    expect(rules).toContainEqual(expect.objectContaining({ status: '429', error_code: 'INSUFFICIENT_CREDIT', retry: false }));
+    expect(rules).toContainEqual(
+      expect.objectContaining({ status: '429', error_code: 'INSUFFICIENT_CREDIT', retry: false }),
+    );
     expect(rules.find((r: any) => r.status === 'other').retry).toBe(false);
     expect(ops.getVideo.operation['x-polling']).toMatchObject({ interval_seconds: 10, timeout_seconds: 600 });
   });
@@ -88,7 +137,11 @@ describe('operations', () => {
       listVideoSettings: ['400', '401', '403', '429', '503', '5XX'],
     };
     for (const [id, statuses] of Object.entries(expected)) {
-      expect(Object.keys(ops[id].operation.responses).filter((s) => s !== '200').sort()).toEqual(statuses);
+      expect(
+        Object.keys(ops[id].operation.responses)
+          .filter((s) => s !== '200')
+          .sort(),
+      ).toEqual(statuses);
       expect(Object.keys(ops[id].operation.responses)).toContain('200');
     }
   });
@@ -120,7 +173,13 @@ describe('resources', () => {
     expect(field(S.VideoListItem, 'prompt').type).toBe('string');
   });
   it('2.3 video setting', () => {
-    expect(required(S.VideoSetting).sort()).toEqual(['created_at', 'request_fields', 'title', 'updated_at', 'video_setting_id']);
+    expect(required(S.VideoSetting).sort()).toEqual([
+      'created_at',
+      'request_fields',
+      'title',
+      'updated_at',
+      'video_setting_id',
+    ]);
     expect(field(S.VideoSetting, 'video_setting_id')).toMatchObject({ type: 'string', format: 'uuid' });
     expect(field(S.VideoSetting, 'updated_at')).toMatchObject({ type: 'string', format: 'date-time' });
     expect(field(S.VideoSetting, 'created_at')).toMatchObject({ type: 'string', format: 'date-time' });
@@ -128,7 +187,13 @@ describe('resources', () => {
     expect(field(S.VideoSetting, 'request_fields').type).toBe('array');
   });
   it('2.4 conversion options', () => {
-    expect(required(S.ConversionOptions).sort()).toEqual(['available_aspect_ratios', 'available_languages', 'current_aspect_ratio', 'current_language', 'is_convertible']);
+    expect(required(S.ConversionOptions).sort()).toEqual([
+      'available_aspect_ratios',
+      'available_languages',
+      'current_aspect_ratio',
+      'current_language',
+      'is_convertible',
+    ]);
     expect(field(S.ConversionOptions, 'is_convertible').type).toBe('boolean');
     expect(deref(spec, field(S.ConversionOptions, 'available_languages').items).enum).toEqual(LANGUAGES);
     expect(deref(spec, field(S.ConversionOptions, 'available_aspect_ratios').items).enum).toEqual(RATIOS);
@@ -162,11 +227,23 @@ describe('generation form', () => {
     expect(form.required).toEqual(['video_setting_id']);
     expect(form.properties.video_setting_id).toMatchObject({ type: 'string', format: 'uuid' });
     expect(form.properties.text.type).toBe('string');
-    for (const f of ['pdf_file', 'pptx_file', 'audio_file', 'video_file']) expect(form.properties[f]).toMatchObject({ type: 'string', format: 'binary' });
-    expect(form.properties.image_files).toMatchObject({ type: 'array', maxItems: 10, items: { type: 'string', format: 'binary' } });
+    for (const f of ['pdf_file', 'pptx_file', 'audio_file', 'video_file'])
+      expect(form.properties[f]).toMatchObject({ type: 'string', format: 'binary' });
+    expect(form.properties.image_files).toMatchObject({
+      type: 'array',
+      maxItems: 10,
+      items: { type: 'string', format: 'binary' },
+    });
   });
   it('lists the valid combinations', () => {
-    expect(form['x-valid-combinations'].map((c: any) => c.fields)).toEqual([['text'], ['pdf_file'], ['pptx_file'], ['text', 'pdf_file'], ['audio_file'], ['video_file']]);
+    expect(form['x-valid-combinations'].map((c: any) => c.fields)).toEqual([
+      ['text'],
+      ['pdf_file'],
+      ['pptx_file'],
+      ['text', 'pdf_file'],
+      ['audio_file'],
+      ['video_file'],
+    ]);
   });
   it('states formats and sizes per plan', () => {
     const L = form['x-upload-limits'].fields;
@@ -203,6 +280,11 @@ describe('errors', () => {
     expect(deref(spec, ops.createConversion.operation.responses['403']).description).toMatch(/Free plan/);
   });
   it('names an example for each video state', () => {
-    expect(Object.keys(ops.getVideo.operation.responses['200'].content['application/json'].examples)).toEqual(['running', 'completed', 'failed', 'expired']);
+    expect(Object.keys(ops.getVideo.operation.responses['200'].content['application/json'].examples)).toEqual([
+      'running',
+      'completed',
+      'failed',
+      'expired',
+    ]);
   });
 });

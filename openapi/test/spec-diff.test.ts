@@ -53,7 +53,9 @@ describe('spec:diff gate', () => {
     expect(gate(before, after, next + changelog).ok).toBe(false);
     // Version moved but the change is not named.
     after.info.version = '9.0.0';
-    expect(gate(before, after, `## 9.0.0\n\nSomething else.\n\n${changelog}`).problems).toEqual([expect.stringContaining(key)]);
+    expect(gate(before, after, `## 9.0.0\n\nSomething else.\n\n${changelog}`).problems).toEqual([
+      expect.stringContaining(key),
+    ]);
   });
 
   it('an enum value removed breaks requests that send it, not responses that carry it', () => {
@@ -61,7 +63,9 @@ describe('spec:diff gate', () => {
     const after = structuredClone(before);
     after.components.schemas.Language.enum = after.components.schemas.Language.enum.filter((c: string) => c !== 'el');
     const breaking = keys(diffSpecs(before, after), true);
-    expect(breaking).toContain('request-values-narrowed POST /videos/{video_id}/conversions/ application/json.language');
+    expect(breaking).toContain(
+      'request-values-narrowed POST /videos/{video_id}/conversions/ application/json.language',
+    );
     expect(breaking.filter((k: string) => k.includes('available_languages'))).toEqual([]);
     expect(gate(before, after, changelog).ok).toBe(false);
   });
@@ -74,7 +78,9 @@ describe('spec:diff gate', () => {
     delete after.paths['/videos/{video_id}/conversions/'].post.responses['500'];
     const changes = diffSpecs(before, after);
     expect(keys(changes, true)).toEqual([]);
-    expect(keys(changes, false)).toContain('response-property-added GET /videos/{video_id}/ 200 application/json.thumbnail_url');
+    expect(keys(changes, false)).toContain(
+      'response-property-added GET /videos/{video_id}/ 200 application/json.thumbnail_url',
+    );
     expect(keys(changes, false)).toContain('response-status-folded POST /videos/{video_id}/conversions/ 500');
     expect(gate(before, after, changelog).ok).toBe(true);
   });

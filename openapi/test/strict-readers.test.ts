@@ -53,11 +53,18 @@ function responseExamples(doc: any): Case[] {
 /** The body with an extra property in every object it contains (what #21 allows a service to add). */
 function withExtras(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withExtras);
-  if (value && typeof value === 'object') return { ...Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withExtras(v)])), x_added_by_the_service: 1 };
+  if (value && typeof value === 'object')
+    return {
+      ...Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withExtras(v)])),
+      x_added_by_the_service: 1,
+    };
   return value;
 }
 
-const verdicts = (c: Case, body: unknown) => ({ ours: validatorFor(ours, c.ref)(body) as boolean, respect: respectValidator(c.schema)(body) as boolean });
+const verdicts = (c: Case, body: unknown) => ({
+  ours: validatorFor(ours, c.ref)(body) as boolean,
+  respect: respectValidator(c.schema)(body) as boolean,
+});
 
 describe('response schemas under a validator that closes unevaluated properties by default (redocly respect)', () => {
   const cases = responseExamples(spec);
@@ -67,10 +74,13 @@ describe('response schemas under a validator that closes unevaluated properties 
     expect(cases.length).toBeGreaterThan(40);
   });
 
-  it.each(cases.map((c) => [c.where, c] as const))('%s: valid as it is and with extra properties, for both', (_w, c) => {
-    expect(verdicts(c, c.body)).toEqual({ ours: true, respect: true });
-    expect(verdicts(c, withExtras(c.body))).toEqual({ ours: true, respect: true });
-  });
+  it.each(cases.map((c) => [c.where, c] as const))(
+    '%s: valid as it is and with extra properties, for both',
+    (_w, c) => {
+      expect(verdicts(c, c.body)).toEqual({ ours: true, respect: true });
+      expect(verdicts(c, withExtras(c.body))).toEqual({ ours: true, respect: true });
+    },
+  );
 
   it('both refuse a body that breaks a per-state rule (the if/then branches apply under respect too)', () => {
     const find = (where: string) => cases.find((c) => c.where === where)!;

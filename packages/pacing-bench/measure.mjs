@@ -7,7 +7,8 @@ import { pacingFloorMs } from '@videogen/openapi/rules';
 import { startSandbox } from '@videogen/sandbox';
 
 const spec = loadSpec();
-if (!listOperations(spec).every((op) => op.operation['x-rate-limit'])) throw new Error('an operation lacks x-rate-limit');
+if (!listOperations(spec).every((op) => op.operation['x-rate-limit']))
+  throw new Error('an operation lacks x-rate-limit');
 /** The rate-limit class of a /v1 request, from the operation's x-rate-limit. */
 function classOf(method, path) {
   return matchOperation(spec, method, path.replace(/^\/v1/, ''))?.operation['x-rate-limit'].class;
@@ -25,7 +26,8 @@ export async function sandboxFor({ style, personality, timeScale, generationSeco
     logger: (line) => {
       const end = performance.now();
       const m = /^(\S+) (\S+) (\d+) ([\d.]+)ms (\S+)$/.exec(line);
-      if (m && m[2].startsWith('/v1/')) answers.push({ method: m[1], path: m[2], status: +m[3], start: end - Number(m[4]), end, account: m[5] });
+      if (m && m[2].startsWith('/v1/'))
+        answers.push({ method: m[1], path: m[2], status: +m[3], start: end - Number(m[4]), end, account: m[5] });
     },
   });
   return { sb, answers };
@@ -49,7 +51,13 @@ export function figures(answers, timeScale) {
   let bound = '-';
   for (const [account, counts] of perAccount) {
     const f = pacingFloorMs(counts, timeScale);
-    if (f > floor) [floor, bound] = [f, `${account} ${Object.entries(counts).map(([c, n]) => `${c}×${n}`).join(' ')}`];
+    if (f > floor)
+      [floor, bound] = [
+        f,
+        `${account} ${Object.entries(counts)
+          .map(([c, n]) => `${c}×${n}`)
+          .join(' ')}`,
+      ];
   }
   const wall = answers.length ? Math.max(...answers.map((a) => a.end)) - Math.min(...answers.map((a) => a.start)) : 0;
   return { requests: answers.length, wall, floor, bound };

@@ -26,10 +26,12 @@ const only = (name, all) => (process.env[name] ? process.env[name].split(',') : 
 const styles = only('BENCH_STYLES', RATE_LIMITER_STYLES);
 const personalities = only('BENCH_PERSONALITIES', PERSONALITIES);
 
-
 /** The two tools' burst against `base`; resolves with the statuses the callers got. */
 async function burst(base) {
-  const send = (key, path, init = {}) => fetch(base + path, { ...init, headers: { authorization: `Bearer ${key}` } }).then(async (r) => (await r.arrayBuffer(), r.status));
+  const send = (key, path, init = {}) =>
+    fetch(base + path, { ...init, headers: { authorization: `Bearer ${key}` } }).then(
+      async (r) => (await r.arrayBuffer(), r.status),
+    );
   const form = () => {
     const f = new FormData();
     f.set('video_setting_id', FIXTURES.acme.settings.text);
@@ -38,7 +40,9 @@ async function burst(base) {
   };
   return Promise.all([
     ...Array.from({ length: REQUESTS }, (_, i) => send(SANDBOX_KEYS.acme, i % 2 ? '/videos/' : '/video-settings/')),
-    ...Array.from({ length: STARTS }, () => send(SANDBOX_KEYS.acme, '/videos/generate/', { method: 'POST', body: form() })),
+    ...Array.from({ length: STARTS }, () =>
+      send(SANDBOX_KEYS.acme, '/videos/generate/', { method: 'POST', body: form() }),
+    ),
     ...Array.from({ length: REQUESTS }, () => send(SANDBOX_KEYS.globex, '/videos/')),
   ]);
 }
@@ -48,13 +52,21 @@ let missed = 0;
 for (const personality of personalities) {
   for (const style of styles) {
     for (const via of personality === 'default' ? ['direct', 'proxy'] : ['proxy']) {
-      const { sb, answers } = await sandboxFor({ style, personality, timeScale: TIME_SCALE, generationSeconds: GENERATION_SECONDS });
+      const { sb, answers } = await sandboxFor({
+        style,
+        personality,
+        timeScale: TIME_SCALE,
+        generationSeconds: GENERATION_SECONDS,
+      });
       let statuses;
       let proxyStats;
       try {
         if (via === 'direct') statuses = await burst(sb.baseUrl);
         else {
-          const proxy = await startPacingProxy({ target: sb.baseUrl, ...(personality !== 'default' && { timeScale: TIME_SCALE }) });
+          const proxy = await startPacingProxy({
+            target: sb.baseUrl,
+            ...(personality !== 'default' && { timeScale: TIME_SCALE }),
+          });
           try {
             statuses = await burst(proxy.url);
           } finally {
@@ -69,7 +81,9 @@ for (const personality of personalities) {
       const f = figures(answers, TIME_SCALE);
       const ratio = f.floor ? f.wall / f.floor : NaN;
       const callerRefusals = statuses.filter((s) => s === 429 || s === 503).length;
-      const ok = via === 'direct' || ((stats['429'] ?? 0) === 0 && (stats['503'] ?? 0) === 0 && callerRefusals === 0 && ratio <= GOAL_RATIO);
+      const ok =
+        via === 'direct' ||
+        ((stats['429'] ?? 0) === 0 && (stats['503'] ?? 0) === 0 && callerRefusals === 0 && ratio <= GOAL_RATIO);
       if (!ok) missed++;
       rows.push({
         via,
@@ -91,7 +105,9 @@ for (const personality of personalities) {
   }
 }
 
-console.log(`\nPacing proxy bench (issue 19 §4): time scale ${TIME_SCALE}, per style ${REQUESTS} class-B reads from each of two accounts and ${STARTS} generations (${GENERATION_SECONDS} service s each), all at once; goal through the proxy: 0 × 429, 0 × 503, wall ≤ ${GOAL_RATIO} × floor`);
+console.log(
+  `\nPacing proxy bench (issue 19 §4): time scale ${TIME_SCALE}, per style ${REQUESTS} class-B reads from each of two accounts and ${STARTS} generations (${GENERATION_SECONDS} service s each), all at once; goal through the proxy: 0 × 429, 0 × 503, wall ≤ ${GOAL_RATIO} × floor`,
+);
 console.table(rows);
 if (missed) {
   console.log(`${missed} proxy runs missed the goal.`);

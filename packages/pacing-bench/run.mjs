@@ -62,7 +62,11 @@ async function contractRun(sb, personality) {
   };
   const t0 = performance.now();
   const { code, out } = await new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', 'contract', '-w', '@videogen/contract-tests'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', 'contract', '-w', '@videogen/contract-tests'], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -82,13 +86,20 @@ async function clientSession(sb, personality) {
   const clock = scaled
     ? {
         now: () => start + (Date.now() - start) * TIME_SCALE,
-        sleep: (ms, signal) => new Promise((resolve, reject) => {
-          const t = setTimeout(resolve, ms / TIME_SCALE);
-          signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-        }),
+        sleep: (ms, signal) =>
+          new Promise((resolve, reject) => {
+            const t = setTimeout(resolve, ms / TIME_SCALE);
+            signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+          }),
       }
     : undefined;
-  const client = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, plan: 'business', account: `bench-${Math.random()}`, ...(clock ? { clock } : {}) });
+  const client = createClient({
+    apiKey: SANDBOX_KEYS.acme,
+    baseUrl: sb.baseUrl,
+    plan: 'business',
+    account: `bench-${Math.random()}`,
+    ...(clock ? { clock } : {}),
+  });
   let errors = 0;
   const settings = [];
   for await (const s of client.settings.list()) settings.push(s);
@@ -96,7 +107,10 @@ async function clientSession(sb, personality) {
   const ids = [];
   const waits = [];
   for (let i = 0; i < 3; i++) {
-    const { video_id } = await client.videos.generate({ video_setting_id: setting.video_setting_id, text: `bench ${i}` }, { setting });
+    const { video_id } = await client.videos.generate(
+      { video_setting_id: setting.video_setting_id, text: `bench ${i}` },
+      { setting },
+    );
     ids.push(video_id);
     // Each video is polled from its creation on, as often as the pacer allows (interval 0): the
     // limits, not a fixed interval, set the pace, while the next generation waits for its class-A slot.
@@ -112,7 +126,12 @@ let missed = 0;
 for (const personality of personalities) {
   for (const style of styles) {
     for (const run of runs) {
-      const { sb, answers } = await sandboxFor({ style, personality, timeScale: TIME_SCALE, generationSeconds: GENERATION_SECONDS });
+      const { sb, answers } = await sandboxFor({
+        style,
+        personality,
+        timeScale: TIME_SCALE,
+        generationSeconds: GENERATION_SECONDS,
+      });
       let result;
       try {
         result = run === 'contract' ? await contractRun(sb, personality) : await clientSession(sb, personality);
@@ -145,7 +164,9 @@ for (const personality of personalities) {
   }
 }
 
-console.log(`\nPacing bench (issue 10 §3): time scale ${TIME_SCALE}, generation ${GENERATION_SECONDS} service s, goal 0 × 429, 0 × 503, wall ≤ ${GOAL_RATIO} × floor`);
+console.log(
+  `\nPacing bench (issue 10 §3): time scale ${TIME_SCALE}, generation ${GENERATION_SECONDS} service s, goal 0 × 429, 0 × 503, wall ≤ ${GOAL_RATIO} × floor`,
+);
 console.table(rows);
 if (missed) {
   console.log(`${missed} of ${rows.length} runs missed the goal.`);

@@ -25,8 +25,14 @@ export interface ConversionSource {
 }
 
 export type ConversionProblemKind =
-  | 'target_required' | 'invalid_language' | 'invalid_aspect_ratio' | 'heavy_avatar'
-  | 'source_not_convertible' | 'not_convertible' | 'no_change' | 'language_not_available';
+  | 'target_required'
+  | 'invalid_language'
+  | 'invalid_aspect_ratio'
+  | 'heavy_avatar'
+  | 'source_not_convertible'
+  | 'not_convertible'
+  | 'no_change'
+  | 'language_not_available';
 
 export interface ConversionProblem {
   kind: ConversionProblemKind;
@@ -50,7 +56,14 @@ const problem = (
   field: ConversionProblem['field'],
   message: string,
   allowed?: readonly string[],
-): ConversionProblem => ({ kind, ...(error_code && { error_code }), status: 400, field, message, ...(allowed && { allowed }) });
+): ConversionProblem => ({
+  kind,
+  ...(error_code && { error_code }),
+  status: 400,
+  field,
+  message,
+  ...(allowed && { allowed }),
+});
 
 const has = (list: readonly string[], v: unknown) => typeof v === 'string' && list.includes(v);
 
@@ -64,19 +77,46 @@ export function conversionProblem(target: ConversionTarget, source?: ConversionS
     return problem('target_required', 'CONVERT_TARGET_REQUIRED', 'language', 'Give language, aspect_ratio, or both.');
   }
   if (l !== undefined && !has(LANGUAGES, l)) {
-    return problem('invalid_language', 'INVALID_LANGUAGE', 'language', `language ${JSON.stringify(l)} is not a supported language code.`, LANGUAGES);
+    return problem(
+      'invalid_language',
+      'INVALID_LANGUAGE',
+      'language',
+      `language ${JSON.stringify(l)} is not a supported language code.`,
+      LANGUAGES,
+    );
   }
   if (a !== undefined && !has(ASPECT_RATIOS, a)) {
-    return problem('invalid_aspect_ratio', 'INVALID_ASPECT_RATIO', 'aspect_ratio', `aspect_ratio ${JSON.stringify(a)} is not a supported aspect ratio.`, ASPECT_RATIOS);
+    return problem(
+      'invalid_aspect_ratio',
+      'INVALID_ASPECT_RATIO',
+      'aspect_ratio',
+      `aspect_ratio ${JSON.stringify(a)} is not a supported aspect ratio.`,
+      ASPECT_RATIOS,
+    );
   }
   if (!source) return undefined;
   if (source.notConvertibleReason === 'real_avatar') {
-    return problem('heavy_avatar', 'UNSUPPORTED_HEAVY_AVATAR', 'video_id', 'The source video contains a real avatar and cannot be converted.');
+    return problem(
+      'heavy_avatar',
+      'UNSUPPORTED_HEAVY_AVATAR',
+      'video_id',
+      'The source video contains a real avatar and cannot be converted.',
+    );
   }
   if (!source.is_convertible) {
     return source.notConvertibleReason === 'no_video_data'
-      ? problem('source_not_convertible', 'SOURCE_VIDEO_NOT_CONVERTIBLE', 'video_id', 'The source video has no generated video data (or is not completed) and cannot be converted.')
-      : problem('not_convertible', undefined, 'video_id', 'The source video cannot be converted (is_convertible is false; the service says why).');
+      ? problem(
+          'source_not_convertible',
+          'SOURCE_VIDEO_NOT_CONVERTIBLE',
+          'video_id',
+          'The source video has no generated video data (or is not completed) and cannot be converted.',
+        )
+      : problem(
+          'not_convertible',
+          undefined,
+          'video_id',
+          'The source video cannot be converted (is_convertible is false; the service says why).',
+        );
   }
   // A value equal to the source's alongside a real change is "unchanged", not an error.
   const changesLanguage = l !== undefined && l !== source.current_language;

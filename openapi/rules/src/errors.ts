@@ -3,8 +3,15 @@
 import { RETRY_POLICY } from './generated/constants.js';
 
 export type ErrorKind =
-  | 'auth' | 'not_found' | 'rate_limit' | 'insufficient_credit' | 'concurrency' | 'unavailable'
-  | 'validation' | 'server' | 'api';
+  | 'auth'
+  | 'not_found'
+  | 'rate_limit'
+  | 'insufficient_credit'
+  | 'concurrency'
+  | 'unavailable'
+  | 'validation'
+  | 'server'
+  | 'api';
 
 export interface ErrorClass {
   kind: ErrorKind;

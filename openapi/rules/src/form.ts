@@ -11,7 +11,10 @@ export interface FormProblem {
 }
 
 const list = (fields: readonly string[]) => fields.join(' + ');
-const combos = /* @__PURE__ */ VALID_COMBINATIONS.map(([req, opt]) => ({ req: req as readonly string[], opt: opt as readonly string[] }));
+const combos = /* @__PURE__ */ VALID_COMBINATIONS.map(([req, opt]) => ({
+  req: req as readonly string[],
+  opt: opt as readonly string[],
+}));
 const allCombos = /* @__PURE__ */ combos.map(({ req, opt }) => [...req, ...opt]);
 
 /**
@@ -23,9 +26,15 @@ const allCombos = /* @__PURE__ */ combos.map(({ req, opt }) => [...req, ...opt])
 export function formProblem(fields: readonly string[], requestFields?: readonly string[]): FormProblem | undefined {
   const given = [...new Set(fields.filter((f) => f !== 'video_setting_id'))];
   if (!given.length) {
-    return { kind: 'no_input', message: `Give an input: one of ${allCombos.map(list).join('; ')}.`, allowed: allCombos };
+    return {
+      kind: 'no_input',
+      message: `Give an input: one of ${allCombos.map(list).join('; ')}.`,
+      allowed: allCombos,
+    };
   }
-  const fits = combos.find(({ req, opt }) => req.every((f) => given.includes(f)) && given.every((f) => req.includes(f) || opt.includes(f)));
+  const fits = combos.find(
+    ({ req, opt }) => req.every((f) => given.includes(f)) && given.every((f) => req.includes(f) || opt.includes(f)),
+  );
   if (!fits) {
     return {
       kind: 'invalid_combination',

@@ -3,14 +3,17 @@
 // The sandbox scales its clock, so seconds may be decimals (`Retry-After: 0.25`).
 
 /** A header source: fetch `Headers`, or a plain object (node:http style, any case of names). */
-export type HeaderSource = { get(name: string): string | null } | Record<string, string | number | readonly string[] | undefined | null>;
+export type HeaderSource =
+  | { get(name: string): string | null }
+  | Record<string, string | number | readonly string[] | undefined | null>;
 
 /** Retry-After values beyond this are treated as this: a wait of hours is a misconfiguration, and every caller has its own ceiling below. */
 export const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
 
 /** One header's value from either kind of source (lists joined with ", "). */
 export function headerValue(h: HeaderSource, name: string): string | undefined {
-  if (typeof (h as { get?: unknown }).get === 'function') return (h as { get(n: string): string | null }).get(name) ?? undefined;
+  if (typeof (h as { get?: unknown }).get === 'function')
+    return (h as { get(n: string): string | null }).get(name) ?? undefined;
   const wanted = name.toLowerCase();
   for (const [k, v] of Object.entries(h)) {
     if (k.toLowerCase() !== wanted || v == null) continue;
@@ -21,7 +24,8 @@ export function headerValue(h: HeaderSource, name: string): string | undefined {
 
 const SECONDS = /^\d+(?:\.\d+)?$/;
 // IMF-fixdate "Sun, 06 Nov 1994 08:49:37 GMT", RFC 850 "Sunday, 06-Nov-94 08:49:37 GMT", asctime "Sun Nov  6 08:49:37 1994".
-const HTTP_DATE = /^(?:[A-Za-z]{3,9}, \d{2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+const HTTP_DATE =
+  /^(?:[A-Za-z]{3,9}, \d{2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} GMT|[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 
 /**
  * Retry-After → milliseconds to wait from `nowMs`, as the server said it: delta-seconds (decimals
@@ -77,13 +81,18 @@ function items(value: string): Array<[string, Record<string, string>]> {
       const map: Record<string, string> = {};
       for (const p of params) {
         const eq = p.indexOf('=');
-        if (eq > 0) map[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+        if (eq > 0)
+          map[p.slice(0, eq).trim().toLowerCase()] = p
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1');
       }
       return [head, map];
     });
 }
 
-const number = (s: string | undefined): number | undefined => (s !== undefined && SECONDS.test(s.trim()) ? Number(s) : undefined);
+const number = (s: string | undefined): number | undefined =>
+  s !== undefined && SECONDS.test(s.trim()) ? Number(s) : undefined;
 
 /**
  * RateLimit-Policy / RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset (and the combined

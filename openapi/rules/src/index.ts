@@ -2,9 +2,33 @@
 // Pure (no Node built-ins): bundled into the client, which runs in Workers, Deno and Bun.
 export * from './generated/constants.js';
 export { operationFor, type OperationEntry } from './operations.js';
-export { conversionProblem, type ConversionProblem, type ConversionProblemKind, type ConversionSource, type ConversionTarget } from './conversion.js';
+export {
+  conversionProblem,
+  type ConversionProblem,
+  type ConversionProblemKind,
+  type ConversionSource,
+  type ConversionTarget,
+} from './conversion.js';
 export { formProblem, type FormProblem } from './form.js';
-export { headerValue, parseRetryAfter, retryAfterMs, parseRateLimitHeaders, MAX_RETRY_AFTER_MS, type HeaderSource, type RateLimitInfo, type RateLimitPolicy } from './headers.js';
+export {
+  headerValue,
+  parseRetryAfter,
+  retryAfterMs,
+  parseRateLimitHeaders,
+  MAX_RETRY_AFTER_MS,
+  type HeaderSource,
+  type RateLimitInfo,
+  type RateLimitPolicy,
+} from './headers.js';
 export { classifyError, type ErrorClass, type ErrorKind } from './errors.js';
 export { MAX_TIMER_MS, sleep } from './sleep.js';
-export { Pacer, PacerWaitError, pacingFloorMs, type PacerOptions, type AcquireOptions, type Outcome, type Ticket, type PacerStats } from './pacer.js';
+export {
+  Pacer,
+  PacerWaitError,
+  pacingFloorMs,
+  type PacerOptions,
+  type AcquireOptions,
+  type Outcome,
+  type Ticket,
+  type PacerStats,
+} from './pacer.js';

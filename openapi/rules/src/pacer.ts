@@ -22,7 +22,9 @@ export class PacerWaitError extends Error {
     /** The server's Retry-After header as it was sent. */
     readonly retryAfter?: string,
   ) {
-    super(`waiting ${Math.ceil(waitMs / 1000)} s for a class ${rateClass} request exceeds the ceiling of ${Math.ceil(maxWaitMs / 1000)} s`);
+    super(
+      `waiting ${Math.ceil(waitMs / 1000)} s for a class ${rateClass} request exceeds the ceiling of ${Math.ceil(maxWaitMs / 1000)} s`,
+    );
     this.name = 'PacerWaitError';
   }
 }
@@ -160,7 +162,8 @@ export class Pacer {
         }
       }
       if (wait === 0) break;
-      if (wait > this.maxWaitMs) throw new PacerWaitError(rateClass, wait, this.maxWaitMs, cls.retryAfterMs, cls.retryAfter);
+      if (wait > this.maxWaitMs)
+        throw new PacerWaitError(rateClass, wait, this.maxWaitMs, cls.retryAfterMs, cls.retryAfter);
       await this.pause(wait, signal);
     }
     cls.inFlight++;
@@ -204,7 +207,8 @@ export class Pacer {
       const until = Math.max(cls.blockedUntil, cls.lastAt + this.fullWindow(rateClass, account));
       const wait = cls.inFlight > 0 ? this.intervalOf(rateClass, account) : until - this.now();
       if (wait <= 0) return;
-      if (wait > this.maxWaitMs) throw new PacerWaitError(rateClass, wait, this.maxWaitMs, cls.retryAfterMs, cls.retryAfter);
+      if (wait > this.maxWaitMs)
+        throw new PacerWaitError(rateClass, wait, this.maxWaitMs, cls.retryAfterMs, cls.retryAfter);
       await this.pause(wait, signal);
     }
   }
@@ -234,7 +238,10 @@ export class Pacer {
     const stop = new AbortController();
     const both = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
     try {
-      await Promise.race([this.sleep(Math.min(ms, MAX_TIMER_MS), both).catch((e) => (signal?.aborted ? Promise.reject(e) : undefined)), woken]);
+      await Promise.race([
+        this.sleep(Math.min(ms, MAX_TIMER_MS), both).catch((e) => (signal?.aborted ? Promise.reject(e) : undefined)),
+        woken,
+      ]);
     } finally {
       stop.abort();
       this.sleepers.delete(wake);
@@ -256,7 +263,8 @@ export class Pacer {
         const nominal = RATE_LIMITS[rateClass];
         this.scale ??= policy.windowMs / policy.limit / (nominal.windowMs / nominal.requests);
       }
-      if (info.remaining === 0 && info.resetMs !== undefined) cls.blockedUntil = Math.max(cls.blockedUntil, now + info.resetMs);
+      if (info.remaining === 0 && info.resetMs !== undefined)
+        cls.blockedUntil = Math.max(cls.blockedUntil, now + info.resetMs);
     }
     const retryAfter = headers ? headerValue(headers, 'retry-after') : undefined;
     // What to wait (capped) and what the server said (reported on errors): never mixed up.
@@ -269,7 +277,10 @@ export class Pacer {
       const resetMs = waitMs ?? (headers ? parseRateLimitHeaders(headers).resetMs : undefined);
       cls.retryAfterMs = retryAfterMs(retryAfter, now) ?? resetMs;
       cls.retryAfter = retryAfter;
-      cls.blockedUntil = Math.max(cls.blockedUntil, now + (resetMs ?? this.fullWindow(rateClass, options.account ?? '')));
+      cls.blockedUntil = Math.max(
+        cls.blockedUntil,
+        now + (resetMs ?? this.fullWindow(rateClass, options.account ?? '')),
+      );
     }
     if (status === 503 && options.startsVideo) {
       this.stats.full++;
@@ -279,7 +290,8 @@ export class Pacer {
     if (status === 404 && options.videoId) state.running.delete(options.videoId);
     if (status === undefined || status < 200 || status > 299) return;
     if (options.startsVideo && outcome.video_id) state.running.add(outcome.video_id);
-    else if (options.videoId && outcome.videoStatus && outcome.videoStatus !== 'running') state.running.delete(options.videoId);
+    else if (options.videoId && outcome.videoStatus && outcome.videoStatus !== 'running')
+      state.running.delete(options.videoId);
   }
 
   private account(name: string): Account {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { conversionProblem, type ConversionSource } from '../src/index.js';
 
-const source: ConversionSource = { is_convertible: true, current_language: 'ja', current_aspect_ratio: '16:9', available_languages: ['ja', 'en'] };
+const source: ConversionSource = {
+  is_convertible: true,
+  current_language: 'ja',
+  current_aspect_ratio: '16:9',
+  available_languages: ['ja', 'en'],
+};
 const code = (t: object, s?: ConversionSource) => conversionProblem(t, s)?.error_code;
 
 describe('conversionProblem (7.2 in the order of DECISIONS #25)', () => {
@@ -13,11 +18,17 @@ describe('conversionProblem (7.2 in the order of DECISIONS #25)', () => {
     expect(conversionProblem({ language: 'en' })).toBeUndefined();
   });
   it('puts the request before the source: an invalid code on a real-avatar video is INVALID_LANGUAGE', () => {
-    expect(code({ language: 'xx' }, { ...source, is_convertible: false, notConvertibleReason: 'real_avatar' })).toBe('INVALID_LANGUAGE');
+    expect(code({ language: 'xx' }, { ...source, is_convertible: false, notConvertibleReason: 'real_avatar' })).toBe(
+      'INVALID_LANGUAGE',
+    );
   });
   it('says UNSUPPORTED_HEAVY_AVATAR for a real avatar (DECISIONS #19), SOURCE_VIDEO_NOT_CONVERTIBLE for missing data', () => {
-    expect(code({ language: 'en' }, { ...source, is_convertible: false, notConvertibleReason: 'real_avatar' })).toBe('UNSUPPORTED_HEAVY_AVATAR');
-    expect(code({ language: 'en' }, { ...source, is_convertible: false, notConvertibleReason: 'no_video_data' })).toBe('SOURCE_VIDEO_NOT_CONVERTIBLE');
+    expect(code({ language: 'en' }, { ...source, is_convertible: false, notConvertibleReason: 'real_avatar' })).toBe(
+      'UNSUPPORTED_HEAVY_AVATAR',
+    );
+    expect(code({ language: 'en' }, { ...source, is_convertible: false, notConvertibleReason: 'no_video_data' })).toBe(
+      'SOURCE_VIDEO_NOT_CONVERTIBLE',
+    );
   });
   it('does not invent a code when the reason is unknown', () => {
     const p = conversionProblem({ language: 'en' }, { ...source, is_convertible: false });

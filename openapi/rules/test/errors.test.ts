@@ -3,8 +3,16 @@ import { classifyError } from '../src/index.js';
 
 describe('classifyError (interface 7.1, x-retry-policy)', () => {
   it('429 INSUFFICIENT_CREDIT is the credit balance: not a rate limit, not retried', () => {
-    expect(classifyError(429, 'INSUFFICIENT_CREDIT')).toEqual({ kind: 'insufficient_credit', retryable: false, wait: 'none' });
-    expect(classifyError(403, 'INSUFFICIENT_CREDIT')).toEqual({ kind: 'insufficient_credit', retryable: false, wait: 'none' });
+    expect(classifyError(429, 'INSUFFICIENT_CREDIT')).toEqual({
+      kind: 'insufficient_credit',
+      retryable: false,
+      wait: 'none',
+    });
+    expect(classifyError(403, 'INSUFFICIENT_CREDIT')).toEqual({
+      kind: 'insufficient_credit',
+      retryable: false,
+      wait: 'none',
+    });
   });
   it('any other 429, with another code or none, waits for the rate limit', () => {
     for (const code of ['RATE_LIMIT_EXCEEDED', 'TOO_MANY', undefined, null]) {
@@ -12,7 +20,11 @@ describe('classifyError (interface 7.1, x-retry-policy)', () => {
     }
   });
   it('503 waits for server load; the concurrency code keeps its kind', () => {
-    expect(classifyError(503, 'SIMULTANEOUS_GENERATE_LIMIT')).toEqual({ kind: 'concurrency', retryable: true, wait: 'server-load' });
+    expect(classifyError(503, 'SIMULTANEOUS_GENERATE_LIMIT')).toEqual({
+      kind: 'concurrency',
+      retryable: true,
+      wait: 'server-load',
+    });
     expect(classifyError(503)).toEqual({ kind: 'unavailable', retryable: true, wait: 'server-load' });
   });
   it('other 5xx back off', () => {

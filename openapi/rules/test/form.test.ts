@@ -3,7 +3,15 @@ import { formProblem } from '../src/index.js';
 
 describe('formProblem (x-valid-combinations, DECISIONS #26)', () => {
   it('accepts each valid combination, and images beside text', () => {
-    for (const f of [['text'], ['pdf_file'], ['pptx_file'], ['text', 'pdf_file'], ['audio_file'], ['video_file'], ['text', 'image_files']]) {
+    for (const f of [
+      ['text'],
+      ['pdf_file'],
+      ['pptx_file'],
+      ['text', 'pdf_file'],
+      ['audio_file'],
+      ['video_file'],
+      ['text', 'image_files'],
+    ]) {
       expect(formProblem(['video_setting_id', ...f]), f.join()).toBeUndefined();
     }
   });
@@ -15,8 +23,14 @@ describe('formProblem (x-valid-combinations, DECISIONS #26)', () => {
   });
   it('follows the setting: only its fields, and all of them but the optional ones', () => {
     expect(formProblem(['text'], ['text', 'image_files'])).toBeUndefined();
-    expect(formProblem(['text', 'image_files'], ['text'])).toMatchObject({ kind: 'field_not_in_setting', field: 'image_files' });
-    expect(formProblem(['text'], ['text', 'pdf_file'])).toMatchObject({ kind: 'setting_field_missing', field: 'pdf_file' });
+    expect(formProblem(['text', 'image_files'], ['text'])).toMatchObject({
+      kind: 'field_not_in_setting',
+      field: 'image_files',
+    });
+    expect(formProblem(['text'], ['text', 'pdf_file'])).toMatchObject({
+      kind: 'setting_field_missing',
+      field: 'pdf_file',
+    });
     expect(formProblem(['pdf_file'], ['text'])).toMatchObject({ kind: 'field_not_in_setting', field: 'pdf_file' });
   });
 });

@@ -21,7 +21,19 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', now)).toBe(MAX_RETRY_AFTER_MS);
   });
   it('gives undefined for garbage rather than guessing', () => {
-    for (const v of [undefined, null, '', '  ', '-1', 'soon', '5s', '1e3', '0x10', 'Thu, 99 Foo 2026 99:99:99 GMT', '2026-01-01T00:00:30Z']) {
+    for (const v of [
+      undefined,
+      null,
+      '',
+      '  ',
+      '-1',
+      'soon',
+      '5s',
+      '1e3',
+      '0x10',
+      'Thu, 99 Foo 2026 99:99:99 GMT',
+      '2026-01-01T00:00:30Z',
+    ]) {
       expect(parseRetryAfter(v as string, now), String(v)).toBeUndefined();
     }
   });
@@ -29,13 +41,29 @@ describe('parseRetryAfter', () => {
 
 describe('parseRateLimitHeaders', () => {
   it('reads the sandbox form from fetch Headers', () => {
-    const h = new Headers({ 'RateLimit-Policy': '5;w=0.1', 'RateLimit-Limit': '5', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '0.05' });
-    expect(parseRateLimitHeaders(h)).toEqual({ policies: [{ limit: 5, windowMs: 100 }], limit: 5, remaining: 0, resetMs: 50 });
+    const h = new Headers({
+      'RateLimit-Policy': '5;w=0.1',
+      'RateLimit-Limit': '5',
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': '0.05',
+    });
+    expect(parseRateLimitHeaders(h)).toEqual({
+      policies: [{ limit: 5, windowMs: 100 }],
+      limit: 5,
+      remaining: 0,
+      resetMs: 50,
+    });
   });
   it('reads the newer draft form and several policies, from a plain object with any case', () => {
-    const info = parseRateLimitHeaders({ 'ratelimit-policy': '"burst";q=2;w=10, "day";q=1000;w=86400', RateLimit: '"burst";r=1;t=4' });
+    const info = parseRateLimitHeaders({
+      'ratelimit-policy': '"burst";q=2;w=10, "day";q=1000;w=86400',
+      RateLimit: '"burst";r=1;t=4',
+    });
     expect(info).toEqual({
-      policies: [{ name: 'burst', limit: 2, windowMs: 10_000 }, { name: 'day', limit: 1000, windowMs: 86_400_000 }],
+      policies: [
+        { name: 'burst', limit: 2, windowMs: 10_000 },
+        { name: 'day', limit: 1000, windowMs: 86_400_000 },
+      ],
       limit: 2,
       remaining: 1,
       resetMs: 4000,
@@ -46,7 +74,12 @@ describe('parseRateLimitHeaders', () => {
   });
   it('ignores garbage and absent headers', () => {
     expect(parseRateLimitHeaders(new Headers())).toEqual({ policies: [] });
-    const info = parseRateLimitHeaders({ 'RateLimit-Policy': 'lots;w=soon, 5;w=0, ;;;', 'RateLimit-Remaining': '-1', 'RateLimit-Reset': 'later', 'RateLimit-Limit': 'NaN' });
+    const info = parseRateLimitHeaders({
+      'RateLimit-Policy': 'lots;w=soon, 5;w=0, ;;;',
+      'RateLimit-Remaining': '-1',
+      'RateLimit-Reset': 'later',
+      'RateLimit-Limit': 'NaN',
+    });
     expect(info).toEqual({ policies: [] });
   });
   it('caps a huge reset', () => {

@@ -32,8 +32,16 @@ const spec = loadSpec();
 const S = spec.components.schemas;
 
 const ALLOWED: Array<{ file: string; match: RegExp; reason: string }> = [
-  { file: 'packages/cli/src/exit-codes.ts', match: /^\s*5\s+rate limit/, reason: 'exit code 5 in the help text, not a request count' },
-  { file: 'packages/sandbox/src/fixtures.ts', match: /request_fields: \['text', 'pdf_file'\]/, reason: "a seeded setting's request_fields: sandbox data that happens to match a combination" },
+  {
+    file: 'packages/cli/src/exit-codes.ts',
+    match: /^\s*5\s+rate limit/,
+    reason: 'exit code 5 in the help text, not a request count',
+  },
+  {
+    file: 'packages/sandbox/src/fixtures.ts',
+    match: /request_fields: \['text', 'pdf_file'\]/,
+    reason: "a seeded setting's request_fields: sandbox data that happens to match a combination",
+  },
 ];
 
 // ---- the facts ------------------------------------------------------------------------------------
@@ -60,11 +68,15 @@ const MS_FACTS: Array<[number, RegExp]> = [
   [r503.wait_seconds.max * 1000, /503|load|unavailable/i],
 ];
 const MB_FACTS = new Set(bytes.map((b) => b / 1_000_000));
-const extensions = [...new Set(Object.values(upload.fields).flatMap((f: any) => Object.values(f.extensions).flat() as string[]))];
+const extensions = [
+  ...new Set(Object.values(upload.fields).flatMap((f: any) => Object.values(f.extensions).flat() as string[])),
+];
 const maxImages = upload.fields.image_files.max_items;
 
-const literals = (l: string) => [...l.matchAll(/(?<![\w.])(\d[\d_]{3,})(?![\w.])/g)].map((m) => Number(m[1].replace(/_/g, '')));
-const secondsTimes1000 = (l: string) => [...l.matchAll(/(?<![\w.])(\d+)\s*\*\s*(?:1000|1_000|1e3)\b/g)].map((m) => Number(m[1]) * 1000);
+const literals = (l: string) =>
+  [...l.matchAll(/(?<![\w.])(\d[\d_]{3,})(?![\w.])/g)].map((m) => Number(m[1].replace(/_/g, '')));
+const secondsTimes1000 = (l: string) =>
+  [...l.matchAll(/(?<![\w.])(\d+)\s*\*\s*(?:1000|1_000|1e3)\b/g)].map((m) => Number(m[1]) * 1000);
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Not an index (`key[2]`) nor part of a name, a decimal or a ratio.
 const num = (n: number) => new RegExp(`(?<![\\w.[])${n}(?![\\w.:\\]])`);
@@ -75,31 +87,71 @@ type Rule = { id: string; test: (line: string) => boolean };
 const near = (id: string, n: number, context: RegExp): Rule => ({ id, test: (l) => num(n).test(l) && context.test(l) });
 const RULES: Rule[] = [
   { id: 'upload limit in bytes', test: (l) => literals(l).some((n) => BYTES.has(n)) },
-  { id: 'duration in ms', test: (l) => MS_FACTS.some(([ms, context]) => context.test(l) && (literals(l).includes(ms) || secondsTimes1000(l).includes(ms))) },
-  { id: 'megabytes', test: (l) => [...l.matchAll(/(?<![\w.])(\d+)\s*(?:\*\s*(?:MB|1e6|1_000_000)\b|MB\b)/g)].some((m) => MB_FACTS.has(Number(m[1]))) },
+  {
+    id: 'duration in ms',
+    test: (l) =>
+      MS_FACTS.some(
+        ([ms, context]) => context.test(l) && (literals(l).includes(ms) || secondsTimes1000(l).includes(ms)),
+      ),
+  },
+  {
+    id: 'megabytes',
+    test: (l) =>
+      [...l.matchAll(/(?<![\w.])(\d+)\s*(?:\*\s*(?:MB|1e6|1_000_000)\b|MB\b)/g)].some((m) =>
+        MB_FACTS.has(Number(m[1])),
+      ),
+  },
   near('page size', pageSize, /page/i),
   near('running limit', maxRunning, /running|concurren|parallel|at once|simultaneous/i),
-  ...[...new Set(rateLimits.map((r) => r.requests))].map((n) => near('rate limit requests', n, /requests? per|per \d+ ?s(ec)?\b|rate.?limit/i)),
+  ...[...new Set(rateLimits.map((r) => r.requests))].map((n) =>
+    near('rate limit requests', n, /requests? per|per \d+ ?s(ec)?\b|rate.?limit/i),
+  ),
   near('retries', r5xx.max_retries, /retr/i),
   near('polling interval', polling.interval_seconds, /interval|poll/i),
   near('polling timeout', polling.timeout_seconds, /timeout|poll/i),
   near('503 wait', r503.wait_seconds.min, /503|load|unavailable/i),
   near('503 wait', r503.wait_seconds.max, /503|load|unavailable/i),
   near('image count', maxImages, /image/i),
-  { id: 'aspect ratio list', test: (l) => distinct(l, new RegExp(`(?<![\\d:])(${S.AspectRatio.enum.map(esc).join('|')})(?![\\d:])`, 'g')) >= 3 },
+  {
+    id: 'aspect ratio list',
+    test: (l) => distinct(l, new RegExp(`(?<![\\d:])(${S.AspectRatio.enum.map(esc).join('|')})(?![\\d:])`, 'g')) >= 3,
+  },
   { id: 'extension list', test: (l) => distinct(l, new RegExp(`(${extensions.map(esc).join('|')})\\b`, 'g')) >= 3 },
-  { id: 'video status list', test: (l) => new RegExp(Array(3).fill(quoted(S.VideoState.enum).source).join('\\s*[,|]\\s*')).test(l) },
+  {
+    id: 'video status list',
+    test: (l) => new RegExp(Array(3).fill(quoted(S.VideoState.enum).source).join('\\s*[,|]\\s*')).test(l),
+  },
   { id: 'plan list', test: (l) => distinct(l, quoted(spec['x-plans'].values)) === spec['x-plans'].values.length },
   { id: 'generation field list', test: (l) => distinct(l, quoted(S.GenerateFieldName.enum)) >= 4 },
   ...combos
     .filter((c) => c.length > 1)
-    .map((c) => ({ id: 'valid combination', test: (l: string) => new RegExp(c.map((f) => `['"]${esc(f)}['"]`).join('\\s*,\\s*')).test(l) })),
+    .map((c) => ({
+      id: 'valid combination',
+      test: (l: string) => new RegExp(c.map((f) => `['"]${esc(f)}['"]`).join('\\s*,\\s*')).test(l),
+    })),
 ];
 const LANGUAGE_LIST = { id: 'language list', min: 8, re: quoted(S.Language.enum) };
 
 // ---- the files ------------------------------------------------------------------------------------
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'generated', 'test', 'tests', 'bench', 'test-results', '.git', '.turbo', 'pacing-bench', 'runtime-tests']);
-const SKIP_FILES = [/^openapi\/scripts\//, /^packages\/client\/scripts\/generate\.mjs$/, /\.test\.[cm]?[jt]s$/, /(^|\/)[\w.-]+\.config\.[cm]?[jt]s$/];
+const SKIP_DIRS = new Set([
+  'node_modules',
+  'dist',
+  'generated',
+  'test',
+  'tests',
+  'bench',
+  'test-results',
+  '.git',
+  '.turbo',
+  'pacing-bench',
+  'runtime-tests',
+]);
+const SKIP_FILES = [
+  /^openapi\/scripts\//,
+  /^packages\/client\/scripts\/generate\.mjs$/,
+  /\.test\.[cm]?[jt]s$/,
+  /(^|\/)[\w.-]+\.config\.[cm]?[jt]s$/,
+];
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     if (SKIP_DIRS.has(name) || name.startsWith('.')) continue;
@@ -129,10 +181,15 @@ function findings(): string[] {
         else found.push(`${file}:${i + 1} restates ${rule.id}: ${line.trim().slice(0, 140)}`);
       }
     });
-    const codes = new Set(lines.filter((l) => !isComment(l)).flatMap((l) => [...l.matchAll(LANGUAGE_LIST.re)].map((m) => m[1])));
-    if (codes.size >= LANGUAGE_LIST.min) found.push(`${file} restates ${LANGUAGE_LIST.id}: ${codes.size} language codes`);
+    const codes = new Set(
+      lines.filter((l) => !isComment(l)).flatMap((l) => [...l.matchAll(LANGUAGE_LIST.re)].map((m) => m[1])),
+    );
+    if (codes.size >= LANGUAGE_LIST.min)
+      found.push(`${file} restates ${LANGUAGE_LIST.id}: ${codes.size} language codes`);
   }
-  ALLOWED.forEach((a, i) => used.has(i) || found.push(`ALLOWED entry for ${a.file} (${a.match}) matches nothing: remove it`));
+  ALLOWED.forEach(
+    (a, i) => used.has(i) || found.push(`ALLOWED entry for ${a.file} (${a.match}) matches nothing: remove it`),
+  );
   return found;
 }
 
@@ -150,7 +207,7 @@ describe('no production file restates a fact of the spec', () => {
     expect(hit('const MAX = 100_000_000;')).toBe(true);
     expect(hit("const RATIOS = ['16:9', '9:16', '1:1'];")).toBe(true);
     expect(hit('const PAGE_SIZE = 50; // items per page')).toBe(true);
-    expect(hit("if (running.length >= 2) throw busy();")).toBe(true);
+    expect(hit('if (running.length >= 2) throw busy();')).toBe(true);
     expect(hit("const COMBOS = [['text', 'pdf_file']];")).toBe(true);
     expect(hit('const pollTimeoutMs = 600 * 1000;')).toBe(true);
     expect(hit('const limit = 180 * MB;')).toBe(true);

@@ -5,7 +5,11 @@ import { MAX_RUNNING, OPERATIONS, PAGE_SIZE, RATE_LIMITS, operationFor } from '.
 describe('operation table', () => {
   it('has one entry per operation of the spec, with its rate class', () => {
     const spec = loadSpec();
-    expect(OPERATIONS.map((o) => o.operationId).sort()).toEqual(listOperations(spec).map((o) => o.operationId).sort());
+    expect(OPERATIONS.map((o) => o.operationId).sort()).toEqual(
+      listOperations(spec)
+        .map((o) => o.operationId)
+        .sort(),
+    );
     for (const o of listOperations(spec)) {
       const e = OPERATIONS.find((x) => x.operationId === o.operationId)!;
       expect(e.rateClass).toBe(o.operation['x-rate-limit'].class);
@@ -17,7 +21,11 @@ describe('operation table', () => {
     expect(operationFor('post', '/v1/videos/generate/')?.operationId).toBe('generateVideo');
     expect(operationFor('GET', `/videos/${id}/`)?.operationId).toBe('getVideo');
     expect(operationFor('GET', `/api/v1/videos/${id}/conversions/?x=1`)?.operationId).toBe('getConversionOptions');
-    expect(operationFor('POST', `/v1/videos/${id}/conversions`)).toMatchObject({ operationId: 'createConversion', rateClass: 'A', startsVideo: true });
+    expect(operationFor('POST', `/v1/videos/${id}/conversions`)).toMatchObject({
+      operationId: 'createConversion',
+      rateClass: 'A',
+      startsVideo: true,
+    });
     expect(operationFor('GET', '/v1/video-settings/')?.rateClass).toBe('B');
     expect(operationFor('DELETE', '/v1/videos/')).toBeUndefined();
     expect(operationFor('GET', '/v1/videos/a/b/')).toBeUndefined();

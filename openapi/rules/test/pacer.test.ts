@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RUNNING, POLLING, Pacer, PacerWaitError, RATE_LIMITS, pacingFloorMs, type RateClass } from '../src/index.js';
+import {
+  MAX_RUNNING,
+  POLLING,
+  Pacer,
+  PacerWaitError,
+  RATE_LIMITS,
+  pacingFloorMs,
+  type RateClass,
+} from '../src/index.js';
 
 /** Virtual time: sleeps resolve in time order when the test runs the clock. */
 function virtualClock() {
@@ -9,12 +17,16 @@ function virtualClock() {
     new Promise<void>((resolve, reject) => {
       const timer = { at: now + ms, resolve };
       timers.push(timer);
-      signal?.addEventListener('abort', () => {
-        const i = timers.indexOf(timer);
-        if (i < 0) return; // already fired
-        timers.splice(i, 1);
-        reject(signal.reason);
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const i = timers.indexOf(timer);
+          if (i < 0) return; // already fired
+          timers.splice(i, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
   const settle = async () => {
     for (let i = 0; i < 20; i++) await Promise.resolve();
@@ -24,7 +36,10 @@ function virtualClock() {
     let finished = false;
     const result = done.finally(() => (finished = true));
     for (let steps = 0; !finished; steps++) {
-      if (steps > 100_000) throw new Error(`virtual clock: no progress at ${now}, ${timers.length} timers, next ${timers.slice(0,3).map((t) => t.at)}`);
+      if (steps > 100_000)
+        throw new Error(
+          `virtual clock: no progress at ${now}, ${timers.length} timers, next ${timers.slice(0, 3).map((t) => t.at)}`,
+        );
       await settle();
       if (finished) break;
       timers.sort((a, b) => a.at - b.at);
@@ -53,7 +68,8 @@ const limiters = {
     };
   },
   fixed(limit: number, windowMs: number) {
-    let start = 0, count = 0;
+    let start = 0,
+      count = 0;
     return (t: number) => {
       const w = Math.floor(t / windowMs) * windowMs;
       if (w !== start) (start = w), (count = 0);
@@ -73,7 +89,8 @@ const limiters = {
   },
   'token-bucket'(limit: number, windowMs: number) {
     const refill = limit / windowMs;
-    let tokens = limit, at = 0;
+    let tokens = limit,
+      at = 0;
     return (t: number) => {
       tokens = Math.min(limit, tokens + (t - at) * refill);
       at = t;
@@ -89,7 +106,10 @@ describe('Pacer', () => {
     it(`meets no 429 from a ${style} limiter, with concurrent callers and jittery latency, close to the floor`, async () => {
       const clock = virtualClock();
       const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
-      const accept = { A: make(RATE_LIMITS.A.requests, RATE_LIMITS.A.windowMs), B: make(RATE_LIMITS.B.requests, RATE_LIMITS.B.windowMs) };
+      const accept = {
+        A: make(RATE_LIMITS.A.requests, RATE_LIMITS.A.windowMs),
+        B: make(RATE_LIMITS.B.requests, RATE_LIMITS.B.windowMs),
+      };
       let rejected = 0;
       let seed = 7;
       const jitter = () => ((seed = (seed * 48271) % 2147483647) % 80) + 1; // 1..80 ms
@@ -123,7 +143,9 @@ describe('Pacer', () => {
   });
 
   it('scales to a known time scale, and learns one from RateLimit-Policy for both classes', async () => {
-    expect(new Pacer({ timeScale: 50 }).intervalOf('B')).toBeLessThan(RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests / 40);
+    expect(new Pacer({ timeScale: 50 }).intervalOf('B')).toBeLessThan(
+      RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests / 40,
+    );
     const pacer = new Pacer();
     const ticket = await pacer.acquire({ rateClass: 'B' });
     ticket.settle({ status: 200, headers: { 'RateLimit-Policy': `${RATE_LIMITS.B.requests};w=0.2` } });
@@ -145,7 +167,10 @@ describe('Pacer', () => {
   it('waits out RateLimit-Remaining 0 until RateLimit-Reset', async () => {
     const clock = virtualClock();
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
-    (await pacer.acquire({ rateClass: 'B' })).settle({ status: 200, headers: { 'ratelimit-remaining': '0', 'ratelimit-reset': '7' } });
+    (await pacer.acquire({ rateClass: 'B' })).settle({
+      status: 200,
+      headers: { 'ratelimit-remaining': '0', 'ratelimit-reset': '7' },
+    });
     await clock.run(pacer.acquire({ rateClass: 'B' }));
     expect(clock.now()).toBeGreaterThanOrEqual(7000);
   });
@@ -155,7 +180,11 @@ describe('Pacer', () => {
     clock.advance(Date.parse('2026-01-01T00:00:00Z'));
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
     const before = pacer.intervalOf('B');
-    (await pacer.acquire({ rateClass: 'B' })).settle({ status: 429, headers: { 'retry-after': 'Thu, 01 Jan 2026 00:00:30 GMT' }, error_code: 'TOO_MANY_REQUESTS' });
+    (await pacer.acquire({ rateClass: 'B' })).settle({
+      status: 429,
+      headers: { 'retry-after': 'Thu, 01 Jan 2026 00:00:30 GMT' },
+      error_code: 'TOO_MANY_REQUESTS',
+    });
     const t0 = clock.now();
     await clock.run(pacer.acquire({ rateClass: 'B' }));
     expect(clock.now() - t0).toBeGreaterThanOrEqual(30_000);
@@ -190,7 +219,11 @@ describe('Pacer', () => {
   it(`holds video starts to ${MAX_RUNNING} running, and a status read that shows the end frees a slot`, async () => {
     const clock = virtualClock();
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep, timeScale: 100 });
-    for (let i = 0; i < MAX_RUNNING; i++) (await clock.run(pacer.acquire({ rateClass: 'A', startsVideo: true }))).settle({ status: 200, video_id: `v${i}` });
+    for (let i = 0; i < MAX_RUNNING; i++)
+      (await clock.run(pacer.acquire({ rateClass: 'A', startsVideo: true }))).settle({
+        status: 200,
+        video_id: `v${i}`,
+      });
     const checked: string[] = [];
     let third = false;
     const next = pacer
@@ -211,7 +244,11 @@ describe('Pacer', () => {
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
     pacer.noteRunning(['x']);
     expect(pacer.runningCount()).toBe(1);
-    (await pacer.acquire({ rateClass: 'A', startsVideo: true })).settle({ status: 503, headers: { 'retry-after': '40' }, error_code: 'SIMULTANEOUS_GENERATE_LIMIT' });
+    (await pacer.acquire({ rateClass: 'A', startsVideo: true })).settle({
+      status: 503,
+      headers: { 'retry-after': '40' },
+      error_code: 'SIMULTANEOUS_GENERATE_LIMIT',
+    });
     const t0 = clock.now();
     await clock.run(pacer.acquire({ rateClass: 'A', startsVideo: true }));
     expect(clock.now() - t0).toBeGreaterThanOrEqual(40_000);

@@ -8,7 +8,9 @@ const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f)
 describe('rules/src is pure', () => {
   it.each(files)('%s imports only relative modules and uses no Node globals', (f) => {
     const text = readFileSync(new URL(f, dir), 'utf8');
-    const imports = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/g)].map((m) => m[1] ?? m[2]);
+    const imports = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/g)].map(
+      (m) => m[1] ?? m[2],
+    );
     expect(imports.filter((s) => !s.startsWith('./') && !s.startsWith('../'))).toEqual([]);
     expect(text).not.toMatch(/\b(process|Buffer|require|__dirname)\b[.(]/);
   });

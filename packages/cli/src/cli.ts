@@ -21,7 +21,9 @@ Environment:
   VIDEO_API_PLAN       free | personal | business: upload limits to check against (default personal)`;
 
 // The installed version: package.json sits one level above both src/ and dist/.
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 function buildProgram(): Command {
   const program = new Command('videogen')
@@ -30,7 +32,11 @@ function buildProgram(): Command {
     .addOption(new Option('--json', 'print results as JSON on stdout (progress stays on stderr)'))
     .addOption(new Option('-q, --quiet', 'no progress output'))
     .addOption(new Option('--base-url <url>', 'API base URL including /v1 (default: $VIDEO_API_BASE_URL)'))
-    .addOption(new Option('--plan <plan>', 'your plan, for the upload limits (default: $VIDEO_API_PLAN or personal)').choices([...PLANS]))
+    .addOption(
+      new Option('--plan <plan>', 'your plan, for the upload limits (default: $VIDEO_API_PLAN or personal)').choices([
+        ...PLANS,
+      ]),
+    )
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({ outputError: (text, write) => write(oneLineUsageError(text)) })
     // Commander would exit(1) on a usage error; cli.ts maps it to the documented invalid-input code.

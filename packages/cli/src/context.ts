@@ -33,7 +33,8 @@ export const errorContext: ErrorContext = {};
 export function parsePlan(value: string | undefined): Plan | undefined {
   if (value === undefined || value === '') return undefined;
   const plan = value.toLowerCase() as Plan;
-  if (!(PLANS as readonly string[]).includes(plan)) throw usageError(`Unknown plan "${value}" (from --plan or VIDEO_API_PLAN): use one of ${PLANS.join(', ')}.`);
+  if (!(PLANS as readonly string[]).includes(plan))
+    throw usageError(`Unknown plan "${value}" (from --plan or VIDEO_API_PLAN): use one of ${PLANS.join(', ')}.`);
   return plan;
 }
 
@@ -46,14 +47,16 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
     try {
       new URL(baseUrl);
     } catch {
-      throw usageError(`The base URL "${baseUrl}" is not a URL: pass e.g. --base-url http://127.0.0.1:4010/v1 (or set VIDEO_API_BASE_URL).`);
+      throw usageError(
+        `The base URL "${baseUrl}" is not a URL: pass e.g. --base-url http://127.0.0.1:4010/v1 (or set VIDEO_API_BASE_URL).`,
+      );
     }
   }
   Object.assign(errorContext, { plan, baseUrl: baseUrl ?? 'the service' });
   const apiKey = env.VIDEO_API_KEY;
   if (!apiKey) {
     throw new CliError(
-      'VIDEO_API_KEY is not set: export VIDEO_API_KEY=<your API key> (create one in the service\'s key management menu).',
+      "VIDEO_API_KEY is not set: export VIDEO_API_KEY=<your API key> (create one in the service's key management menu).",
       EXIT.AUTH,
       'NO_API_KEY',
     );
@@ -73,7 +76,8 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
 export function parseSeconds(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0) throw usageError(`${name} must be a positive number of seconds, not "${value}".`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw usageError(`${name} must be a positive number of seconds, not "${value}".`);
     return n;
   };
 }

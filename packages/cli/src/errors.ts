@@ -101,7 +101,11 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
   if (err.kind === 'download') {
     const answer = status ? `answered ${status}` : 'dropped the connection';
     return {
-      message: `Download of ${video} failed: the download host ${err.host ?? ''} ${answer} (after one fresh download address): run "videogen download ${ctx.videoId ?? 'ID'} OUT" again later; if it keeps failing, the video may no longer be stored.`.replace(/  +/g, ' '),
+      message:
+        `Download of ${video} failed: the download host ${err.host ?? ''} ${answer} (after one fresh download address): run "videogen download ${ctx.videoId ?? 'ID'} OUT" again later; if it keeps failing, the video may no longer be stored.`.replace(
+          /  +/g,
+          ' ',
+        ),
       exitCode: EXIT.ERROR,
       code: 'DOWNLOAD_FAILED',
       status,
@@ -111,7 +115,7 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
     const fix =
       status === 403
         ? 'use the key of an account whose plan includes conversion (Standard/Premium or higher)'
-        : 'top up the account\'s credit, or use the key of another account';
+        : "top up the account's credit, or use the key of another account";
     return { message: `${detail.replace(/\.$/, '')} (${tag}): ${fix}.`, exitCode: EXIT.LIMIT, code, status };
   }
   if (kind === 'auth') {
@@ -139,7 +143,12 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
     };
   }
   if (kind === 'rate_limit') {
-    return { message: `Rate limit exceeded (${tag}): ${detail || 'wait a few seconds'} and retry.`, exitCode: EXIT.LIMIT, code, status };
+    return {
+      message: `Rate limit exceeded (${tag}): ${detail || 'wait a few seconds'} and retry.`,
+      exitCode: EXIT.LIMIT,
+      code,
+      status,
+    };
   }
   if (is('VideoFailedError', 'video_failed')) {
     return {
@@ -183,7 +192,12 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
     };
   }
   if (kind === 'server' || kind === 'unavailable') {
-    return { message: `The service failed (${tag}): ${detail || 'server error'}; try again later.`, exitCode: EXIT.ERROR, code, status };
+    return {
+      message: `The service failed (${tag}): ${detail || 'server error'}; try again later.`,
+      exitCode: EXIT.ERROR,
+      code,
+      status,
+    };
   }
   return { message: `${detail || err.name} (${tag})`, exitCode: EXIT.ERROR, code, status };
 }
@@ -214,7 +228,11 @@ export function describeError(err: unknown, ctx: ErrorContext = {}): DescribedEr
   if (isApiError(err)) return describeApiError(err, ctx);
   const fsCode = (err as NodeJS.ErrnoException)?.code;
   if (err instanceof Error && fsCode && ['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR', 'EROFS'].includes(fsCode)) {
-    return { message: `${err.message}: check the path and its permissions.`, exitCode: EXIT.INVALID_INPUT, code: fsCode };
+    return {
+      message: `${err.message}: check the path and its permissions.`,
+      exitCode: EXIT.INVALID_INPUT,
+      code: fsCode,
+    };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { message, exitCode: EXIT.ERROR, code: 'ERROR' };

@@ -75,7 +75,11 @@ export function createProgress(mode: ProgressMode, stream: NodeJS.WriteStream = 
     mode,
     info: write,
     transfer: (verb, what) =>
-      mode === 'tty' ? ttyTransfer(verb, what, stream) : mode === 'plain' ? plainTransfer(verb, what, write) : silentTransfer,
+      mode === 'tty'
+        ? ttyTransfer(verb, what, stream)
+        : mode === 'plain'
+          ? plainTransfer(verb, what, write)
+          : silentTransfer,
     wait: (id) => (mode === 'tty' ? ttyWait(id, stream) : mode === 'plain' ? plainWait(id, write) : silentWait),
   };
 }
@@ -147,7 +151,9 @@ function plainTransfer(verb: string, what: string, write: (line: string) => void
         if (pct < nextStep || pct >= 100) return;
         nextStep = Math.floor(pct / 25) * 25 + 25;
         const leftText = left === undefined ? '' : `, ${formatDuration(left)} left`;
-        write(`${verb} ${what}: ${pct}% (${formatBytes(loaded)} of ${formatBytes(total)}, ${formatBytes(rate)}/s${leftText})`);
+        write(
+          `${verb} ${what}: ${pct}% (${formatBytes(loaded)} of ${formatBytes(total)}, ${formatBytes(rate)}/s${leftText})`,
+        );
       } else if (Date.now() - lastLine > 5000) {
         lastLine = Date.now();
         write(`${verb} ${what}: ${formatBytes(loaded)} (${formatBytes(rate)}/s)`);

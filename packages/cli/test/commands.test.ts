@@ -97,7 +97,17 @@ describe('generate → wait → download', () => {
   it('generates from a text, waits and downloads a real MP4 (--json)', async () => {
     const out = join(dir, 'text.mp4');
     const r = await run(
-      ['generate', '--setting', FIXTURES.acme.settings.text, '--text', 'Explain tides', '--download', out, '--json', ...FAST],
+      [
+        'generate',
+        '--setting',
+        FIXTURES.acme.settings.text,
+        '--text',
+        'Explain tides',
+        '--download',
+        out,
+        '--json',
+        ...FAST,
+      ],
       acme(),
     );
     expect(r.stderr).not.toMatch(/videogen: /);
@@ -135,7 +145,21 @@ describe('generate → wait → download', () => {
   it('a text with images', async () => {
     const img = join(dir, 'a.png');
     writeFileSync(img, Buffer.from('89504e470d0a1a0a', 'hex'));
-    const r = await run(['generate', '--setting', FIXTURES.acme.settings.textImages, '--text', 'Draw', '--image', img, '--image', img, '--json'], acme());
+    const r = await run(
+      [
+        'generate',
+        '--setting',
+        FIXTURES.acme.settings.textImages,
+        '--text',
+        'Draw',
+        '--image',
+        img,
+        '--image',
+        img,
+        '--json',
+      ],
+      acme(),
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'running' });
   });
@@ -144,7 +168,10 @@ describe('generate → wait → download', () => {
 describe('convert', () => {
   it('converts a video to another language and waits (--json)', async () => {
     const src = FIXTURES.acme.videos.convertible;
-    const r = await run(['convert', src, '--language', 'en', '--aspect-ratio', '9:16', '--wait', '--json', ...FAST], acme());
+    const r = await run(
+      ['convert', src, '--language', 'en', '--aspect-ratio', '9:16', '--wait', '--json', ...FAST],
+      acme(),
+    );
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result).toMatchObject({ source_video_id: src, status: 'completed' });

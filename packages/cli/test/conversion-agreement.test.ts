@@ -22,7 +22,13 @@ const SCENARIOS: Array<[string, Account, string, Target, string]> = [
   ['no target', 'acme', A.convertible, {}, 'CONVERT_TARGET_REQUIRED'],
   ['unknown language', 'acme', A.convertible, { language: 'xx' }, 'INVALID_LANGUAGE'],
   ['unknown ratio', 'acme', A.convertible, { aspect_ratio: '5:4' }, 'INVALID_ASPECT_RATIO'],
-  ['unknown language on a real-avatar video (request first)', 'acme', A.realAvatar, { language: 'xx' }, 'INVALID_LANGUAGE'],
+  [
+    'unknown language on a real-avatar video (request first)',
+    'acme',
+    A.realAvatar,
+    { language: 'xx' },
+    'INVALID_LANGUAGE',
+  ],
   ['real avatar', 'acme', A.realAvatar, { language: 'en' }, 'UNSUPPORTED_HEAVY_AVATAR'],
   ['no video data', 'acme', A.notConvertible, { language: 'en' }, 'SOURCE_VIDEO_NOT_CONVERTIBLE'],
   ['failed source', 'acme', A.failed, { language: 'en' }, 'SOURCE_VIDEO_NOT_CONVERTIBLE'],
@@ -30,7 +36,7 @@ const SCENARIOS: Array<[string, Account, string, Target, string]> = [
   ['same language', 'acme', A.convertible, { language: 'ja' }, 'CONVERT_NO_CHANGE'],
   ['same language and ratio', 'acme', A.limitedVoices, { language: 'ja', aspect_ratio: '16:9' }, 'CONVERT_NO_CHANGE'],
   ['language the voices lack', 'acme', A.limitedVoices, { language: 'fr' }, 'LANGUAGE_NOT_SUPPORTED_BY_VOICES'],
-  ['another account\'s video', 'acme', FIXTURES.globex.videos.convertible, { language: 'en' }, 'NOT_FOUND'],
+  ["another account's video", 'acme', FIXTURES.globex.videos.convertible, { language: 'en' }, 'NOT_FOUND'],
   ['Free plan', 'initech', FIXTURES.initech.videos.convertible, { language: 'en' }, 'INSUFFICIENT_CREDIT'],
   ['no credit', 'umbrella', FIXTURES.umbrella.videos.convertible, { language: 'en' }, 'INSUFFICIENT_CREDIT'],
   ['server error', 'acme', A.unknownError, { language: 'en' }, 'UNKNOWN_ERROR'],
@@ -55,7 +61,10 @@ async function rawPost(key: string, id: string, target: Target): Promise<string 
 
 async function clientConvert(key: string, id: string, target: Target): Promise<string | undefined> {
   const client = createClient({ apiKey: key, baseUrl: sandbox.baseUrl, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
-  const e = await client.convert(id, target as never).then(() => undefined, (err) => err);
+  const e = await client.convert(id, target as never).then(
+    () => undefined,
+    (err) => err,
+  );
   return e?.error_code;
 }
 
@@ -74,6 +83,9 @@ describe('convert: raw POST, client and CLI give the same error_code', () => {
     const key = SANDBOX_KEYS[account];
     const raw = await rawPost(key, id, target);
     expect(raw, 'raw POST').toBe(expected);
-    expect({ client: await clientConvert(key, id, target), cli: await cliConvert(key, id, target) }).toEqual({ client: raw, cli: raw });
+    expect({ client: await clientConvert(key, id, target), cli: await cliConvert(key, id, target) }).toEqual({
+      client: raw,
+      cli: raw,
+    });
   });
 });

@@ -37,7 +37,10 @@ afterAll(async () => {
 
 /** Each error is exactly one line on stderr, starting with "videogen: ". */
 function oneLine(stderr: string): string {
-  const lines = stderr.trim().split('\n').filter((l) => l.startsWith('videogen: '));
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('videogen: '));
   expect(lines).toHaveLength(1);
   return lines[0]!;
 }
@@ -61,7 +64,10 @@ describe('documented errors and exit codes', () => {
 
   it('file too large for the plan → 2, naming the file and the limit', async () => {
     const big = sparse('narration.mp3', 50_000_001);
-    const r = await run(['generate', '--setting', FIXTURES.globex.settings.audio, '--audio', big], as(SANDBOX_KEYS.globex));
+    const r = await run(
+      ['generate', '--setting', FIXTURES.globex.settings.audio, '--audio', big],
+      as(SANDBOX_KEYS.globex),
+    );
     expect(r.code).toBe(2);
     const line = oneLine(r.stderr);
     expect(line).toContain(big);
@@ -71,7 +77,10 @@ describe('documented errors and exit codes', () => {
 
   it('too large even for Business (--plan business) → 2, naming the 180 MB limit', async () => {
     const big = sparse('huge.pdf', 180_000_001);
-    const r = await run(['--plan', 'business', 'generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', big], acme());
+    const r = await run(
+      ['--plan', 'business', 'generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', big],
+      acme(),
+    );
     expect(r.code).toBe(2);
     expect(oneLine(r.stderr)).toMatch(/huge\.pdf is 180(\.0)? MB.*business plan allows at most 180 MB/);
   });
@@ -91,7 +100,10 @@ describe('documented errors and exit codes', () => {
     const noSetting = await run(['generate', '--text', 'x'], acme());
     expect(noSetting.code).toBe(2);
     expect(oneLine(noSetting.stderr)).toMatch(/--setting/);
-    const missing = await run(['generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', join(dir, 'nope.pdf')], acme());
+    const missing = await run(
+      ['generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', join(dir, 'nope.pdf')],
+      acme(),
+    );
     expect(missing.code).toBe(2);
     expect(oneLine(missing.stderr)).toMatch(/nope\.pdf: no such file/);
     const interval = await run(['wait', MISSING, '--interval', 'soon'], acme());
@@ -101,7 +113,10 @@ describe('documented errors and exit codes', () => {
   });
 
   it('failed video ([sandbox:fail]) → 6', async () => {
-    const r = await run(['generate', '--setting', FIXTURES.acme.settings.text, '--text', `Fail ${MAGIC.fail}`, '--wait', ...FAST], acme());
+    const r = await run(
+      ['generate', '--setting', FIXTURES.acme.settings.text, '--text', `Fail ${MAGIC.fail}`, '--wait', ...FAST],
+      acme(),
+    );
     expect(r.code).toBe(6);
     expect(oneLine(r.stderr)).toMatch(/failed/);
     const seeded = await run(['wait', FIXTURES.acme.videos.expired, ...FAST], acme());
@@ -111,7 +126,18 @@ describe('documented errors and exit codes', () => {
 
   it('timeout → 7', async () => {
     const r = await run(
-      ['generate', '--setting', FIXTURES.acme.settings.text, '--text', 'Slow one', '--wait', '--interval', '0.2', '--timeout', '0.5'],
+      [
+        'generate',
+        '--setting',
+        FIXTURES.acme.settings.text,
+        '--text',
+        'Slow one',
+        '--wait',
+        '--interval',
+        '0.2',
+        '--timeout',
+        '0.5',
+      ],
       as(SANDBOX_KEYS.acme, slow.baseUrl),
     );
     expect(r.code).toBe(7);
@@ -121,7 +147,10 @@ describe('documented errors and exit codes', () => {
   it('download of a video that is still running → 2, saying to wait', async () => {
     // Another account than the timeout test's: each may run only 2 videos at once.
     const slowGlobex = as(SANDBOX_KEYS.globex, slow.baseUrl);
-    const g = await run(['generate', '--setting', FIXTURES.globex.settings.text, '--text', 'Still going', '--json'], slowGlobex);
+    const g = await run(
+      ['generate', '--setting', FIXTURES.globex.settings.text, '--text', 'Still going', '--json'],
+      slowGlobex,
+    );
     const { video_id } = JSON.parse(g.stdout);
     const r = await run(['download', video_id, join(dir, 'early.mp4')], slowGlobex);
     expect(r.code).toBe(2);
@@ -129,7 +158,7 @@ describe('documented errors and exit codes', () => {
     expect(oneLine(r.stderr)).toContain('--wait');
   });
 
-  it('not found → 4 (unknown id, and another account\'s video)', async () => {
+  it("not found → 4 (unknown id, and another account's video)", async () => {
     const r = await run(['status', MISSING], acme());
     expect(r.code).toBe(4);
     expect(oneLine(r.stderr)).toContain(`Video ${MISSING} was not found`);
@@ -138,7 +167,10 @@ describe('documented errors and exit codes', () => {
   });
 
   it('out of credit → 5', async () => {
-    const r = await run(['generate', '--setting', FIXTURES.umbrella.settings.text, '--text', 'hi'], as(SANDBOX_KEYS.umbrella));
+    const r = await run(
+      ['generate', '--setting', FIXTURES.umbrella.settings.text, '--text', 'hi'],
+      as(SANDBOX_KEYS.umbrella),
+    );
     expect(r.code).toBe(5);
     expect(oneLine(r.stderr)).toMatch(/credit/i);
   });
@@ -153,27 +185,49 @@ describe('documented errors and exit codes', () => {
 describe('a download the download host refuses (issue 21)', () => {
   it('an expired URL (403 XML from another origin) → 1, naming the download host, never blaming the key', async () => {
     const { createServer } = await import('node:http');
-    const listen = (s: import('node:http').Server) => new Promise<number>((r) => s.listen(0, '127.0.0.1', () => r((s.address() as import('node:net').AddressInfo).port)));
+    const listen = (s: import('node:http').Server) =>
+      new Promise<number>((r) =>
+        s.listen(0, '127.0.0.1', () => r((s.address() as import('node:net').AddressInfo).port)),
+      );
     const storageSeen: string[] = [];
     const storage = createServer((req, res) => {
       storageSeen.push(req.url!);
-      res.writeHead(403, { 'content-type': 'application/xml' }).end('<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+      res
+        .writeHead(403, { 'content-type': 'application/xml' })
+        .end('<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
     });
     const storagePort = await listen(storage);
     const id = FIXTURES.acme.videos.convertible;
     const api = createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ video_id: id, status: 'completed', download_url: `http://127.0.0.1:${storagePort}/b/v.mp4?sig=1`, copyright: [] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            video_id: id,
+            status: 'completed',
+            download_url: `http://127.0.0.1:${storagePort}/b/v.mp4?sig=1`,
+            copyright: [],
+          }),
+        );
     });
     const apiPort = await listen(api);
     try {
       const key = 'sk-live-cli-download-0123456789';
-      const r = await run(['download', id, join(dir, 'refused.mp4')], { key, baseUrl: `http://127.0.0.1:${apiPort}/v1` });
+      const r = await run(['download', id, join(dir, 'refused.mp4')], {
+        key,
+        baseUrl: `http://127.0.0.1:${apiPort}/v1`,
+      });
       expect(r.code).toBe(1);
       const line = oneLine(r.stderr);
-      expect(line).toMatch(new RegExp(`Download of video ${id} failed: the download host 127\\.0\\.0\\.1:${storagePort} answered 403`));
+      expect(line).toMatch(
+        new RegExp(`Download of video ${id} failed: the download host 127\\.0\\.0\\.1:${storagePort} answered 403`),
+      );
       expect(line).not.toMatch(/VIDEO_API_KEY|Authentication|API key/i);
       expect(storageSeen).toHaveLength(2); // read fresh once
-      const j = await run(['download', id, join(dir, 'refused.mp4'), '--json'], { key, baseUrl: `http://127.0.0.1:${apiPort}/v1` });
+      const j = await run(['download', id, join(dir, 'refused.mp4'), '--json'], {
+        key,
+        baseUrl: `http://127.0.0.1:${apiPort}/v1`,
+      });
       expect(j.code).toBe(1);
       expect(JSON.parse(j.stdout)).toMatchObject({ error: { exit_code: 1, status: 403, code: 'DOWNLOAD_FAILED' } });
     } finally {

@@ -19,7 +19,11 @@ export interface RunOptions {
 
 /** A clean environment: only what the CLI reads, so the developer's own settings cannot leak in. */
 export function cliEnv(opts: RunOptions): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm-256color' };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    TERM: 'xterm-256color',
+  };
   if (opts.key) env.VIDEO_API_KEY = opts.key;
   if (opts.baseUrl) env.VIDEO_API_BASE_URL = opts.baseUrl;
   return { ...env, ...opts.env };
@@ -56,4 +60,9 @@ export function assertNoSecret(result: { stdout: string; stderr: string }, key?:
 export const isMp4 = (bytes: Buffer) => bytes.length > 8 && bytes.subarray(4, 8).toString('latin1') === 'ftyp';
 
 /** The single error line of a failed command (progress lines may come before it). */
-export const errorLine = (stderr: string) => stderr.trim().split('\n').filter((l) => l.startsWith('videogen: ')).at(-1) ?? '';
+export const errorLine = (stderr: string) =>
+  stderr
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('videogen: '))
+    .at(-1) ?? '';

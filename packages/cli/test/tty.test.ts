@@ -13,7 +13,11 @@ let deck: string;
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Run the CLI inside a pseudo-terminal with util-linux `script`, so stdout and stderr are TTYs. */
-function runInPty(args: string[], env: Record<string, string>, size = true): Promise<{ code: number | null; output: string }> {
+function runInPty(
+  args: string[],
+  env: Record<string, string>,
+  size = true,
+): Promise<{ code: number | null; output: string }> {
   // A pty made by `script` without a terminal around it is 0×0: size it as a person's terminal would be.
   const command = `${size ? 'stty cols 120 rows 40; ' : ''}${[process.execPath, CLI, ...args].map(shellQuote).join(' ')}`;
   return new Promise((resolve, reject) => {
@@ -45,7 +49,17 @@ afterAll(async () => {
 });
 
 const args = (out: string) => [
-  'generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', deck, '--download', out, '--interval', '0.05', '--timeout', '300',
+  'generate',
+  '--setting',
+  FIXTURES.acme.settings.pdf,
+  '--pdf',
+  deck,
+  '--download',
+  out,
+  '--interval',
+  '0.05',
+  '--timeout',
+  '300',
 ];
 
 describe('progress display', () => {
@@ -79,7 +93,9 @@ describe('progress display', () => {
     const r = await run(args(out), { key: SANDBOX_KEYS.acme, baseUrl: sandbox.baseUrl });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/\r|\x1b\[/);
-    expect(r.stderr).toMatch(/^Uploading .*deck\.pdf: \d+% \([\d.]+ [kMG]?B of 30\.0 MB, [\d.]+ [kMG]?B\/s(, [\d.]+s left)?\)$/m);
+    expect(r.stderr).toMatch(
+      /^Uploading .*deck\.pdf: \d+% \([\d.]+ [kMG]?B of 30\.0 MB, [\d.]+ [kMG]?B\/s(, [\d.]+s left)?\)$/m,
+    );
     expect(r.stderr).toMatch(/^Uploading .*deck\.pdf: 100% \(30\.0 MB in [\d.]+s\)$/m);
     expect(r.stderr).toMatch(/^Waiting for video [0-9a-f-]+: running \([\d.]+s elapsed\)$/m);
     expect(r.stderr).toMatch(/^Downloading .*plain\.mp4: 100%/m);

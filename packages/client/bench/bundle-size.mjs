@@ -7,7 +7,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 async function size(contents) {
   const r = await build({
     stdin: { contents, resolveDir: root, loader: 'js' },
-    bundle: true, minify: true, format: 'esm', platform: 'node', target: 'node20', write: false, logLevel: 'error',
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    logLevel: 'error',
   });
   const code = r.outputFiles[0].contents;
   return { min: code.length, gz: gzipSync(code, { level: 9 }).length };

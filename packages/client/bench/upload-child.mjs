@@ -12,13 +12,20 @@ const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss()
 const t0 = performance.now();
 if (mode == 'client') {
   const client = createClient({ apiKey: 'bench', baseUrl, plan: 'business', pacing: false });
-  await client.videos.generate({ video_setting_id: SETTING, pdf_file: file }, { setting: { request_fields: ['pdf_file'] } });
+  await client.videos.generate(
+    { video_setting_id: SETTING, pdf_file: file },
+    { setting: { request_fields: ['pdf_file'] } },
+  );
 } else {
   // The naive way: the whole file in memory, then a FormData.
   const form = new FormData();
   form.append('video_setting_id', SETTING);
   form.append('pdf_file', new Blob([await readFile(file)]), 'big.pdf');
-  const res = await fetch(`${baseUrl}/videos/generate/`, { method: 'POST', body: form, headers: { authorization: 'Bearer bench' } });
+  const res = await fetch(`${baseUrl}/videos/generate/`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: 'Bearer bench' },
+  });
   await res.json();
 }
 peak = Math.max(peak, process.memoryUsage.rss());

@@ -20,11 +20,22 @@ const BLOB = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blo
 const f = ts.factory;
 // An opened code (`anyOf: [{ enum } or a $ref to one, { type: string }]`, spec 1.1.0) would collapse to
 // `string`; `"A" | "B" | (string & {})` accepts any string and still offers the known codes to editors.
-const OPEN_STRING = f.createParenthesizedType(f.createIntersectionTypeNode([f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword), f.createTypeLiteralNode([])]));
-const resolveRef = (s) => (s?.$ref ? s.$ref.split('/').slice(1).reduce((o, k) => o?.[k], spec) : s);
+const OPEN_STRING = f.createParenthesizedType(
+  f.createIntersectionTypeNode([f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword), f.createTypeLiteralNode([])]),
+);
+const resolveRef = (s) =>
+  s?.$ref
+    ? s.$ref
+        .split('/')
+        .slice(1)
+        .reduce((o, k) => o?.[k], spec)
+    : s;
 const schemaRef = (ref) =>
   f.createIndexedAccessTypeNode(
-    f.createIndexedAccessTypeNode(f.createTypeReferenceNode('components'), f.createLiteralTypeNode(f.createStringLiteral('schemas'))),
+    f.createIndexedAccessTypeNode(
+      f.createTypeReferenceNode('components'),
+      f.createLiteralTypeNode(f.createStringLiteral('schemas')),
+    ),
     f.createLiteralTypeNode(f.createStringLiteral(ref.split('/').pop())),
   );
 const ast = await openapiTS(spec, {
@@ -32,9 +43,13 @@ const ast = await openapiTS(spec, {
     if (schema.format === 'binary') return BLOB;
     if (schema.anyOf?.length !== 2) return undefined;
     const known = schema.anyOf.find((b) => resolveRef(b)?.enum?.every((v) => typeof v === 'string'));
-    const open = schema.anyOf.find((b) => b !== known && b.type === 'string' && !b.enum && !b.$ref && !b.format && !b.pattern);
+    const open = schema.anyOf.find(
+      (b) => b !== known && b.type === 'string' && !b.enum && !b.$ref && !b.format && !b.pattern,
+    );
     if (!known || !open) return undefined;
-    const literals = known.$ref ? [schemaRef(known.$ref)] : known.enum.map((v) => f.createLiteralTypeNode(f.createStringLiteral(v)));
+    const literals = known.$ref
+      ? [schemaRef(known.$ref)]
+      : known.enum.map((v) => f.createLiteralTypeNode(f.createStringLiteral(v)));
     return f.createUnionTypeNode([...literals, OPEN_STRING]);
   },
 });
@@ -42,9 +57,13 @@ const types = HEADER + '/* eslint-disable */\n' + astToString(ast);
 
 const files = { 'openapi.ts': types };
 if (process.argv.includes('--check')) {
-  const stale = Object.entries(files).filter(([n, c]) => !existsSync(outDir + n) || readFileSync(outDir + n, 'utf8') !== c);
+  const stale = Object.entries(files).filter(
+    ([n, c]) => !existsSync(outDir + n) || readFileSync(outDir + n, 'utf8') !== c,
+  );
   if (stale.length) {
-    console.error(`src/generated/ differs from the spec: ${stale.map(([n]) => n).join(', ')}. Run \`npm run generate\`.`);
+    console.error(
+      `src/generated/ differs from the spec: ${stale.map(([n]) => n).join(', ')}. Run \`npm run generate\`.`,
+    );
     process.exit(1);
   }
   console.log('src/generated/ matches the spec.');

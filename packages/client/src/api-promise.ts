@@ -52,7 +52,10 @@ export class APIPromise<T> extends Promise<T> {
     return (this.#parsed ??= this.#response.then(this.#parse));
   }
 
-  override then<A = T, B = never>(onfulfilled?: ((value: T) => A | PromiseLike<A>) | null, onrejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<A | B> {
+  override then<A = T, B = never>(
+    onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: any) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     return this.#data().then(onfulfilled, onrejected);
   }
   override catch<B = never>(onrejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<T | B> {

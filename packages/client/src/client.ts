@@ -63,7 +63,8 @@ export interface ClientOptions {
 function fingerprint(key: string) {
   const crypto = builtin<typeof import('node:crypto')>('node:crypto');
   if (crypto?.createHash) return crypto.createHash('sha256').update(key).digest('hex');
-  let h1 = 0xdeadbeef, h2 = 0x41c6ce57; // cyrb53
+  let h1 = 0xdeadbeef,
+    h2 = 0x41c6ce57; // cyrb53
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
@@ -86,7 +87,10 @@ export function createClient(options: ClientOptions = {}) {
     throw new TypeError(`Refusing base URL ${protocol}//${hostname}: use https (http only on loopback)`);
   const clock = options.clock ?? realClock;
   const plan = options.plan ?? 'personal';
-  const retry = retryOptions({ ...(options.maxRetries != null && { maxRetries: options.maxRetries }), ...options.retry });
+  const retry = retryOptions({
+    ...(options.maxRetries != null && { maxRetries: options.maxRetries }),
+    ...options.retry,
+  });
   const dispatcher = options.fetchOptions?.dispatcher ?? envProxyDispatcher(env);
   const fetchOptions = dispatcher ? { ...options.fetchOptions, dispatcher } : options.fetchOptions;
 
@@ -96,7 +100,10 @@ export function createClient(options: ClientOptions = {}) {
     clock,
     retry,
     timeoutMs: options.timeoutMs ?? 60_000,
-    pacer: options.pacing === false ? undefined : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock, { maxWaitMs: retry.maxWaitMs }),
+    pacer:
+      options.pacing === false
+        ? undefined
+        : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock, { maxWaitMs: retry.maxWaitMs }),
     check: (id) => videos.get(id),
     log: createLog({ logger: options.logger, level: options.logLevel, env: env.VIDEO_API_LOG, key }),
   });
@@ -107,7 +114,11 @@ export function createClient(options: ClientOptions = {}) {
 
   const client = {
     /** The typed openapi-fetch client: paced and retried like the helpers, errors returned, not thrown. */
-    api: createFetchClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${key}` }, fetch: async (req) => send(await fromRequest(req), { signal: req.signal }) }),
+    api: createFetchClient<paths>({
+      baseUrl,
+      headers: { Authorization: `Bearer ${key}` },
+      fetch: async (req) => send(await fromRequest(req), { signal: req.signal }),
+    }),
     baseUrl,
     plan,
     videos,
@@ -116,13 +127,23 @@ export function createClient(options: ClientOptions = {}) {
     /** Converts a video after checking the target against its conversion options (= conversions.create). */
     convert: (id: string, target: ConversionTarget, o?: ConvertOptions) => conversions.create(id, target, o),
     /** Polls until completed (x-polling: every 10 s, 600 s at most by default). */
-    waitForVideo: (id: string, o?: WaitOptions): APIPromise<Video> => APIPromise.from(waitForVideo((i, ro) => videos.get(i, ro), clock, id, o)),
+    waitForVideo: (id: string, o?: WaitOptions): APIPromise<Video> =>
+      APIPromise.from(waitForVideo((i, ro) => videos.get(i, ro), clock, id, o)),
     generateAndWait: (input: GenerateInput, o: WaitOptions & GenerateOptions = {}): APIPromise<Video> =>
-      APIPromise.from(videos.generate(input, { ...o, timeoutMs: undefined }).then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o))),
+      APIPromise.from(
+        videos
+          .generate(input, { ...o, timeoutMs: undefined })
+          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o)),
+      ),
     convertAndWait: (id: string, target: ConversionTarget, o: WaitOptions = {}): APIPromise<Video> =>
-      APIPromise.from(conversions.create(id, target, { ...o, timeoutMs: undefined }).then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o))),
+      APIPromise.from(
+        conversions
+          .create(id, target, { ...o, timeoutMs: undefined })
+          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o)),
+      ),
     /** Streams a completed video to a file; the download host never gets the key. */
-    download: (id: string, path: string, o?: DownloadOptions) => APIPromise.from(download((i, ro) => videos.get(i, ro), send, id, path, o)),
+    download: (id: string, path: string, o?: DownloadOptions) =>
+      APIPromise.from(download((i, ro) => videos.get(i, ro), send, id, path, o)),
   };
   return client;
 }

@@ -8,7 +8,12 @@ import type { Outgoing, RequestOptions, Send, SendOptions } from './transport.js
 export interface Core {
   readonly baseUrl: string;
   get<T>(path: string, o?: SendOptions): APIPromise<T>;
-  post<T>(path: string, body: Pick<Outgoing, 'body' | 'upload' | 'redirect'> & { type: string }, o?: SendOptions, check?: (data: unknown) => T): APIPromise<T>;
+  post<T>(
+    path: string,
+    body: Pick<Outgoing, 'body' | 'upload' | 'redirect'> & { type: string },
+    o?: SendOptions,
+    check?: (data: unknown) => T,
+  ): APIPromise<T>;
   /** The transport itself (downloads, client.api). */
   send: Send;
   /** The error of an error answer, body read and scrubbed of the key. */
@@ -52,9 +57,18 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
     try {
       data = await res.json();
     } catch (e) {
-      throw new UnexpectedResponseError(`${where()}: the body is not JSON: ${String((e as Error).message).split(key).join('***')}`, { status: res.status, headers: res.headers });
+      throw new UnexpectedResponseError(
+        `${where()}: the body is not JSON: ${String((e as Error).message)
+          .split(key)
+          .join('***')}`,
+        { status: res.status, headers: res.headers },
+      );
     }
-    if (data === null || typeof data != 'object') throw new UnexpectedResponseError(`${where()}: the body is not a JSON object`, { status: res.status, headers: res.headers });
+    if (data === null || typeof data != 'object')
+      throw new UnexpectedResponseError(`${where()}: the body is not a JSON object`, {
+        status: res.status,
+        headers: res.headers,
+      });
     return data;
   };
 
@@ -65,8 +79,16 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
     now: o.now,
     get: <T>(path: string, so: SendOptions = {}) =>
       new APIPromise<T>(answer({ method: 'GET', url: baseUrl + path, headers: headers(so.headers) }, so), json),
-    post: <T>(path: string, { type, ...body }: Pick<Outgoing, 'body' | 'upload' | 'redirect'> & { type: string }, so: SendOptions = {}, check?: (data: unknown) => T) =>
-      new APIPromise<T>(answer({ method: 'POST', url: baseUrl + path, headers: headers(so.headers, type), ...body }, so), async (res) => (check ? check(await json(res)) : json(res))),
+    post: <T>(
+      path: string,
+      { type, ...body }: Pick<Outgoing, 'body' | 'upload' | 'redirect'> & { type: string },
+      so: SendOptions = {},
+      check?: (data: unknown) => T,
+    ) =>
+      new APIPromise<T>(
+        answer({ method: 'POST', url: baseUrl + path, headers: headers(so.headers, type), ...body }, so),
+        async (res) => (check ? check(await json(res)) : json(res)),
+      ),
   };
 }
 

@@ -29,21 +29,38 @@ export async function download(
 ): Promise<WithResponse<{ path: string; bytes: number }>> {
   const fs = builtin<typeof import('node:fs')>('node:fs');
   const stream = builtin<typeof import('node:stream/promises')>('node:stream/promises');
-  if (!fs?.createWriteStream || !stream?.pipeline) throw new TypeError(`download(…, path): ${noFileSystem('writing a file')} (or read video.download_url with fetch)`);
-  const { createWriteStream, promises: { rename, rm } } = fs;
+  if (!fs?.createWriteStream || !stream?.pipeline)
+    throw new TypeError(`download(…, path): ${noFileSystem('writing a file')} (or read video.download_url with fetch)`);
+  const {
+    createWriteStream,
+    promises: { rename, rm },
+  } = fs;
   const { pipeline } = stream;
   for (let fresh = false; ; fresh = true) {
     const video = await get(id, { signal, timeoutMs, ...o });
     const { status } = video;
     if (status != 'completed')
-      throw new (status == 'failed' ? VideoFailedError : status == 'expired' ? VideoExpiredError : VideoNotReadyError)(`Video ${id} is ${status}`, { video, retryable: status == 'running' });
+      throw new (status == 'failed' ? VideoFailedError : status == 'expired' ? VideoExpiredError : VideoNotReadyError)(
+        `Video ${id} is ${status}`,
+        { video, retryable: status == 'running' },
+      );
     const host = hostOf(video.download_url);
-    const failed = (message: string, init: { status?: number; body?: string; cause?: unknown; headers?: Headers } = {}) =>
-      new DownloadError(`Download of video ${id} from ${host} failed: ${message}`, { ...init, host, retryable: init.status === undefined || init.status >= 500 });
+    const failed = (
+      message: string,
+      init: { status?: number; body?: string; cause?: unknown; headers?: Headers } = {},
+    ) =>
+      new DownloadError(`Download of video ${id} from ${host} failed: ${message}`, {
+        ...init,
+        host,
+        retryable: init.status === undefined || init.status >= 500,
+      });
     // No pacing (not the API), no retry on its answers: the one retry is the fresh URL below.
     let res: Response;
     try {
-      res = await send({ method: 'GET', url: video.download_url, headers: {}, secretUrl: true }, { pace: false, maxRetries: 0, signal, timeoutMs });
+      res = await send(
+        { method: 'GET', url: video.download_url, headers: {}, secretUrl: true },
+        { pace: false, maxRetries: 0, signal, timeoutMs },
+      );
     } catch (cause) {
       signal?.throwIfAborted();
       if (!fresh) continue;
@@ -52,7 +69,11 @@ export async function download(
     if (!res.ok || !res.body) {
       const body = await firstBytes(res);
       if (!fresh) continue;
-      throw failed(`${res.status}${body ? `: ${body.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`, { status: res.status, body, headers: res.headers });
+      throw failed(`${res.status}${body ? `: ${body.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`, {
+        status: res.status,
+        body,
+        headers: res.headers,
+      });
     }
     const total = Number(res.headers.get('content-length')) || undefined;
     const tmp = `${path}.${Date.now()}-${Math.random().toString(36).slice(2)}.part`;
@@ -80,7 +101,11 @@ export async function download(
       signal?.throwIfAborted();
       if ((cause as NodeJS.ErrnoException)?.syscall) throw cause; // the local file system's error (a full disk, a bad path)
       if (!fresh) continue;
-      throw failed(`the connection dropped after ${loaded} of ${total ?? '?'} bytes`, { status: res.status, cause, headers: res.headers });
+      throw failed(`the connection dropped after ${loaded} of ${total ?? '?'} bytes`, {
+        status: res.status,
+        cause,
+        headers: res.headers,
+      });
     }
     return { data: { path, bytes: loaded }, response: res };
   }

@@ -7,8 +7,19 @@ type Schemas = components['schemas'];
 /** A documented error code, or any other string the service may send. */
 export type ErrorCode = Schemas['ErrorCode'] | (string & {});
 export type ErrorKind =
-  | 'api' | 'auth' | 'not_found' | 'rate_limit' | 'insufficient_credit' | 'concurrency' | 'validation'
-  | 'server' | 'timeout' | 'network' | 'video_failed' | 'video_expired' | 'not_ready'
+  | 'api'
+  | 'auth'
+  | 'not_found'
+  | 'rate_limit'
+  | 'insufficient_credit'
+  | 'concurrency'
+  | 'validation'
+  | 'server'
+  | 'timeout'
+  | 'network'
+  | 'video_failed'
+  | 'video_expired'
+  | 'not_ready'
   /** The service answered something the client relies on not happening (HTML on a 200, a create without video_id, a page that repeats). */
   | 'unexpected_response'
   /** The download host (not the API) refused the video or dropped the connection. */
@@ -71,19 +82,34 @@ export class VideoApiError extends Error {
     const code = typeof b == 'object' && typeof b?.error_code == 'string' ? b.error_code : undefined;
     const error = typeof b == 'string' ? b.slice(0, 200) : typeof b?.error == 'string' ? b.error : '';
     const { kind, retryable } = classifyError(status, code);
-    const init: ErrorInit = { status, error_code: code, error, retryable, ...(headers && { headers, ...retryAfterOf(headers, now) }) };
+    const init: ErrorInit = {
+      status,
+      error_code: code,
+      error,
+      retryable,
+      ...(headers && { headers, ...retryAfterOf(headers, now) }),
+    };
     const message = `${status}${code ? ' ' + code : ''}${error ? ': ' + error : ''}`;
     switch (kind) {
-      case 'auth': return new AuthenticationError(message, init);
-      case 'not_found': return new NotFoundError(message, init);
-      case 'rate_limit': return new RateLimitError(message, init);
-      case 'insufficient_credit': return new InsufficientCreditError(message, init);
-      case 'concurrency': return new ConcurrencyLimitError(message, init);
-      case 'validation': return new ValidationError(message, init);
+      case 'auth':
+        return new AuthenticationError(message, init);
+      case 'not_found':
+        return new NotFoundError(message, init);
+      case 'rate_limit':
+        return new RateLimitError(message, init);
+      case 'insufficient_credit':
+        return new InsufficientCreditError(message, init);
+      case 'concurrency':
+        return new ConcurrencyLimitError(message, init);
+      case 'validation':
+        return new ValidationError(message, init);
       case 'unavailable':
-      case 'server': return new ServerError(message, init);
-      case 'api': return new VideoApiError(message, init);
-      default: return unreachable(kind);
+      case 'server':
+        return new ServerError(message, init);
+      case 'api':
+        return new VideoApiError(message, init);
+      default:
+        return unreachable(kind);
     }
   }
 }
@@ -166,7 +192,8 @@ export class DownloadError extends VideoApiError {
 export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;
 
 /** Whether waiting and sending again could help (x-retry-policy, through the rules' one classifier). */
-export const isRetryable = (status: number, code?: unknown) => classifyError(status, typeof code == 'string' ? code : undefined).retryable;
+export const isRetryable = (status: number, code?: unknown) =>
+  classifyError(status, typeof code == 'string' ? code : undefined).retryable;
 
 /** The Retry-After of a response, as sent and in ms (uncapped: the caller decides what is too long). */
 export function retryAfterOf(headers: Headers, now: number): { retryAfter?: string; retryAfterMs?: number } {

@@ -4,9 +4,22 @@ export type { RequestOptions, RetryOptions } from './transport.js';
 export { APIPromise } from './api-promise.js';
 export type { WithResponse } from './api-promise.js';
 export {
-  VideoApiError, isVideoApiError, AuthenticationError, NotFoundError, RateLimitError, InsufficientCreditError,
-  ConcurrencyLimitError, ValidationError, ServerError, TimeoutError, NetworkError, VideoFailedError, VideoExpiredError,
-  VideoNotReadyError, UnexpectedResponseError, DownloadError,
+  VideoApiError,
+  isVideoApiError,
+  AuthenticationError,
+  NotFoundError,
+  RateLimitError,
+  InsufficientCreditError,
+  ConcurrencyLimitError,
+  ValidationError,
+  ServerError,
+  TimeoutError,
+  NetworkError,
+  VideoFailedError,
+  VideoExpiredError,
+  VideoNotReadyError,
+  UnexpectedResponseError,
+  DownloadError,
 } from './errors.js';
 export type { ErrorCode, ErrorInit, ErrorKind } from './errors.js';
 export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';

@@ -55,14 +55,17 @@ export function createLog(o: { logger?: Logger | TrafficLogger; level?: LogLevel
 function redact(v: unknown, key: string, escaped: string): unknown {
   if (typeof v == 'string') return v.split(key).join('***').split(escaped).join('***');
   if (Array.isArray(v)) return v.map((x) => redact(x, key, escaped));
-  if (v && typeof v == 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, key, escaped), redact(x, key, escaped)]));
+  if (v && typeof v == 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, key, escaped), redact(x, key, escaped)]));
   return v;
 }
 
 /** Bodies longer than this are cut in the traffic log (an upload is logged as `[body not logged]`). */
 const MAX_BODY = 64 * 1024;
 const headersOf = (h: Headers | Record<string, string>) =>
-  Object.fromEntries((h instanceof Headers ? [...h.entries()] : Object.entries(h)).filter(([k]) => k.toLowerCase() != 'authorization'));
+  Object.fromEntries(
+    (h instanceof Headers ? [...h.entries()] : Object.entries(h)).filter(([k]) => k.toLowerCase() != 'authorization'),
+  );
 const isText = (type: string | null) => !type || /json|text|xml/i.test(type);
 
 /**
@@ -76,13 +79,25 @@ export async function exchangeRecord(
   res: Response | undefined,
   error?: unknown,
 ): Promise<{ fields: Record<string, unknown>; msg: string }> {
-  const request = { method: req.method, url: req.url, headers: headersOf(req.headers), body: body?.slice(0, MAX_BODY) ?? (hasBody ? '[body not logged]' : undefined) };
+  const request = {
+    method: req.method,
+    url: req.url,
+    headers: headersOf(req.headers),
+    body: body?.slice(0, MAX_BODY) ?? (hasBody ? '[body not logged]' : undefined),
+  };
   if (!res) {
     const message = String((error as Error)?.message ?? error);
     return { fields: { request, error: message }, msg: `${req.method} ${req.url}: no answer (${message})` };
   }
   // A video (or any binary body) is not read: it would be held in memory whole.
-  const text = isText(res.headers.get('content-type')) ? (await res.clone().text().catch(() => '')).slice(0, MAX_BODY) : '[body not logged]';
+  const text = isText(res.headers.get('content-type'))
+    ? (
+        await res
+          .clone()
+          .text()
+          .catch(() => '')
+      ).slice(0, MAX_BODY)
+    : '[body not logged]';
   return {
     fields: { request, response: { status: res.status, headers: headersOf(res.headers), body: text } },
     msg: `${req.method} ${req.url} → ${res.status}`,

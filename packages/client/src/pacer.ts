@@ -1,6 +1,12 @@
 // The client's side of the one pacer (@videogen/openapi/rules, shared with the contract suite): which
 // operation a request is, and what its response taught. The spacing rules live in the rules module.
-import { operationFor, Pacer as RulesPacer, PacerWaitError, type RateClass, type Ticket } from '@videogen/openapi/rules';
+import {
+  operationFor,
+  Pacer as RulesPacer,
+  PacerWaitError,
+  type RateClass,
+  type Ticket,
+} from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
 import { RateLimitError } from './errors.js';
 import type { Log } from './logger.js';
@@ -33,7 +39,11 @@ export class Pacer {
   readonly #clock: Clock;
   constructor(clock: Clock, config: PacerConfig = {}) {
     this.#clock = clock;
-    this.inner = new RulesPacer({ now: () => clock.now(), sleep: async (ms, s) => void (await clock.sleep(ms, s)), maxWaitMs: config.maxWaitMs });
+    this.inner = new RulesPacer({
+      now: () => clock.now(),
+      sleep: async (ms, s) => void (await clock.sleep(ms, s)),
+      maxWaitMs: config.maxWaitMs,
+    });
   }
 
   /** Waits until the request may go; a wait beyond the ceiling throws a RateLimitError carrying the server's Retry-After. */
@@ -41,15 +51,29 @@ export class Pacer {
     const { cls, counts, id } = route(req);
     const started = this.#clock.now();
     try {
-      const ticket = await this.inner.acquire({ rateClass: cls, startsVideo: counts, videoId: id, signal, checkRunning: check });
+      const ticket = await this.inner.acquire({
+        rateClass: cls,
+        startsVideo: counts,
+        videoId: id,
+        signal,
+        checkRunning: check,
+      });
       const waited = Math.round(this.#clock.now() - started);
-      if (waited > 0) log?.info?.({ call: `${req.method} ${new URL(req.url).pathname}`, rateClass: cls, waitedMs: waited }, `paced: waited ${waited} ms for a class ${cls} slot`);
+      if (waited > 0)
+        log?.info?.(
+          { call: `${req.method} ${new URL(req.url).pathname}`, rateClass: cls, waitedMs: waited },
+          `paced: waited ${waited} ms for a class ${cls} slot`,
+        );
       return ticket;
     } catch (e) {
       if (!(e instanceof PacerWaitError)) throw e;
       throw new RateLimitError(e.message, {
-        status: 429, retryable: false, cause: e, error: e.message,
-        retryAfter: e.retryAfter, retryAfterMs: e.retryAfterMs,
+        status: 429,
+        retryable: false,
+        cause: e,
+        error: e.message,
+        retryAfter: e.retryAfter,
+        retryAfterMs: e.retryAfterMs,
       });
     }
   }
@@ -60,7 +84,12 @@ export class Pacer {
     const { counts, id } = route(req);
     // Only bodies that can change the pacer's view are read: an error's code, a start's id, a status view.
     const read = !res.ok || counts || id !== undefined;
-    const body = read ? await res.clone().json().catch(() => undefined) : undefined;
+    const body = read
+      ? await res
+          .clone()
+          .json()
+          .catch(() => undefined)
+      : undefined;
     ticket.settle({
       status: res.status,
       headers: res.headers,

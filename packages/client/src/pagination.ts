@@ -32,7 +32,8 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
   /** The envelopes, one per page, fetched lazily. */
   async *pages(): AsyncIterableIterator<Page<T>> {
     const from = this.#page ?? 1;
-    let seen = 0, previous: string | undefined;
+    let seen = 0,
+      previous: string | undefined;
     for (let n = from; ; n++) {
       const p = checked(await this.#load(n), n);
       // A list that never ends would loop forever: stop on a page that does not advance or repeats.
@@ -41,7 +42,9 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
       previous = fingerprint;
       seen += p.results.length;
       if (p.has_next && typeof p.total_count == 'number' && seen >= p.total_count)
-        throw new UnexpectedResponseError(`Page ${n} says has_next, but its ${seen} items already reach total_count ${p.total_count}`);
+        throw new UnexpectedResponseError(
+          `Page ${n} says has_next, but its ${seen} items already reach total_count ${p.total_count}`,
+        );
       yield p;
       if (this.#page || !p.has_next || !p.results.length) return;
     }
@@ -57,7 +60,10 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
     return (this.#first ??= this.#load(n)).then((p) => checked(p, n));
   }
 
-  then<A = Page<T>, B = never>(onfulfilled?: ((value: Page<T>) => A | PromiseLike<A>) | null, onrejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<A | B> {
+  then<A = Page<T>, B = never>(
+    onfulfilled?: ((value: Page<T>) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: any) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     return this.#one().then(onfulfilled, onrejected);
   }
 
@@ -79,6 +85,7 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
 function checked<T>(p: Page<T>, n: number): Page<T> {
   if (!p || !Array.isArray(p.results) || typeof p.has_next != 'boolean')
     throw new UnexpectedResponseError(`Page ${n} is not a paged list (results array, has_next boolean)`);
-  if (typeof p.page == 'number' && p.page != n) throw new UnexpectedResponseError(`Asked for page ${n}, the service answered page ${p.page}`);
+  if (typeof p.page == 'number' && p.page != n)
+    throw new UnexpectedResponseError(`Asked for page ${n}, the service answered page ${p.page}`);
   return p;
 }

@@ -28,7 +28,9 @@ function nodeReadsProxyEnv(env: Env): boolean {
  * set of variables), so that every client shares its connections.
  */
 export function envProxyDispatcher(env: Env): object | undefined {
-  const vars = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'].map((n) => env[n] ?? '');
+  const vars = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'].map(
+    (n) => env[n] ?? '',
+  );
   if (!vars.slice(0, 4).some(Boolean) || !isNode() || nodeReadsProxyEnv(env)) return undefined;
   const key = vars.join('\n');
   if (shared?.key == key) return shared.dispatcher;

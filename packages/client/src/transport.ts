@@ -131,24 +131,37 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
         throw failure;
       }
       const wait = backoff(retry, attempt);
-      log.info?.({ call, attempt: attempt + 1, waitMs: Math.round(wait) }, `${call}: ${failure.message}; retry ${attempt + 1} of ${retry.maxRetries} in ${Math.round(wait)} ms`);
+      log.info?.(
+        { call, attempt: attempt + 1, waitMs: Math.round(wait) },
+        `${call}: ${failure.message}; retry ${attempt + 1} of ${retry.maxRetries} in ${Math.round(wait)} ms`,
+      );
       await clock.sleep(wait, signal);
       continue;
     }
 
     if (res.ok || !canRetry || !shouldRetry({ status: res.status, error_code: await errorCodeOf(res) }, idempotent)) {
-      if (!res.ok && attempt > 0) log.error?.({ call, status: res.status, attempts: attempt + 1 }, `${call} → ${res.status} after ${attempt + 1} attempts`);
+      if (!res.ok && attempt > 0)
+        log.error?.(
+          { call, status: res.status, attempts: attempt + 1 },
+          `${call} → ${res.status} after ${attempt + 1} attempts`,
+        );
       return res;
     }
     const wait = retryDelay(res, { attempt, retry, now: clock.now(), rateClass: route(out).cls, paced: !!pacer });
     // Beyond the ceiling the response is the answer: the caller's error carries its Retry-After.
     if (wait === undefined) {
-      log.warn?.({ call, status: res.status, retryAfter: res.headers.get('retry-after') }, `${call} → ${res.status}: the server asks for a wait beyond maxWaitMs (${retry.maxWaitMs} ms); not retried`);
+      log.warn?.(
+        { call, status: res.status, retryAfter: res.headers.get('retry-after') },
+        `${call} → ${res.status}: the server asks for a wait beyond maxWaitMs (${retry.maxWaitMs} ms); not retried`,
+      );
       return res;
     }
     // 429 and 503 are the account's limits: a warning; another 5xx is an ordinary retry.
     const level = res.status == 429 || res.status == 503 ? log.warn : log.info;
-    level?.({ call, status: res.status, attempt: attempt + 1, waitMs: Math.round(wait) }, `${call} → ${res.status}: retry ${attempt + 1} of ${retry.maxRetries} in ${Math.round(wait)} ms`);
+    level?.(
+      { call, status: res.status, attempt: attempt + 1, waitMs: Math.round(wait) },
+      `${call} → ${res.status}: retry ${attempt + 1} of ${retry.maxRetries} in ${Math.round(wait)} ms`,
+    );
     const checkFirst = !idempotent && o.beforeResend !== undefined && mayHaveCreated(res.status);
     // Kept for the caller when the create is not re-sent: its body names the server's error.
     const kept = checkFirst ? await res.text().catch(() => '') : await res.body?.cancel();
@@ -157,7 +170,10 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
       const found = await o.beforeResend!(firstSentAt);
       if (found instanceof Response) return found;
       if (found == 'unknown') {
-        log.warn?.({ call, status: res.status }, `${call} → ${res.status}: not re-sent (the first attempt may have created the video)`);
+        log.warn?.(
+          { call, status: res.status },
+          `${call} → ${res.status}: not re-sent (the first attempt may have created the video)`,
+        );
         return notResent(res, kept as string);
       }
     }
@@ -169,18 +185,29 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
  * controller: cheaper per call than AbortSignal.timeout + AbortSignal.any. The global fetch is
  * called with the URL and a plain init (no Request of our own: fetch builds one anyway).
  */
-async function sendOnce(c: TransportConfig, out: Outgoing, signal: AbortSignal | undefined, timeoutMs: number): Promise<{ res?: Response; cause?: unknown; timedOut?: boolean }> {
+async function sendOnce(
+  c: TransportConfig,
+  out: Outgoing,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<{ res?: Response; cause?: unknown; timedOut?: boolean }> {
   const ac = timeoutMs ? new AbortController() : undefined;
   const stop = () => ac!.abort(signal!.reason);
   const timer = ac && setTimeout(() => ac.abort(), timeoutMs);
   if (ac && signal) signal.addEventListener('abort', stop);
   try {
-    const init: RequestInit & { duplex?: 'half' } = { method: out.method, headers: out.headers, signal: ac ? ac.signal : signal };
+    const init: RequestInit & { duplex?: 'half' } = {
+      method: out.method,
+      headers: out.headers,
+      signal: ac ? ac.signal : signal,
+    };
     if (out.body !== undefined) init.body = out.body;
     if (out.upload) (init.body = out.upload.stream()), (init.duplex = 'half');
     if (out.redirect) init.redirect = out.redirect;
     if (c.fetchOptions) Object.assign(init, c.fetchOptions);
-    const res = c.fetch ? await c.fetch(new Request(out.url, { ...init, signal }), { ...c.fetchOptions, signal: init.signal }) : await fetch(out.url, init);
+    const res = c.fetch
+      ? await c.fetch(new Request(out.url, { ...init, signal }), { ...c.fetchOptions, signal: init.signal })
+      : await fetch(out.url, init);
     return { res };
   } catch (cause) {
     return { cause, timedOut: !!ac?.signal.aborted && !signal?.aborted };
@@ -206,7 +233,10 @@ async function logExchange(debug: NonNullable<Log['debug']>, out: Outgoing, res:
  * a 429 other than INSUFFICIENT_CREDIT). No answer at all: a GET is sent again, a POST is not (it
  * may have reached the service).
  */
-export function shouldRetry(answer: { status: number; error_code?: string } | 'no answer', idempotent: boolean): boolean {
+export function shouldRetry(
+  answer: { status: number; error_code?: string } | 'no answer',
+  idempotent: boolean,
+): boolean {
   if (answer == 'no answer') return idempotent;
   return isRetryable(answer.status, answer.error_code);
 }
@@ -242,11 +272,15 @@ const mayHaveCreated = (status: number) => status >= 500 && status != 503;
 
 const between = ([a, b]: readonly [number, number]) => a + Math.random() * (b - a);
 /** Exponential backoff with jitter: base × 2^attempt, capped, times 0.5–1. */
-const backoff = (r: RetryOptions, attempt: number) => between([0.5, 1]) * Math.min(r.maxDelayMs, r.baseDelayMs * 2 ** attempt);
+const backoff = (r: RetryOptions, attempt: number) =>
+  between([0.5, 1]) * Math.min(r.maxDelayMs, r.baseDelayMs * 2 ** attempt);
 
 /** An error answer's `error_code`, read from a copy (the caller still gets the body). */
 const errorCodeOf = async (res: Response): Promise<string | undefined> => {
-  const body = await res.clone().json().catch(() => undefined);
+  const body = await res
+    .clone()
+    .json()
+    .catch(() => undefined);
   return typeof body?.error_code == 'string' ? body.error_code : undefined;
 };
 
@@ -259,7 +293,12 @@ const notResent = (res: Response, body: string) => {
 
 /** A Request (from client.api's openapi-fetch) as an Outgoing: its body read once, kept for retries. */
 export async function fromRequest(req: Request): Promise<Outgoing> {
-  const out: Outgoing = { method: req.method, url: req.url, headers: Object.fromEntries(req.headers), redirect: req.redirect };
+  const out: Outgoing = {
+    method: req.method,
+    url: req.url,
+    headers: Object.fromEntries(req.headers),
+    redirect: req.redirect,
+  };
   if (!req.body) return out;
   // A multipart stream from client.api is sent once; any other body (JSON) is small and kept.
   if (/multipart/i.test(req.headers.get('content-type') ?? '')) out.upload = { stream: () => req.body!, once: true };

@@ -16,17 +16,30 @@ export type FileInput =
   | string
   | Blob
   | Uint8Array
-  | { data: Blob | Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream | Chunks; filename: string; size?: number };
+  | {
+      data: Blob | Uint8Array | ReadableStream<Uint8Array> | NodeJS.ReadableStream | Chunks;
+      filename: string;
+      size?: number;
+    };
 
 /** The form of POST /videos/generate/, with files in any FileInput form. */
 export type GenerateInput = {
-  [K in keyof Schemas['GenerateVideoRequest']]: K extends 'image_files' ? FileInput[] : K extends FileField ? FileInput : Schemas['GenerateVideoRequest'][K];
+  [K in keyof Schemas['GenerateVideoRequest']]: K extends 'image_files'
+    ? FileInput[]
+    : K extends FileField
+      ? FileInput
+      : Schemas['GenerateVideoRequest'][K];
 };
 export type UploadProgress = { loaded: number; total?: number };
 
 /** One part of the multipart body: a field of the generated request schema, never another name. */
 type Part =
-  | { name: Exclude<keyof Schemas['GenerateVideoRequest'], FileField>; value: string; filename?: undefined; size?: undefined }
+  | {
+      name: Exclude<keyof Schemas['GenerateVideoRequest'], FileField>;
+      value: string;
+      filename?: undefined;
+      size?: undefined;
+    }
   | { name: FileField; value: Blob | Uint8Array | Chunks; filename: string; size?: number };
 
 // Path names without node:path (so that this module loads in a Worker); same results as its basename/extname.
@@ -58,7 +71,11 @@ async function toPart(name: FileField, f: FileInput): Promise<Extract<Part, { na
  * request_fields through the rules' formProblem, DECISIONS #26; extensions, sizes for the plan and the
  * number of images through UPLOAD_LIMITS) and returns its parts.
  */
-export async function prepare(input: GenerateInput, plan: Plan, setting?: Pick<Schemas['VideoSetting'], 'request_fields'>): Promise<Part[]> {
+export async function prepare(
+  input: GenerateInput,
+  plan: Plan,
+  setting?: Pick<Schemas['VideoSetting'], 'request_fields'>,
+): Promise<Part[]> {
   const given = checkForm(input, setting);
   const parts: Part[] = [{ name: 'video_setting_id', value: input.video_setting_id }];
   if (given.includes('text')) parts.push({ name: 'text', value: input.text! });
@@ -75,7 +92,8 @@ export async function prepare(input: GenerateInput, plan: Plan, setting?: Pick<S
       const ext = extName(part.filename!).toLowerCase();
       const exts: readonly string[] = lim.extensions[p];
       if (!exts.includes(ext)) fail(`${name}: ${part.filename} is not ${exts.join(', ')} (${plan} plan)`, exts);
-      if (part.size! > lim.maxBytes[p]) fail(`${name}: ${part.filename} is over ${lim.maxBytes[p]} bytes (${plan} plan)`, lim.maxBytes[p]);
+      if (part.size! > lim.maxBytes[p])
+        fail(`${name}: ${part.filename} is over ${lim.maxBytes[p]} bytes (${plan} plan)`, lim.maxBytes[p]);
       parts.push(part);
     }
   }
@@ -86,7 +104,10 @@ export async function prepare(input: GenerateInput, plan: Plan, setting?: Pick<S
  * The input fields given, when they are a valid combination that the setting (if known) takes: the
  * rules' formProblem (DECISIONS #26) decides; a problem throws a ValidationError naming the field.
  */
-export function checkForm(input: GenerateInput, setting?: Pick<Schemas['VideoSetting'], 'request_fields'>): (keyof GenerateInput)[] {
+export function checkForm(
+  input: GenerateInput,
+  setting?: Pick<Schemas['VideoSetting'], 'request_fields'>,
+): (keyof GenerateInput)[] {
   const given = (['text', ...Object.keys(UPLOAD_LIMITS)] as (keyof GenerateInput)[]).filter((f) => isGiven(input[f]));
   const problem = formProblem(given, setting?.request_fields);
   if (!problem) return given;
@@ -111,16 +132,31 @@ const bytes = (c: Uint8Array | string) => (typeof c == 'string' ? enc.encode(c) 
 export function multipart(parts: Part[], onProgress?: (p: UploadProgress) => void) {
   const boundary = '----videogen' + Math.random().toString(36).slice(2);
   const heads = parts.map(({ name, filename, value }) =>
-    bytes(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"` +
-      (filename == null ? '' : `; filename="${filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: ${UPLOAD_LIMITS[name as FileField].contentType}`) +
-      '\r\n\r\n' + (typeof value == 'string' ? value : '')));
+    bytes(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"` +
+        (filename == null
+          ? ''
+          : `; filename="${filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: ${UPLOAD_LIMITS[name as FileField].contentType}`) +
+        '\r\n\r\n' +
+        (typeof value == 'string' ? value : ''),
+    ),
+  );
   const tail = bytes(`--${boundary}--\r\n`);
   let total: number | undefined = tail.length;
-  parts.forEach((p, i) => (total = typeof p.value == 'string' ? total! + heads[i].length + 2 : p.size == null || total == null ? undefined : total + heads[i].length + p.size + 2));
+  parts.forEach(
+    (p, i) =>
+      (total =
+        typeof p.value == 'string'
+          ? total! + heads[i].length + 2
+          : p.size == null || total == null
+            ? undefined
+            : total + heads[i].length + p.size + 2),
+  );
   async function* chunks() {
     for (const [i, { value }] of parts.entries()) {
       yield heads[i];
-      if (typeof value != 'string') yield* value instanceof Uint8Array ? [value] : value instanceof Blob ? value.stream() : (value as Chunks);
+      if (typeof value != 'string')
+        yield* value instanceof Uint8Array ? [value] : value instanceof Blob ? value.stream() : (value as Chunks);
       yield bytes('\r\n');
     }
     yield tail;

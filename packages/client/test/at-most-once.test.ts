@@ -5,7 +5,10 @@ import { createClient } from '../src/index.js';
 import { fakeClock, faultServer, json, type Seen, type Step } from './helpers.js';
 
 let close: (() => Promise<void>) | undefined;
-afterEach(async () => { await close?.(); close = undefined; });
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
 const SETTING = '00000000-0000-4000-8000-000000000000';
 const id = (n: number) => `00000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`;
 
@@ -35,7 +38,10 @@ describe('at-most-once creation', () => {
     const srv = await faultServer((s) => svc.step(s));
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, pacing: false });
-    const created = await client.videos.generate({ video_setting_id: SETTING, text: 'a cat' }, { setting: { request_fields: ['text'] } });
+    const created = await client.videos.generate(
+      { video_setting_id: SETTING, text: 'a cat' },
+      { setting: { request_fields: ['text'] } },
+    );
     expect(created.video_id).toBe(id(1));
     expect(svc.posts()).toBe(1);
     expect(svc.videos).toHaveLength(1);
@@ -47,7 +53,10 @@ describe('at-most-once creation', () => {
     const srv = await faultServer((s) => svc.step(s));
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, pacing: false });
-    const created = await client.videos.generate({ video_setting_id: SETTING, text: 'a dog' }, { setting: { request_fields: ['text'] } });
+    const created = await client.videos.generate(
+      { video_setting_id: SETTING, text: 'a dog' },
+      { setting: { request_fields: ['text'] } },
+    );
     expect(created.video_id).toBe(id(2));
     expect(svc.posts()).toBe(2);
   });
@@ -58,7 +67,13 @@ describe('at-most-once creation', () => {
     const srv = await faultServer((s) => svc.step(s));
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, pacing: false });
-    const options = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] } as never;
+    const options = {
+      is_convertible: true,
+      current_language: 'ja',
+      available_languages: ['en'],
+      current_aspect_ratio: '16:9',
+      available_aspect_ratios: [],
+    } as never;
     const e = await client.convert(id(9), { language: 'en' }, { conversionOptions: options }).catch((x) => x);
     expect(e).toMatchObject({ kind: 'server', status: 502 });
     expect(e.message).toMatch(/not re-sent/);

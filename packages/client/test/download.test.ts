@@ -7,10 +7,13 @@ import { createClient, DownloadError, AuthenticationError } from '../src/index.j
 import { drop, faultServer, json, video, VIDEO_ID, type Step } from './helpers.js';
 
 const KEY = 'sk-live-DOWNLOAD-SECRET-42';
-const EXPIRED = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message><Expires>2026-01-01T00:00:00Z</Expires></Error>';
+const EXPIRED =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message><Expires>2026-01-01T00:00:00Z</Expires></Error>';
 const xml403: Step = (_req, res) => res.writeHead(403, { 'content-type': 'application/xml' }).end(EXPIRED);
-const notFound: Step = (_req, res) => res.writeHead(404, { 'content-type': 'application/xml' }).end('<Error><Code>NoSuchKey</Code></Error>');
-const mp4: Step = (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': '16' }).end(Buffer.alloc(16, 1));
+const notFound: Step = (_req, res) =>
+  res.writeHead(404, { 'content-type': 'application/xml' }).end('<Error><Code>NoSuchKey</Code></Error>');
+const mp4: Step = (_req, res) =>
+  res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': '16' }).end(Buffer.alloc(16, 1));
 
 let close: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -22,7 +25,9 @@ afterEach(async () => {
 async function setup(storageSteps: Step[]) {
   const storage = await faultServer(storageSteps);
   let n = 0;
-  const api = await faultServer(() => json(200, video('completed', { download_url: `${storage.origin}/bucket/v.mp4?X-Amz-Signature=sig${++n}` })));
+  const api = await faultServer(() =>
+    json(200, video('completed', { download_url: `${storage.origin}/bucket/v.mp4?X-Amz-Signature=sig${++n}` })),
+  );
   close.push(storage.close, api.close);
   const client = createClient({ apiKey: KEY, baseUrl: api.baseUrl, pacing: false });
   return { storage, api, client, dir: mkdtempSync('/tmp/vg-dl-') };
@@ -35,7 +40,10 @@ describe('download from a storage host on another origin', () => {
     expect(data).toEqual({ path: `${dir}/v.mp4`, bytes: 16 });
     expect(response.headers.get('content-type')).toBe('video/mp4');
     expect(api.seen).toHaveLength(2); // two status reads
-    expect(storage.seen.map((s) => s.url)).toEqual(['/bucket/v.mp4?X-Amz-Signature=sig1', '/bucket/v.mp4?X-Amz-Signature=sig2']);
+    expect(storage.seen.map((s) => s.url)).toEqual([
+      '/bucket/v.mp4?X-Amz-Signature=sig1',
+      '/bucket/v.mp4?X-Amz-Signature=sig2',
+    ]);
     expect(storage.seen.every((s) => s.headers.authorization === undefined)).toBe(true);
   });
 
@@ -53,7 +61,7 @@ describe('download from a storage host on another origin', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('404: read fresh once, then a DownloadError 404 (not the API\'s NotFoundError)', async () => {
+  it("404: read fresh once, then a DownloadError 404 (not the API's NotFoundError)", async () => {
     const { storage, client, dir } = await setup([notFound]);
     const e = await client.download(VIDEO_ID, `${dir}/v.mp4`).catch((x) => x);
     expect(e).toBeInstanceOf(DownloadError);

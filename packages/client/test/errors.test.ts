@@ -6,7 +6,12 @@ import { err, fakeClock, faultServer, json, drop, VIDEO_ID } from './helpers.js'
 
 const KEY = 'sk-live-SECRET-0123456789abcdef';
 let close: (() => Promise<void>) | undefined;
-afterEach(async () => { await close?.(); close = undefined; delete process.env.VIDEO_API_KEY; delete process.env.VIDEO_API_BASE_URL; });
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+  delete process.env.VIDEO_API_KEY;
+  delete process.env.VIDEO_API_BASE_URL;
+});
 
 describe('createClient options', () => {
   it('throws a clear error without a key', () => {
@@ -21,7 +26,12 @@ describe('createClient options', () => {
   });
   it('refuses http:// unless the host is loopback', () => {
     expect(() => createClient({ apiKey: KEY, baseUrl: 'http://api.example.com/v1' })).toThrow(/https/);
-    for (const u of ['http://localhost:1/v1', 'http://127.0.0.1:1/v1', 'http://[::1]:1/v1', 'https://api.example.com/v1'])
+    for (const u of [
+      'http://localhost:1/v1',
+      'http://127.0.0.1:1/v1',
+      'http://[::1]:1/v1',
+      'https://api.example.com/v1',
+    ])
       expect(createClient({ apiKey: KEY, baseUrl: u }).baseUrl).toBe(u);
   });
 });
@@ -29,9 +39,17 @@ describe('createClient options', () => {
 describe('VideoApiError', () => {
   it('has one class per kind, all VideoApiError, with a guard', () => {
     const kinds = {
-      AuthenticationError: 'auth', NotFoundError: 'not_found', RateLimitError: 'rate_limit', ConcurrencyLimitError: 'concurrency',
-      ValidationError: 'validation', ServerError: 'server', TimeoutError: 'timeout', NetworkError: 'network',
-      VideoFailedError: 'video_failed', VideoExpiredError: 'video_expired', InsufficientCreditError: 'insufficient_credit',
+      AuthenticationError: 'auth',
+      NotFoundError: 'not_found',
+      RateLimitError: 'rate_limit',
+      ConcurrencyLimitError: 'concurrency',
+      ValidationError: 'validation',
+      ServerError: 'server',
+      TimeoutError: 'timeout',
+      NetworkError: 'network',
+      VideoFailedError: 'video_failed',
+      VideoExpiredError: 'video_expired',
+      InsufficientCreditError: 'insufficient_credit',
       VideoNotReadyError: 'not_ready',
     } as const;
     for (const [name, kind] of Object.entries(kinds)) {
@@ -58,12 +76,15 @@ describe('the API key never leaks', () => {
   });
 
   it('not through thrown errors (even when the server echoes it), nor their inspect/JSON output', async () => {
-    const srv = await faultServer([
-      json(401, { error_code: 'UNAUTHORIZED', error: `Key ${KEY} is not valid` }),
-      drop,
-    ]);
+    const srv = await faultServer([json(401, { error_code: 'UNAUTHORIZED', error: `Key ${KEY} is not valid` }), drop]);
     close = srv.close;
-    const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, clock: fakeClock(), pacing: false, maxRetries: 0 });
+    const client = createClient({
+      apiKey: KEY,
+      baseUrl: srv.baseUrl,
+      clock: fakeClock(),
+      pacing: false,
+      maxRetries: 0,
+    });
     const e1 = await client.videos.get(VIDEO_ID).catch((e) => e);
     expect(e1).toBeInstanceOf(AuthenticationError);
     const e2 = await client.videos.get(VIDEO_ID).catch((e) => e);
@@ -77,9 +98,21 @@ describe('the API key never leaks', () => {
   });
 
   it('is never sent to the download host', async () => {
-    const storage = await faultServer([(req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(10))]);
-    const srv = await faultServer([json(200, { video_id: VIDEO_ID, status: 'completed', download_url: `${storage.origin}/v.mp4?sig=1`, copyright: [] })]);
-    close = async () => { await storage.close(); await srv.close(); };
+    const storage = await faultServer([
+      (req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(10)),
+    ]);
+    const srv = await faultServer([
+      json(200, {
+        video_id: VIDEO_ID,
+        status: 'completed',
+        download_url: `${storage.origin}/v.mp4?sig=1`,
+        copyright: [],
+      }),
+    ]);
+    close = async () => {
+      await storage.close();
+      await srv.close();
+    };
     const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, pacing: false });
     const { mkdtempSync, readdirSync } = await import('node:fs');
     const dir = mkdtempSync('/tmp/vg-dl-');
@@ -89,7 +122,9 @@ describe('the API key never leaks', () => {
   });
 
   it('refuses to download a video that is not completed with a VideoNotReadyError', async () => {
-    const srv = await faultServer([json(200, { video_id: VIDEO_ID, status: 'running', download_url: '', copyright: [] })]);
+    const srv = await faultServer([
+      json(200, { video_id: VIDEO_ID, status: 'running', download_url: '', copyright: [] }),
+    ]);
     close = srv.close;
     const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, pacing: false });
     const e = await client.download(VIDEO_ID, '/tmp/never.mp4').catch((e) => e);
@@ -98,9 +133,20 @@ describe('the API key never leaks', () => {
   });
 
   it('leaves no partial file when a download fails', async () => {
-    const storage = await faultServer([(req, res) => { res.writeHead(200, { 'content-length': '100' }); res.write(Buffer.alloc(10)); setTimeout(() => req.socket.destroy(), 20); }]);
-    const srv = await faultServer([json(200, { video_id: VIDEO_ID, status: 'completed', download_url: `${storage.origin}/v.mp4`, copyright: [] })]);
-    close = async () => { await storage.close(); await srv.close(); };
+    const storage = await faultServer([
+      (req, res) => {
+        res.writeHead(200, { 'content-length': '100' });
+        res.write(Buffer.alloc(10));
+        setTimeout(() => req.socket.destroy(), 20);
+      },
+    ]);
+    const srv = await faultServer([
+      json(200, { video_id: VIDEO_ID, status: 'completed', download_url: `${storage.origin}/v.mp4`, copyright: [] }),
+    ]);
+    close = async () => {
+      await storage.close();
+      await srv.close();
+    };
     const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, pacing: false });
     const { mkdtempSync, readdirSync } = await import('node:fs');
     const dir = mkdtempSync('/tmp/vg-dl-');
@@ -111,12 +157,16 @@ describe('the API key never leaks', () => {
 
 describe('polling with an injected clock', () => {
   it('polls every intervalMs, reports progress, and times out with the last view', async () => {
-    const srv = await faultServer([json(200, { video_id: VIDEO_ID, status: 'running', download_url: '', copyright: [] })]);
+    const srv = await faultServer([
+      json(200, { video_id: VIDEO_ID, status: 'running', download_url: '', copyright: [] }),
+    ]);
     close = srv.close;
     const clock = fakeClock();
     const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, clock, pacing: false });
     const seen: number[] = [];
-    const e = await client.waitForVideo(VIDEO_ID, { onProgress: (_, { elapsedMs }) => seen.push(elapsedMs) }).catch((e) => e);
+    const e = await client
+      .waitForVideo(VIDEO_ID, { onProgress: (_, { elapsedMs }) => seen.push(elapsedMs) })
+      .catch((e) => e);
     expect(e).toBeInstanceOf(api.TimeoutError);
     expect(e.video.status).toBe('running');
     expect(clock.sleeps.every((ms) => ms == 10_000)).toBe(true); // x-polling: every 10 s ...
@@ -124,12 +174,17 @@ describe('polling with an injected clock', () => {
     expect(srv.seen).toHaveLength(61);
   });
   it('is cancelled by its signal', async () => {
-    const srv = await faultServer([json(200, { video_id: VIDEO_ID, status: 'running', download_url: '', copyright: [] })]);
+    const srv = await faultServer([
+      json(200, { video_id: VIDEO_ID, status: 'running', download_url: '', copyright: [] }),
+    ]);
     close = srv.close;
     const clock = fakeClock();
     const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, clock, pacing: false });
     const ac = new AbortController();
-    const p = client.waitForVideo(VIDEO_ID, { signal: ac.signal, onProgress: () => clock.sleeps.length == 2 && ac.abort() });
+    const p = client.waitForVideo(VIDEO_ID, {
+      signal: ac.signal,
+      onProgress: () => clock.sleeps.length == 2 && ac.abort(),
+    });
     await expect(p).rejects.toThrow(/abort/i);
   });
   it('treats a server error code it does not know as a plain VideoApiError', async () => {
@@ -147,7 +202,9 @@ describe('issue 12 item 8: the key is scrubbed from errors whatever characters i
     it(`scrubs ${JSON.stringify(key)}`, async () => {
       const { faultServer, json } = await import('./helpers.js');
       const { createClient } = await import('../src/index.js');
-      const srv = await faultServer([json(401, { error_code: 'INVALID_API_KEY', error: `bad key ${key}`, [key]: key })]);
+      const srv = await faultServer([
+        json(401, { error_code: 'INVALID_API_KEY', error: `bad key ${key}`, [key]: key }),
+      ]);
       try {
         const client = createClient({ apiKey: key, baseUrl: srv.baseUrl, pacing: false });
         const e = await client.videos.get('00000000-0000-4000-8000-000000000001').catch((x) => x);

@@ -43,7 +43,11 @@ export async function faultServer(steps: Step[] | ((seen: Seen, i: number) => St
     baseUrl: `http://127.0.0.1:${port}/v1`,
     origin: `http://127.0.0.1:${port}`,
     seen,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -66,5 +70,9 @@ export function fakeClock(start = 1_000_000): Clock & { sleeps: number[]; t: num
 
 export const VIDEO_ID = '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10';
 export const video = (status: string, extra: object = {}) => ({
-  video_id: VIDEO_ID, status, download_url: status == 'completed' ? 'https://x.example/v.mp4' : '', copyright: [], ...extra,
+  video_id: VIDEO_ID,
+  status,
+  download_url: status == 'completed' ? 'https://x.example/v.mp4' : '',
+  copyright: [],
+  ...extra,
 });

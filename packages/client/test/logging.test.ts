@@ -12,19 +12,33 @@ const KEY = 'sk-live-"LOG\\SECRET"-0123456789';
 // Whatever the escaping, neither distinctive part of the key may appear.
 const LEAKS = ['SECRET', '0123456789'];
 let close: (() => Promise<void>) | undefined;
-afterEach(async () => { await close?.(); close = undefined; delete process.env.VIDEO_API_LOG; });
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+  delete process.env.VIDEO_API_LOG;
+});
 
 /** A session that meets every level: a 500 retried (info), a 429 and a 503 waited (warn), a pacing wait (info), a call failing for good (error). */
 async function session(opts: Parameters<typeof createClient>[0]) {
-  const echo = (status: number, code: string, headers?: Record<string, string>) => json(status, { error_code: code, error: `key ${KEY} echoed` }, headers);
+  const echo = (status: number, code: string, headers?: Record<string, string>) =>
+    json(status, { error_code: code, error: `key ${KEY} echoed` }, headers);
   const srv = await faultServer([
-    echo(500, 'UNKNOWN_ERROR'), json(200, video('running')),
-    echo(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '1' }), json(200, video('running')),
-    echo(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '1' }), json(200, video('running')),
+    echo(500, 'UNKNOWN_ERROR'),
+    json(200, video('running')),
+    echo(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '1' }),
+    json(200, video('running')),
+    echo(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '1' }),
+    json(200, video('running')),
     echo(502, 'BAD_GATEWAY'),
   ]);
   close = srv.close;
-  const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, clock: fakeClock(), account: `log-${Math.random()}`, ...opts });
+  const client = createClient({
+    apiKey: KEY,
+    baseUrl: srv.baseUrl,
+    clock: fakeClock(),
+    account: `log-${Math.random()}`,
+    ...opts,
+  });
   await client.videos.get(VIDEO_ID);
   await client.videos.get(VIDEO_ID);
   await client.videos.get(VIDEO_ID);
@@ -42,10 +56,17 @@ describe('levels and sinks', () => {
     // debug: the exchanges, in the traffic log's shape.
     const exchanges = records.filter((r) => r.request);
     expect(exchanges.length).toBeGreaterThanOrEqual(9);
-    expect(exchanges[0]).toMatchObject({ request: { method: 'GET', url: expect.stringContaining(`/v1/videos/${VIDEO_ID}/`) }, response: { status: 500 } });
+    expect(exchanges[0]).toMatchObject({
+      request: { method: 'GET', url: expect.stringContaining(`/v1/videos/${VIDEO_ID}/`) },
+      response: { status: 500 },
+    });
     expect(exchanges[0].request.headers.authorization).toBeUndefined();
     // info: the 500 retried, the pacer's waits; warn: the 429 and 503 waits; error: the last call.
-    expect(records.find((r) => r.msg.includes('→ 500: retry 1 of 3'))).toMatchObject({ level: 30, status: 500, waitMs: expect.any(Number) });
+    expect(records.find((r) => r.msg.includes('→ 500: retry 1 of 3'))).toMatchObject({
+      level: 30,
+      status: 500,
+      waitMs: expect.any(Number),
+    });
     expect(records.find((r) => r.msg.startsWith('paced: waited'))).toMatchObject({ level: 30, rateClass: 'B' });
     expect(records.find((r) => r.msg.includes('→ 429: retry'))).toMatchObject({ level: 40, status: 429 });
     expect(records.find((r) => r.msg.includes('→ 503: retry'))).toMatchObject({ level: 40, status: 503, waitMs: 1000 });
@@ -76,7 +97,9 @@ describe('levels and sinks', () => {
   it('logLevel beats VIDEO_API_LOG; off logs nothing; a function logger gets JSON lines from debug', async () => {
     process.env.VIDEO_API_LOG = 'debug';
     const calls: string[] = [];
-    const spy = Object.fromEntries(['debug', 'info', 'warn', 'error'].map((l) => [l, (_o: object, msg: string) => calls.push(`${l} ${msg}`)])) as unknown as Logger;
+    const spy = Object.fromEntries(
+      ['debug', 'info', 'warn', 'error'].map((l) => [l, (_o: object, msg: string) => calls.push(`${l} ${msg}`)]),
+    ) as unknown as Logger;
     await session({ logger: spy, logLevel: 'warn' });
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((c) => /^(warn|error) /.test(c))).toBe(true);
@@ -86,7 +109,11 @@ describe('levels and sinks', () => {
     delete process.env.VIDEO_API_LOG;
     const lines: string[] = [];
     await session({ logger: (l) => lines.push(l) });
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 'debug', request: { method: 'GET' }, response: { status: 500 } });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 'debug',
+      request: { method: 'GET' },
+      response: { status: 500 },
+    });
     for (const leak of LEAKS) expect(lines.join('\n')).not.toContain(leak);
   });
 });

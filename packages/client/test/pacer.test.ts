@@ -4,13 +4,22 @@ import { realClock } from '../src/clock.js';
 import { err, fakeClock, faultServer, json, video, type Seen, type Step } from './helpers.js';
 
 let close: (() => Promise<void>) | undefined;
-afterEach(async () => { await close?.(); close = undefined; });
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
 let n = 0;
 const account = () => `pacer-test-${n++}`;
 const ids = Array.from({ length: 9 }, (_, i) => `00000000-0000-4000-8000-00000000000${i}`);
 
 /** A server that enforces a sliding window on the fake clock, like the service: 429 beyond the limit. */
-function limited(clock: { now(): number }, limit: number, windowMs: number, headers: (left: number) => Record<string, string> = () => ({}), answer: (s: Seen) => Step = () => json(200, video('running'))) {
+function limited(
+  clock: { now(): number },
+  limit: number,
+  windowMs: number,
+  headers: (left: number) => Record<string, string> = () => ({}),
+  answer: (s: Seen) => Step = () => json(200, video('running')),
+) {
   const log: number[] = [];
   const times: number[] = [];
   return {
@@ -23,7 +32,10 @@ function limited(clock: { now(): number }, limit: number, windowMs: number, head
       times.push(now);
       const h = headers(limit - log.length);
       const a = answer(s);
-      return (req, res, seen) => { for (const [k, v] of Object.entries(h)) res.setHeader(k, v); a(req, res, seen); };
+      return (req, res, seen) => {
+        for (const [k, v] of Object.entries(h)) res.setHeader(k, v);
+        a(req, res, seen);
+      };
     },
   };
 }
@@ -43,7 +55,11 @@ describe('per-account pacing', () => {
 
   it('follows RateLimit-Policy (a scaled window) and RateLimit-Remaining/Reset', async () => {
     const clock = fakeClock();
-    const lim = limited(clock, 5, 100, (left) => ({ 'ratelimit-policy': '5;w=0.1', 'ratelimit-remaining': String(left), 'ratelimit-reset': left ? '0' : '0.1' }));
+    const lim = limited(clock, 5, 100, (left) => ({
+      'ratelimit-policy': '5;w=0.1',
+      'ratelimit-remaining': String(left),
+      'ratelimit-reset': left ? '0' : '0.1',
+    }));
     const srv = await faultServer((s) => lim.step(s));
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, account: account() });
@@ -56,7 +72,10 @@ describe('per-account pacing', () => {
 
   it('blocks the class until RateLimit-Reset when the server says none remain (other processes)', async () => {
     const clock = fakeClock();
-    const srv = await faultServer([json(200, video('running'), { 'ratelimit-remaining': '0', 'ratelimit-reset': '3' }), json(200, video('running'))]);
+    const srv = await faultServer([
+      json(200, video('running'), { 'ratelimit-remaining': '0', 'ratelimit-reset': '3' }),
+      json(200, video('running')),
+    ]);
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, account: account() });
     await client.videos.get(ids[1]);
@@ -66,10 +85,16 @@ describe('per-account pacing', () => {
 
   it('a 429 INSUFFICIENT_CREDIT (no Retry-After) does not pause class A; a rate-limit 429 does (DECISIONS 27)', async () => {
     const clock = fakeClock();
-    const srv = await faultServer([err(429, 'INSUFFICIENT_CREDIT'), err(429, 'INSUFFICIENT_CREDIT'), err(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '7' }), json(200, { video_id: ids[1] })]);
+    const srv = await faultServer([
+      err(429, 'INSUFFICIENT_CREDIT'),
+      err(429, 'INSUFFICIENT_CREDIT'),
+      err(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '7' }),
+      json(200, { video_id: ids[1] }),
+    ]);
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, account: account() });
-    const gen = () => client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } });
+    const gen = () =>
+      client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } });
     await expect(gen()).rejects.toMatchObject({ kind: 'insufficient_credit' });
     await expect(gen()).rejects.toMatchObject({ kind: 'insufficient_credit' });
     // Only the even spacing of class A (one per 5 s, plus the margin) separated them: no pause.
@@ -100,7 +125,8 @@ describe('per-account pacing', () => {
     });
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, account: account() });
-    const gen = () => client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } });
+    const gen = () =>
+      client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } });
     await gen();
     await gen();
     await gen(); // the pacer reads the oldest video's status until it is no longer running
@@ -113,7 +139,11 @@ describe('per-account pacing', () => {
   it('waitForVideo frees the slot of a finished video', async () => {
     const clock = fakeClock();
     let created = 0;
-    const srv = await faultServer((s) => (s.method == 'POST' ? json(200, { video_id: ids[++created] }) : json(200, video('completed', { video_id: s.url.split('/')[3] }))));
+    const srv = await faultServer((s) =>
+      s.method == 'POST'
+        ? json(200, { video_id: ids[++created] })
+        : json(200, video('completed', { video_id: s.url.split('/')[3] })),
+    );
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, account: account() });
     const o = { setting: { request_fields: ['text' as const] }, intervalMs: 1 };
@@ -123,7 +153,10 @@ describe('per-account pacing', () => {
 
   it('a 503 teaches the scheduler that the account is full', async () => {
     const clock = fakeClock();
-    const srv = await faultServer([err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '45' }), json(200, { video_id: ids[1] })]);
+    const srv = await faultServer([
+      err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '45' }),
+      json(200, { video_id: ids[1] }),
+    ]);
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, account: account() });
     await client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } });
@@ -178,11 +211,17 @@ describe('per-account pacing', () => {
 
 describe('issue 12 item 5: waits beyond the ceiling fail instead of overflowing the timer', () => {
   it('with pacing: a 429 with Retry-After 3000000 s fails at once with a typed error carrying the Retry-After', async () => {
-    const srv = await faultServer([err(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '3000000' }), json(200, video('running'))]);
+    const srv = await faultServer([
+      err(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '3000000' }),
+      json(200, video('running')),
+    ]);
     close = srv.close;
     // Real time (the real clock's sleep, watched): an overflowing timer would fire after 1 ms and spin or re-send.
     const waits: number[] = [];
-    const clock = { now: realClock.now, sleep: (ms: number, signal?: AbortSignal) => (waits.push(ms), realClock.sleep(ms, signal)) };
+    const clock = {
+      now: realClock.now,
+      sleep: (ms: number, signal?: AbortSignal) => (waits.push(ms), realClock.sleep(ms, signal)),
+    };
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, account: account(), clock });
     const e = await client.videos.get(ids[1]).catch((x) => x);
     expect(e).toMatchObject({ kind: 'rate_limit', status: 429, retryAfter: '3000000', retryAfterMs: 3_000_000_000 });
@@ -197,10 +236,15 @@ describe('issue 12 item 5: waits beyond the ceiling fail instead of overflowing 
   });
 
   it('without pacing: a 503 with Retry-After 3000000 s is not re-sent (it was 4 POSTs in 9 ms)', async () => {
-    const srv = await faultServer([err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '3000000' }), json(200, { video_id: ids[1] })]);
+    const srv = await faultServer([
+      err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '3000000' }),
+      json(200, { video_id: ids[1] }),
+    ]);
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, pacing: false });
-    const e = await client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } }).catch((x) => x);
+    const e = await client.videos
+      .generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } })
+      .catch((x) => x);
     expect(e).toMatchObject({ kind: 'concurrency', status: 503, retryAfter: '3000000', retryAfterMs: 3_000_000_000 });
     expect(e.headers.get('retry-after')).toBe('3000000');
     expect(srv.seen).toHaveLength(1);
@@ -208,10 +252,15 @@ describe('issue 12 item 5: waits beyond the ceiling fail instead of overflowing 
 
   it('a far-future HTTP date is refused the same way', async () => {
     const date = new Date(Date.now() + 40 * 86_400_000).toUTCString();
-    const srv = await faultServer([err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': date }), json(200, { video_id: ids[1] })]);
+    const srv = await faultServer([
+      err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': date }),
+      json(200, { video_id: ids[1] }),
+    ]);
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, pacing: false });
-    const e = await client.videos.generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } }).catch((x) => x);
+    const e = await client.videos
+      .generate({ video_setting_id: ids[0], text: 'x' }, { setting: { request_fields: ['text'] } })
+      .catch((x) => x);
     expect(e).toMatchObject({ kind: 'concurrency', retryAfter: date });
     expect(e.retryAfterMs).toBeGreaterThan(2 ** 31);
     expect(srv.seen).toHaveLength(1);

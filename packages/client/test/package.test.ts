@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (cmd: string, args: string[]) =>
+  execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 describe('package', () => {
@@ -34,7 +35,12 @@ describe('package', () => {
     const bundle = async (name: string) => {
       const r = await build({
         stdin: { contents: `import { ${name} } from './dist/index.js'; globalThis.k = ${name};`, resolveDir: root },
-        bundle: true, minify: true, format: 'esm', platform: 'node', write: false, external: ['openapi-fetch'],
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'node',
+        write: false,
+        external: ['openapi-fetch'],
       });
       return r.outputFiles[0].text;
     };
@@ -50,15 +56,26 @@ describe('package', () => {
     const { build } = await import('esbuild');
     for (const conditions of [['workerd', 'worker', 'browser'], ['browser']]) {
       const r = await build({
-        stdin: { contents: `import { createClient } from './dist/index.js'; globalThis.k = createClient;`, resolveDir: root },
-        bundle: true, minify: true, format: 'esm', platform: 'neutral', conditions, mainFields: ['module', 'main'], write: false, metafile: true,
+        stdin: {
+          contents: `import { createClient } from './dist/index.js'; globalThis.k = createClient;`,
+          resolveDir: root,
+        },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'neutral',
+        conditions,
+        mainFields: ['module', 'main'],
+        write: false,
+        metafile: true,
       });
       expect(Object.keys(r.metafile.inputs).filter((f) => f.includes('undici'))).toEqual([]);
     }
   });
 
   it('marks generated files as generated', () => {
-    for (const f of ['openapi.ts']) expect(readFileSync(`${root}src/generated/${f}`, 'utf8')).toMatch(/^\/\/ GENERATED .* Do not edit/);
+    for (const f of ['openapi.ts'])
+      expect(readFileSync(`${root}src/generated/${f}`, 'utf8')).toMatch(/^\/\/ GENERATED .* Do not edit/);
   });
 
   it('works from dist as a consumer imports it', async () => {

@@ -7,20 +7,41 @@ import { APIPromise, createClient, RateLimitError } from '../src/index.js';
 import { err, fakeClock, faultServer, json, video, VIDEO_ID, type Seen } from './helpers.js';
 
 let close: (() => Promise<void>) | undefined;
-afterEach(async () => { await close?.(); close = undefined; });
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
 
 const withId = (n: number) => ({ 'x-request-id': `req-${n}`, 'ratelimit-remaining': '4' });
-const page = (n: number) => ({ results: [{ video_id: VIDEO_ID, created_at: '2026-01-01T00:00:00Z', prompt: 'p' }], has_next: false, total_count: 1, page: n, items_per_page: 50 });
+const page = (n: number) => ({
+  results: [{ video_id: VIDEO_ID, created_at: '2026-01-01T00:00:00Z', prompt: 'p' }],
+  has_next: false,
+  total_count: 1,
+  page: n,
+  items_per_page: 50,
+});
 
 async function api() {
   let n = 0;
   const srv = await faultServer((s: Seen) => {
     n++;
-    if (s.url.startsWith('/v1/videos/?')) return json(200, page(Number(new URL(s.url, 'http://x').searchParams.get('page'))), withId(n));
+    if (s.url.startsWith('/v1/videos/?'))
+      return json(200, page(Number(new URL(s.url, 'http://x').searchParams.get('page'))), withId(n));
     if (s.url.endsWith('/conversions/') && s.method == 'GET')
-      return json(200, { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] }, withId(n));
+      return json(
+        200,
+        {
+          is_convertible: true,
+          current_language: 'ja',
+          available_languages: ['en'],
+          current_aspect_ratio: '16:9',
+          available_aspect_ratios: [],
+        },
+        withId(n),
+      );
     if (s.method == 'POST') return json(200, { video_id: VIDEO_ID }, withId(n));
-    if (s.url == '/file.mp4') return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4', etag: '"v1"' }).end(Buffer.alloc(8));
+    if (s.url == '/file.mp4')
+      return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4', etag: '"v1"' }).end(Buffer.alloc(8));
     return json(200, video('completed', { download_url: `${srv.origin}/file.mp4` }), withId(n));
   });
   close = srv.close;
@@ -46,9 +67,15 @@ describe('.withResponse() and .asResponse()', () => {
     const calls = {
       conversionsGet: client.conversions.get(VIDEO_ID),
       convert: client.convert(VIDEO_ID, { language: 'en' }),
-      generate: client.videos.generate({ video_setting_id: VIDEO_ID, text: 'x' }, { setting: { request_fields: ['text'] } }),
+      generate: client.videos.generate(
+        { video_setting_id: VIDEO_ID, text: 'x' },
+        { setting: { request_fields: ['text'] } },
+      ),
       waitForVideo: client.waitForVideo(VIDEO_ID),
-      generateAndWait: client.generateAndWait({ video_setting_id: VIDEO_ID, text: 'x' }, { setting: { request_fields: ['text'] } }),
+      generateAndWait: client.generateAndWait(
+        { video_setting_id: VIDEO_ID, text: 'x' },
+        { setting: { request_fields: ['text'] } },
+      ),
       convertAndWait: client.convertAndWait(VIDEO_ID, { language: 'en' }),
     };
     for (const [name, p] of Object.entries(calls)) {
@@ -87,8 +114,18 @@ describe('.withResponse() and .asResponse()', () => {
   it('an error keeps status, headers and retryAfter (withResponse and asResponse reject with it)', async () => {
     const srv = await faultServer([err(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '7', 'x-request-id': 'req-e' })]);
     close = srv.close;
-    const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, pacing: false, maxRetries: 0, clock: fakeClock() });
-    for (const p of [client.videos.get(VIDEO_ID).withResponse(), client.videos.get(VIDEO_ID).asResponse(), client.videos.list().withResponse()]) {
+    const client = createClient({
+      apiKey: 'k',
+      baseUrl: srv.baseUrl,
+      pacing: false,
+      maxRetries: 0,
+      clock: fakeClock(),
+    });
+    for (const p of [
+      client.videos.get(VIDEO_ID).withResponse(),
+      client.videos.get(VIDEO_ID).asResponse(),
+      client.videos.list().withResponse(),
+    ]) {
       const e = await p.catch((x) => x);
       expect(e).toBeInstanceOf(RateLimitError);
       expect(e).toMatchObject({ status: 429, retryAfter: '7', retryAfterMs: 7000 });

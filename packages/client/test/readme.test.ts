@@ -17,8 +17,15 @@ const readme = readFileSync(`${root}README.md`, 'utf8');
 const tmp = `${root}test/.tmp`; // inside the package so that @videogen/client resolves
 
 /** The first ```js block of a section. */
-const sample = (heading: string) => new RegExp(`## ${heading}[^\\n]*\\n[\\s\\S]*?\`\`\`js\\n([\\s\\S]*?)\`\`\``).exec(readme)![1];
-const SAMPLES = { quickstart: 'Quick start', options: 'Per-request options', raw: 'Raw responses', proxies: 'Proxies', logging: 'Logging' };
+const sample = (heading: string) =>
+  new RegExp(`## ${heading}[^\\n]*\\n[\\s\\S]*?\`\`\`js\\n([\\s\\S]*?)\`\`\``).exec(readme)![1];
+const SAMPLES = {
+  quickstart: 'Quick start',
+  options: 'Per-request options',
+  raw: 'Raw responses',
+  proxies: 'Proxies',
+  logging: 'Logging',
+};
 const file = (name: string) => `${tmp}/readme-${name}.mjs`;
 
 let sb: RunningSandbox;
@@ -31,14 +38,35 @@ afterAll(() => sb.close());
 
 async function run(name: keyof typeof SAMPLES, env: Record<string, string> = {}, cwd = mkdtempSync('/tmp/vg-readme-')) {
   const { stdout, stderr } = await promisify(execFile)(process.execPath, [file(name)], {
-    cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl, ...env },
+    cwd,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      VIDEO_API_KEY: SANDBOX_KEYS.acme,
+      VIDEO_API_BASE_URL: sb.baseUrl,
+      ...env,
+    },
   });
   return { stdout, stderr, cwd };
 }
 
 it('type-checks every sample against the package types', () => {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const args = ['--noEmit', '--allowJs', '--checkJs', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', ...Object.keys(SAMPLES).map(file)];
+  const args = [
+    '--noEmit',
+    '--allowJs',
+    '--checkJs',
+    '--skipLibCheck',
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--target',
+    'es2022',
+    '--types',
+    'node',
+    ...Object.keys(SAMPLES).map(file),
+  ];
   let out = '';
   try {
     out = execFileSync(process.execPath, [tsc, ...args], { cwd: root, encoding: 'utf8' });
@@ -73,7 +101,9 @@ describe('samples run against the sandbox', () => {
     server.on('connect', (req) => asked.push(req.url!));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const { stdout } = await run('proxies', { CORPORATE_PROXY: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      const { stdout } = await run('proxies', {
+        CORPORATE_PROXY: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      });
       expect(stdout.trim()).toMatch(/^\d+$/);
       expect(asked).toEqual([new URL(sb.baseUrl).host]);
     } finally {
@@ -84,8 +114,15 @@ describe('samples run against the sandbox', () => {
 
   it('Logging: pino gets the debug records, without the key', async () => {
     const { stdout } = await run('logging');
-    const records = stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(records.find((r) => r.request)).toMatchObject({ level: 20, request: { method: 'GET' }, response: { status: 200 } });
+    const records = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(records.find((r) => r.request)).toMatchObject({
+      level: 20,
+      request: { method: 'GET' },
+      response: { status: 200 },
+    });
     expect(stdout).not.toContain(SANDBOX_KEYS.acme);
   });
 });

@@ -6,19 +6,48 @@ import { createClient, TimeoutError, ServerError } from '../src/index.js';
 import { err, fakeClock, faultServer, hang, json, video, VIDEO_ID, type Seen } from './helpers.js';
 
 let close: (() => Promise<void>) | undefined;
-afterEach(async () => { await close?.(); close = undefined; });
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
 
-const page = (results: unknown[] = []) => ({ results, has_next: false, total_count: results.length, page: 1, items_per_page: 50 });
-const OPTIONS = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: ['9:16'] };
+const page = (results: unknown[] = []) => ({
+  results,
+  has_next: false,
+  total_count: results.length,
+  page: 1,
+  items_per_page: 50,
+});
+const OPTIONS = {
+  is_convertible: true,
+  current_language: 'ja',
+  available_languages: ['en'],
+  current_aspect_ratio: '16:9',
+  available_aspect_ratios: ['9:16'],
+};
 
 /** Answers each operation as the spec says; the download host is the same server. */
 async function api() {
   const srv = await faultServer((s: Seen) => {
-    if (s.url.startsWith('/v1/video-settings/')) return json(200, page([{ video_setting_id: VIDEO_ID, title: 't', request_fields: ['text'], created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }]));
+    if (s.url.startsWith('/v1/video-settings/'))
+      return json(
+        200,
+        page([
+          {
+            video_setting_id: VIDEO_ID,
+            title: 't',
+            request_fields: ['text'],
+            created_at: '2026-01-01T00:00:00Z',
+            updated_at: '2026-01-01T00:00:00Z',
+          },
+        ]),
+      );
     if (s.url.startsWith('/v1/videos/?')) return json(200, page());
-    if (s.url.endsWith('/conversions/')) return s.method == 'GET' ? json(200, OPTIONS) : json(200, { video_id: VIDEO_ID });
+    if (s.url.endsWith('/conversions/'))
+      return s.method == 'GET' ? json(200, OPTIONS) : json(200, { video_id: VIDEO_ID });
     if (s.url == '/v1/videos/generate/') return json(200, { video_id: VIDEO_ID });
-    if (s.url == '/file.mp4') return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(4));
+    if (s.url == '/file.mp4')
+      return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(4));
     return json(200, video('completed', { download_url: `${origin}/file.mp4` }));
   });
   const origin = srv.origin;
@@ -26,7 +55,7 @@ async function api() {
   return srv;
 }
 
-describe('headers: every method sends the call\'s headers to the API (never to the download host)', () => {
+describe("headers: every method sends the call's headers to the API (never to the download host)", () => {
   it('on each method', async () => {
     const srv = await api();
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, pacing: false });
@@ -42,21 +71,34 @@ describe('headers: every method sends the call\'s headers to the API (never to t
     await client.generateAndWait({ video_setting_id: VIDEO_ID, text: 'x' }, h('generateAndWait'));
     await client.convertAndWait(VIDEO_ID, { aspect_ratio: '9:16' }, h('convertAndWait'));
     await client.download(VIDEO_ID, `${mkdtempSync('/tmp/vg-ro-')}/v.mp4`, h('download'));
-    const by = (name: string) => srv.seen.filter((s) => s.headers['x-call'] == name).map((s) => `${s.method} ${s.url.split('?')[0]}`);
+    const by = (name: string) =>
+      srv.seen.filter((s) => s.headers['x-call'] == name).map((s) => `${s.method} ${s.url.split('?')[0]}`);
     expect(by('videos.get')).toEqual([`GET /v1/videos/${VIDEO_ID}/`]);
     expect(by('videos.list')).toEqual(['GET /v1/videos/']);
     expect(by('settings.list')).toEqual(['GET /v1/video-settings/']);
     expect(by('conversions.get')).toEqual([`GET /v1/videos/${VIDEO_ID}/conversions/`]);
-    expect(by('convert')).toEqual([`GET /v1/videos/${VIDEO_ID}/conversions/`, `POST /v1/videos/${VIDEO_ID}/conversions/`]);
-    expect(by('conversions.create')).toEqual([`GET /v1/videos/${VIDEO_ID}/conversions/`, `POST /v1/videos/${VIDEO_ID}/conversions/`]);
+    expect(by('convert')).toEqual([
+      `GET /v1/videos/${VIDEO_ID}/conversions/`,
+      `POST /v1/videos/${VIDEO_ID}/conversions/`,
+    ]);
+    expect(by('conversions.create')).toEqual([
+      `GET /v1/videos/${VIDEO_ID}/conversions/`,
+      `POST /v1/videos/${VIDEO_ID}/conversions/`,
+    ]);
     expect(by('videos.generate')).toEqual(['GET /v1/video-settings/', 'POST /v1/videos/generate/']);
     expect(by('waitForVideo')).toEqual([`GET /v1/videos/${VIDEO_ID}/`]);
     expect(by('generateAndWait')).toEqual(['POST /v1/videos/generate/', `GET /v1/videos/${VIDEO_ID}/`]);
-    expect(by('convertAndWait')).toEqual([`GET /v1/videos/${VIDEO_ID}/conversions/`, `POST /v1/videos/${VIDEO_ID}/conversions/`, `GET /v1/videos/${VIDEO_ID}/`]);
+    expect(by('convertAndWait')).toEqual([
+      `GET /v1/videos/${VIDEO_ID}/conversions/`,
+      `POST /v1/videos/${VIDEO_ID}/conversions/`,
+      `GET /v1/videos/${VIDEO_ID}/`,
+    ]);
     expect(by('download')).toEqual([`GET /v1/videos/${VIDEO_ID}/`]); // the file request carries no call headers
     expect(srv.seen.find((s) => s.url == '/file.mp4')!.headers['x-call']).toBeUndefined();
     // The client's own headers stay: the key on every API call.
-    expect(srv.seen.filter((s) => s.url.startsWith('/v1/')).every((s) => s.headers.authorization == 'Bearer k')).toBe(true);
+    expect(srv.seen.filter((s) => s.url.startsWith('/v1/')).every((s) => s.headers.authorization == 'Bearer k')).toBe(
+      true,
+    );
   });
 });
 

@@ -1,12 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { createClient, ConcurrencyLimitError, InsufficientCreditError, NetworkError, NotFoundError, RateLimitError, ServerError, TimeoutError, ValidationError } from '../src/index.js';
+import {
+  createClient,
+  ConcurrencyLimitError,
+  InsufficientCreditError,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from '../src/index.js';
 import { drop, err, fakeClock, faultServer, hang, json, video, VIDEO_ID } from './helpers.js';
 import { retryDelay, retryOptions, shouldRetry } from '../src/transport.js';
 
 const SETTING = { request_fields: ['text' as const] };
 let close: (() => Promise<void>) | undefined;
-afterEach(async () => { await close?.(); close = undefined; });
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
 
 async function setup(steps: Parameters<typeof faultServer>[0], opts: Parameters<typeof createClient>[0] = {}) {
   const srv = await faultServer(steps);
@@ -18,11 +31,19 @@ async function setup(steps: Parameters<typeof faultServer>[0], opts: Parameters<
 
 describe('retries (interface 7.1)', () => {
   it('retries a 500 up to 3 times with growing, jittered backoff, then succeeds', async () => {
-    const { srv, clock, client } = await setup([err(500, 'UNKNOWN_ERROR'), err(500, 'UNKNOWN_ERROR'), err(500, 'UNKNOWN_ERROR'), json(200, video('running'))]);
+    const { srv, clock, client } = await setup([
+      err(500, 'UNKNOWN_ERROR'),
+      err(500, 'UNKNOWN_ERROR'),
+      err(500, 'UNKNOWN_ERROR'),
+      json(200, video('running')),
+    ]);
     expect((await client.videos.get(VIDEO_ID)).status).toBe('running');
     expect(srv.seen).toHaveLength(4);
     expect(clock.sleeps).toHaveLength(3);
-    clock.sleeps.forEach((ms, i) => { expect(ms).toBeGreaterThanOrEqual(500 * 2 ** i); expect(ms).toBeLessThanOrEqual(1000 * 2 ** i); });
+    clock.sleeps.forEach((ms, i) => {
+      expect(ms).toBeGreaterThanOrEqual(500 * 2 ** i);
+      expect(ms).toBeLessThanOrEqual(1000 * 2 ** i);
+    });
   });
 
   it('gives up after 3 retries with a ServerError', async () => {
@@ -34,20 +55,30 @@ describe('retries (interface 7.1)', () => {
   });
 
   it('honours maxRetries and the retry options', async () => {
-    const { srv, clock, client } = await setup([err(502, 'X')], { maxRetries: 1, retry: { baseDelayMs: 10, maxDelayMs: 10 } });
+    const { srv, clock, client } = await setup([err(502, 'X')], {
+      maxRetries: 1,
+      retry: { baseDelayMs: 10, maxDelayMs: 10 },
+    });
     await expect(client.videos.get(VIDEO_ID)).rejects.toBeInstanceOf(ServerError);
     expect(srv.seen).toHaveLength(2);
     expect(clock.sleeps[0]).toBeLessThanOrEqual(10);
   });
 
   it('waits Retry-After (decimal seconds) on a 503', async () => {
-    const { clock, client } = await setup([err(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '2.5' }), json(200, video('running'))]);
+    const { clock, client } = await setup([
+      err(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '2.5' }),
+      json(200, video('running')),
+    ]);
     await client.videos.get(VIDEO_ID);
     expect(clock.sleeps).toEqual([2500]);
   });
 
   it('waits 30 to 60 s on a 503 without Retry-After', async () => {
-    const { clock, client } = await setup([err(503, 'SERVICE_UNAVAILABLE'), err(503, 'SERVICE_UNAVAILABLE'), json(200, video('running'))]);
+    const { clock, client } = await setup([
+      err(503, 'SERVICE_UNAVAILABLE'),
+      err(503, 'SERVICE_UNAVAILABLE'),
+      json(200, video('running')),
+    ]);
     await client.videos.get(VIDEO_ID);
     expect(clock.sleeps).toHaveLength(2);
     for (const ms of clock.sleeps) expect(ms >= 30_000 && ms <= 60_000).toBe(true);
@@ -55,7 +86,9 @@ describe('retries (interface 7.1)', () => {
 
   it('throws a ConcurrencyLimitError when SIMULTANEOUS_GENERATE_LIMIT persists', async () => {
     const { srv, client } = await setup([err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '1' })]);
-    const e = await client.videos.generate({ video_setting_id: VIDEO_ID, text: 'x' }, { setting: SETTING }).catch((e) => e);
+    const e = await client.videos
+      .generate({ video_setting_id: VIDEO_ID, text: 'x' }, { setting: SETTING })
+      .catch((e) => e);
     expect(e).toBeInstanceOf(ConcurrencyLimitError);
     expect(srv.seen).toHaveLength(4);
   });
@@ -73,7 +106,9 @@ describe('retries (interface 7.1)', () => {
 
   it('does not retry a 429 INSUFFICIENT_CREDIT (waiting adds no credit)', async () => {
     const { srv, clock, client } = await setup([err(429, 'INSUFFICIENT_CREDIT', { 'retry-after': '1' })]);
-    const e = await client.videos.generate({ video_setting_id: VIDEO_ID, text: 'x' }, { setting: SETTING }).catch((e) => e);
+    const e = await client.videos
+      .generate({ video_setting_id: VIDEO_ID, text: 'x' }, { setting: SETTING })
+      .catch((e) => e);
     expect(e).toBeInstanceOf(InsufficientCreditError);
     expect(e).not.toBeInstanceOf(RateLimitError);
     expect(e).toMatchObject({ error_code: 'INSUFFICIENT_CREDIT', retryable: false });
@@ -101,7 +136,13 @@ describe('retries (interface 7.1)', () => {
   });
 
   it('does not retry a dropped connection on a POST (it may have created a video)', async () => {
-    const opts = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] };
+    const opts = {
+      is_convertible: true,
+      current_language: 'ja',
+      available_languages: ['en'],
+      current_aspect_ratio: '16:9',
+      available_aspect_ratios: [],
+    };
     const { srv, client } = await setup([json(200, opts), drop, json(200, { video_id: VIDEO_ID })]);
     const e = await client.convert(VIDEO_ID, { language: 'en' }).catch((e) => e);
     expect(e).toBeInstanceOf(NetworkError);
@@ -141,8 +182,18 @@ describe('retries (interface 7.1)', () => {
   });
 
   it('a retried JSON POST keeps its method, headers, key and body type', async () => {
-    const opts = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] };
-    const { srv, client } = await setup([json(200, opts), err(503, 'UNKNOWN_ERROR', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID })]);
+    const opts = {
+      is_convertible: true,
+      current_language: 'ja',
+      available_languages: ['en'],
+      current_aspect_ratio: '16:9',
+      available_aspect_ratios: [],
+    };
+    const { srv, client } = await setup([
+      json(200, opts),
+      err(503, 'UNKNOWN_ERROR', { 'retry-after': '0' }),
+      json(200, { video_id: VIDEO_ID }),
+    ]);
     await client.convert(VIDEO_ID, { aspect_ratio: '9:16' });
     expect(srv.seen.map((s) => [s.method, s.url, s.headers.authorization, s.headers['content-type']])).toEqual([
       ['GET', `/v1/videos/${VIDEO_ID}/conversions/`, 'Bearer k-test', undefined],
@@ -157,7 +208,12 @@ describe('retries (interface 7.1)', () => {
       fetch: (r, init) => (got.push(r), fetch(r, init)),
     });
     const seen: unknown[] = [];
-    const mw = { onRequest: ({ request }: { request: Request }) => { seen.push(request); request.headers.set('x-mw', '1'); } };
+    const mw = {
+      onRequest: ({ request }: { request: Request }) => {
+        seen.push(request);
+        request.headers.set('x-mw', '1');
+      },
+    };
     client.api.use(mw);
     const { data } = await client.api.GET('/videos/{video_id}/', { params: { path: { video_id: VIDEO_ID } } });
     expect(data).toMatchObject({ status: 'running' });
@@ -171,11 +227,24 @@ describe('retries (interface 7.1)', () => {
   });
 
   it('retries a JSON POST with the same body', async () => {
-    const opts = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] };
+    const opts = {
+      is_convertible: true,
+      current_language: 'ja',
+      available_languages: ['en'],
+      current_aspect_ratio: '16:9',
+      available_aspect_ratios: [],
+    };
     // A 503 proves nothing was created, so the conversion is re-sent (a 500 is not: at most once).
-    const { srv, client } = await setup([json(200, opts), err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID })]);
+    const { srv, client } = await setup([
+      json(200, opts),
+      err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }),
+      json(200, { video_id: VIDEO_ID }),
+    ]);
     await client.convert(VIDEO_ID, { language: 'en' });
-    expect(srv.seen.slice(1).map((s) => JSON.parse(s.body.toString()))).toEqual([{ language: 'en' }, { language: 'en' }]);
+    expect(srv.seen.slice(1).map((s) => JSON.parse(s.body.toString()))).toEqual([
+      { language: 'en' },
+      { language: 'en' },
+    ]);
   });
 });
 
@@ -184,9 +253,18 @@ describe('upload retries rebuild the body from its source', () => {
     const { writeFileSync, mkdtempSync } = await import('node:fs');
     const dir = mkdtempSync('/tmp/vg-');
     writeFileSync(`${dir}/a.pdf`, Buffer.alloc(300_000, 7));
-    const { srv, client } = await setup([err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID })]);
+    const { srv, client } = await setup([
+      err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }),
+      json(200, { video_id: VIDEO_ID }),
+    ]);
     const progress: number[] = [];
-    await client.videos.generate({ video_setting_id: VIDEO_ID, pdf_file: `${dir}/a.pdf` }, { setting: { request_fields: ['pdf_file'] }, onUploadProgress: (p) => p.loaded == p.total && progress.push(p.total!) });
+    await client.videos.generate(
+      { video_setting_id: VIDEO_ID, pdf_file: `${dir}/a.pdf` },
+      {
+        setting: { request_fields: ['pdf_file'] },
+        onUploadProgress: (p) => p.loaded == p.total && progress.push(p.total!),
+      },
+    );
     expect(srv.seen).toHaveLength(2);
     expect(srv.seen[0].body.equals(srv.seen[1].body)).toBe(true);
     expect(srv.seen[1].body.length).toBe(progress[1]);
@@ -197,7 +275,10 @@ describe('upload retries rebuild the body from its source', () => {
   it('does not retry a one-shot stream, and says why', async () => {
     const { srv, client } = await setup([err(500, 'UNKNOWN_ERROR'), json(200, { video_id: VIDEO_ID })]);
     const e = await client.videos
-      .generate({ video_setting_id: VIDEO_ID, audio_file: { data: Readable.from([Buffer.from('abc')]), filename: 'a.mp3' } }, { setting: { request_fields: ['audio_file'] } })
+      .generate(
+        { video_setting_id: VIDEO_ID, audio_file: { data: Readable.from([Buffer.from('abc')]), filename: 'a.mp3' } },
+        { setting: { request_fields: ['audio_file'] } },
+      )
       .catch((e) => e);
     expect(e).toBeInstanceOf(ServerError);
     expect(e.message).toMatch(/not retried: a stream input is sent once/);
@@ -219,12 +300,40 @@ describe('the retry steps (shouldRetry, retryDelay)', () => {
   });
 
   it('waits what the server says, and gives up on a wait beyond the ceiling', () => {
-    expect(retryDelay(answer(503, { 'retry-after': '2' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false })).toBe(2000);
-    expect(retryDelay(answer(503, { 'retry-after': '61' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false })).toBeUndefined();
-    expect(retryDelay(answer(429, { 'retry-after': 'Thu, 01 Jan 1970 00:00:05 GMT' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false })).toBe(5000);
+    expect(
+      retryDelay(answer(503, { 'retry-after': '2' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false }),
+    ).toBe(2000);
+    expect(
+      retryDelay(answer(503, { 'retry-after': '61' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false }),
+    ).toBeUndefined();
+    expect(
+      retryDelay(answer(429, { 'retry-after': 'Thu, 01 Jan 1970 00:00:05 GMT' }), {
+        attempt: 0,
+        retry: r,
+        now: 0,
+        rateClass: 'B',
+        paced: false,
+      }),
+    ).toBe(5000);
     // With a pacer the 429's wait is the pacer's (it learned the reset from the same answer).
-    expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: true })).toBe(0);
-    expect(retryDelay(answer(429, { 'ratelimit-reset': '3' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false })).toBe(3000);
+    expect(
+      retryDelay(answer(429, { 'ratelimit-reset': '3' }), {
+        attempt: 0,
+        retry: r,
+        now: 0,
+        rateClass: 'B',
+        paced: true,
+      }),
+    ).toBe(0);
+    expect(
+      retryDelay(answer(429, { 'ratelimit-reset': '3' }), {
+        attempt: 0,
+        retry: r,
+        now: 0,
+        rateClass: 'B',
+        paced: false,
+      }),
+    ).toBe(3000);
     // Backoff: base × 2^attempt capped at maxDelayMs (100 × 16 → 1000), times 0.5–1.
     const d = retryDelay(answer(502), { attempt: 4, retry: r, now: 0, rateClass: 'B', paced: false })!;
     expect(d >= 500 && d <= 1000).toBe(true);
@@ -233,9 +342,23 @@ describe('the retry steps (shouldRetry, retryDelay)', () => {
 
 describe('the traffic log sees what was sent', () => {
   it('logs a JSON POST with its body, a retried one twice, and an exchange without an answer', async () => {
-    const opts = { is_convertible: true, current_language: 'ja', available_languages: ['en'], current_aspect_ratio: '16:9', available_aspect_ratios: [] };
+    const opts = {
+      is_convertible: true,
+      current_language: 'ja',
+      available_languages: ['en'],
+      current_aspect_ratio: '16:9',
+      available_aspect_ratios: [],
+    };
     const lines: string[] = [];
-    const { client } = await setup([json(200, opts), err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }), json(200, { video_id: VIDEO_ID }), drop], { logger: (l) => lines.push(l) });
+    const { client } = await setup(
+      [
+        json(200, opts),
+        err(503, 'SIMULTANEOUS_GENERATE_LIMIT', { 'retry-after': '0' }),
+        json(200, { video_id: VIDEO_ID }),
+        drop,
+      ],
+      { logger: (l) => lines.push(l) },
+    );
     await client.convert(VIDEO_ID, { language: 'en' });
     await client.videos.get(VIDEO_ID).catch(() => {});
     // The debug lines are the exchanges; the retry in between is an info line.

@@ -4,7 +4,14 @@ import { mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from
 import { Readable } from 'node:stream';
 import { startSandbox, SANDBOX_KEYS, FIXTURES, MAGIC, type RunningSandbox } from '@videogen/sandbox';
 import {
-  createClient, AuthenticationError, InsufficientCreditError, NotFoundError, ServerError, ValidationError, VideoExpiredError, VideoFailedError,
+  createClient,
+  AuthenticationError,
+  InsufficientCreditError,
+  NotFoundError,
+  ServerError,
+  ValidationError,
+  VideoExpiredError,
+  VideoFailedError,
   type VideoClient,
 } from '../src/index.js';
 
@@ -23,7 +30,14 @@ const counting = (r: Request) => fetch(r).then((res) => (res.status == 429 && se
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, timeScale: 100, validateResponses: true, generationSeconds: GENERATION_SECONDS });
-  acme = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, clock: sb.clock, plan: 'business', fetch: counting, account: 'acme' });
+  acme = createClient({
+    apiKey: SANDBOX_KEYS.acme,
+    baseUrl: sb.baseUrl,
+    clock: sb.clock,
+    plan: 'business',
+    fetch: counting,
+    account: 'acme',
+  });
 });
 afterAll(async () => {
   expect(sb.violations).toEqual([]);
@@ -46,7 +60,10 @@ describe('against the sandbox', () => {
 
   it('generates from text, waits, and downloads a real MP4', async () => {
     const progress: string[] = [];
-    const v = await acme.generateAndWait({ video_setting_id: F.settings.text, text: 'Explain tides' }, { ...wait, onProgress: (x) => progress.push(x.status) });
+    const v = await acme.generateAndWait(
+      { video_setting_id: F.settings.text, text: 'Explain tides' },
+      { ...wait, onProgress: (x) => progress.push(x.status) },
+    );
     expect(v.status).toBe('completed');
     expect(progress.at(-1)).toBe('completed');
     const loaded: number[] = [];
@@ -62,11 +79,20 @@ describe('against the sandbox', () => {
     ['a Buffer with a filename', () => ({ data: Buffer.alloc(1000, 1), filename: 'deck.pdf' })],
     ['a File', () => new File([Buffer.alloc(1000, 2)], 'deck.pdf')],
     ['a Blob with a filename', () => ({ data: new Blob([Buffer.alloc(1000, 3)]), filename: 'deck.pdf' })],
-    ['a readable stream', () => ({ data: Readable.from([Buffer.alloc(500), Buffer.alloc(500)]), filename: 'deck.pdf' })],
-    ['a web ReadableStream with its size', () => ({ data: new Blob([Buffer.alloc(700)]).stream(), filename: 'deck.pdf', size: 700 })],
+    [
+      'a readable stream',
+      () => ({ data: Readable.from([Buffer.alloc(500), Buffer.alloc(500)]), filename: 'deck.pdf' }),
+    ],
+    [
+      'a web ReadableStream with its size',
+      () => ({ data: new Blob([Buffer.alloc(700)]).stream(), filename: 'deck.pdf', size: 700 }),
+    ],
   ])('generates from %s', async (_, file) => {
     let last: { loaded: number; total?: number } = { loaded: 0 };
-    const { video_id } = await acme.videos.generate({ video_setting_id: F.settings.pdf, pdf_file: file() }, { onUploadProgress: (p) => (last = p) });
+    const { video_id } = await acme.videos.generate(
+      { video_setting_id: F.settings.pdf, pdf_file: file() },
+      { onUploadProgress: (p) => (last = p) },
+    );
     if (last.total !== undefined) expect(last.loaded).toBe(last.total);
     expect((await acme.waitForVideo(video_id, wait)).status).toBe('completed');
   });
@@ -74,7 +100,10 @@ describe('against the sandbox', () => {
   it('sends text with images, and text with a PDF', async () => {
     const imgs = [write('a.png', 100), { data: Buffer.alloc(10), filename: 'b.JPG' }];
     await acme.generateAndWait({ video_setting_id: F.settings.textImages, text: 'x', image_files: imgs }, wait);
-    await acme.generateAndWait({ video_setting_id: F.settings.textPdf, text: 'x', pdf_file: write('r.pdf', 100) }, wait);
+    await acme.generateAndWait(
+      { video_setting_id: F.settings.textPdf, text: 'x', pdf_file: write('r.pdf', 100) },
+      wait,
+    );
   });
 
   it('validates before sending: combination, extension, size for the plan, image count, the setting', async () => {
@@ -83,8 +112,16 @@ describe('against the sandbox', () => {
       [{ video_setting_id: F.settings.text, text: 'x', audio_file: write('a.mp3', 1) }, 'text', /combination/],
       [{ video_setting_id: F.settings.pdf, pdf_file: write('a.doc', 1) }, 'pdf_file', /\.pdf/],
       [{ video_setting_id: F.settings.video, video_file: write('a.mov', 1) }, 'video_file', /personal/],
-      [{ video_setting_id: F.settings.audio, audio_file: sparse('big.mp3', 50_000_001) }, 'audio_file', /50000000 bytes/],
-      [{ video_setting_id: F.settings.textImages, text: 'x', image_files: Array(11).fill(write('i.png', 1)) }, 'image_files', /at most 10/],
+      [
+        { video_setting_id: F.settings.audio, audio_file: sparse('big.mp3', 50_000_001) },
+        'audio_file',
+        /50000000 bytes/,
+      ],
+      [
+        { video_setting_id: F.settings.textImages, text: 'x', image_files: Array(11).fill(write('i.png', 1)) },
+        'image_files',
+        /at most 10/,
+      ],
       [{ video_setting_id: FIXTURES.globex.settings.pdf, text: 'x' }, 'text', /setting/],
     ];
     for (const [input, field, msg] of cases) {
@@ -94,17 +131,28 @@ describe('against the sandbox', () => {
       expect(e.message).toMatch(msg);
     }
     // An unknown setting is found out by looking the settings up, before the upload.
-    const unknown = await acme.videos.generate({ video_setting_id: '00000000-0000-4000-8000-000000000000', text: 'x' }).catch((e) => e);
-    expect(unknown).toMatchObject({ kind: 'validation', error_code: 'INVALID_VIDEO_SETTING', field: 'video_setting_id' });
+    const unknown = await acme.videos
+      .generate({ video_setting_id: '00000000-0000-4000-8000-000000000000', text: 'x' })
+      .catch((e) => e);
+    expect(unknown).toMatchObject({
+      kind: 'validation',
+      error_code: 'INVALID_VIDEO_SETTING',
+      field: 'video_setting_id',
+    });
     // The business plan takes the .mov and the 50 MB + 1 file.
     const big = { data: Buffer.alloc(10), filename: 'a.mov' };
-    await expect(acme.videos.generate({ video_setting_id: F.settings.video, video_file: big })).resolves.toHaveProperty('video_id');
+    await expect(acme.videos.generate({ video_setting_id: F.settings.video, video_file: big })).resolves.toHaveProperty(
+      'video_id',
+    );
   });
 
   it('rejects on failed and expired videos with typed errors', async () => {
     const failed = acme.generateAndWait({ video_setting_id: F.settings.text, text: `x ${MAGIC.fail}` }, wait);
     await expect(failed).rejects.toBeInstanceOf(VideoFailedError);
-    const { video_id } = await acme.videos.generate({ video_setting_id: F.settings.pdf, pdf_file: { data: Buffer.alloc(5), filename: `d${MAGIC.expire}.pdf` } });
+    const { video_id } = await acme.videos.generate({
+      video_setting_id: F.settings.pdf,
+      pdf_file: { data: Buffer.alloc(5), filename: `d${MAGIC.expire}.pdf` },
+    });
     await acme.waitForVideo(video_id, wait);
     sb.clock.advance(GENERATION_SECONDS + 1); // the sandbox expires it one generation time after it completed
     const e = await acme.waitForVideo(video_id, wait).catch((e) => e);
@@ -135,33 +183,63 @@ describe('against the sandbox', () => {
   });
 
   it('maps the server errors: 404, 500 after retries, 429 credit, 403 free plan, 401', async () => {
-    await expect(acme.convert(FIXTURES.globex.videos.convertible, { language: 'en' })).rejects.toBeInstanceOf(NotFoundError);
-    const fast = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, clock: sb.clock, fetch: counting, account: 'acme', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
-    await expect(fast.convert(F.videos.unknownError, { language: 'en' })).rejects.toMatchObject({ status: 500, error_code: 'UNKNOWN_ERROR', kind: 'server' });
+    await expect(acme.convert(FIXTURES.globex.videos.convertible, { language: 'en' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    const fast = createClient({
+      apiKey: SANDBOX_KEYS.acme,
+      baseUrl: sb.baseUrl,
+      clock: sb.clock,
+      fetch: counting,
+      account: 'acme',
+      retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    });
+    await expect(fast.convert(F.videos.unknownError, { language: 'en' })).rejects.toMatchObject({
+      status: 500,
+      error_code: 'UNKNOWN_ERROR',
+      kind: 'server',
+    });
     const umbrella = createClient({ apiKey: SANDBOX_KEYS.umbrella, baseUrl: sb.baseUrl, clock: sb.clock });
-    const credit = await umbrella.videos.generate({ video_setting_id: FIXTURES.umbrella.settings.text, text: 'x' }).catch((e) => e);
+    const credit = await umbrella.videos
+      .generate({ video_setting_id: FIXTURES.umbrella.settings.text, text: 'x' })
+      .catch((e) => e);
     expect(credit).toBeInstanceOf(InsufficientCreditError);
     expect(credit).toMatchObject({ status: 429, error_code: 'INSUFFICIENT_CREDIT', retryable: false });
     const initech = createClient({ apiKey: SANDBOX_KEYS.initech, baseUrl: sb.baseUrl, clock: sb.clock });
     const plan = await initech.convert(FIXTURES.initech.videos.convertible, { language: 'en' }).catch((e) => e);
     expect(plan).toBeInstanceOf(InsufficientCreditError);
-    expect(plan).toMatchObject({ status: 403, error_code: 'INSUFFICIENT_CREDIT', kind: 'insufficient_credit', retryable: false });
+    expect(plan).toMatchObject({
+      status: 403,
+      error_code: 'INSUFFICIENT_CREDIT',
+      kind: 'insufficient_credit',
+      retryable: false,
+    });
     const bad = createClient({ apiKey: 'sandbox-key-nobody', baseUrl: sb.baseUrl, clock: sb.clock });
     const e = await bad.videos.get(F.videos.convertible).catch((e) => e);
     expect(e).toBeInstanceOf(AuthenticationError);
     expect(e.status).toBe(401);
-    await expect(fast.videos.get(F.videos.convertible).then(() => fast.conversions.get(F.videos.convertible))).resolves.toHaveProperty('is_convertible', true);
+    await expect(
+      fast.videos.get(F.videos.convertible).then(() => fast.conversions.get(F.videos.convertible)),
+    ).resolves.toHaveProperty('is_convertible', true);
     // A server 500 on generation is a ServerError once the retries are spent.
-    await expect(fast.videos.generate({ video_setting_id: F.settings.text, text: MAGIC.unknownError })).rejects.toBeInstanceOf(ServerError);
+    await expect(
+      fast.videos.generate({ video_setting_id: F.settings.text, text: MAGIC.unknownError }),
+    ).rejects.toBeInstanceOf(ServerError);
   });
 
   it('re-reads the status for a fresh download URL when the first has expired (403)', async () => {
     let first = true;
     const c = createClient({
-      apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, clock: sb.clock, account: 'acme',
+      apiKey: SANDBOX_KEYS.acme,
+      baseUrl: sb.baseUrl,
+      clock: sb.clock,
+      account: 'acme',
       // Spoil the signature of the first download URL: the download host answers 403.
       fetch: (r) => {
-        if (first && r.url.includes('/downloads/')) { first = false; return fetch(new Request(r.url.replace(/signature=\w/, 'signature=0'))); }
+        if (first && r.url.includes('/downloads/')) {
+          first = false;
+          return fetch(new Request(r.url.replace(/signature=\w/, 'signature=0')));
+        }
         return counting(r);
       },
     });
@@ -172,10 +250,24 @@ describe('against the sandbox', () => {
 
   it('paces a burst of one account across two keys: zero 429', async () => {
     const before = seen429;
-    const acme2 = createClient({ apiKey: SANDBOX_KEYS.acme2, baseUrl: sb.baseUrl, clock: sb.clock, fetch: counting, account: 'acme' });
-    const acme1 = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, clock: sb.clock, fetch: counting, account: 'acme' });
+    const acme2 = createClient({
+      apiKey: SANDBOX_KEYS.acme2,
+      baseUrl: sb.baseUrl,
+      clock: sb.clock,
+      fetch: counting,
+      account: 'acme',
+    });
+    const acme1 = createClient({
+      apiKey: SANDBOX_KEYS.acme,
+      baseUrl: sb.baseUrl,
+      clock: sb.clock,
+      fetch: counting,
+      account: 'acme',
+    });
     await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? acme1 : acme2).videos.get(F.videos.convertible)));
-    const gens = Array.from({ length: 5 }, (_, i) => (i % 2 ? acme1 : acme2).generateAndWait({ video_setting_id: F.settings.text, text: `burst ${i}` }, wait));
+    const gens = Array.from({ length: 5 }, (_, i) =>
+      (i % 2 ? acme1 : acme2).generateAndWait({ video_setting_id: F.settings.text, text: `burst ${i}` }, wait),
+    );
     await Promise.all(gens);
     expect(seen429 - before).toBe(0);
   });

@@ -1,6 +1,17 @@
 // Types a user sees (checked by tsc in `npm test`; the runtime part only keeps vitest happy).
 import { expectTypeOf, it } from 'vitest';
-import type { AspectRatio, ConversionOptions, ErrorCode, Language, Video, VideoClient, VideoListItem, VideoSetting, components, paths } from '../src/index.js';
+import type {
+  AspectRatio,
+  ConversionOptions,
+  ErrorCode,
+  Language,
+  Video,
+  VideoClient,
+  VideoListItem,
+  VideoSetting,
+  components,
+  paths,
+} from '../src/index.js';
 import { VideoApiError, ValidationError } from '../src/index.js';
 
 it('derives the public types from the spec', () => {
@@ -15,7 +26,9 @@ it('derives the public types from the spec', () => {
   expectTypeOf<VideoClient['videos']['list']>().returns.toExtend<AsyncIterable<VideoListItem>>();
   expectTypeOf<VideoClient['settings']['list']>().returns.toExtend<AsyncIterable<VideoSetting>>();
   expectTypeOf<components['schemas']['GenerateVideoRequest']['pdf_file']>().toEqualTypeOf<Blob | undefined>();
-  expectTypeOf<keyof paths>().toEqualTypeOf<'/videos/generate/' | '/videos/' | '/videos/{video_id}/' | '/videos/{video_id}/conversions/' | '/video-settings/'>();
+  expectTypeOf<keyof paths>().toEqualTypeOf<
+    '/videos/generate/' | '/videos/' | '/videos/{video_id}/' | '/videos/{video_id}/conversions/' | '/video-settings/'
+  >();
   expectTypeOf<InstanceType<typeof ValidationError>>().toExtend<VideoApiError>();
   expectTypeOf<InstanceType<typeof ValidationError>['kind']>().toEqualTypeOf<'validation'>();
 });

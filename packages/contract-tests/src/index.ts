@@ -10,4 +10,15 @@ export { select, type Selection, type PlannedCheck } from './engine/selection.ts
 export { Run } from './engine/run.ts';
 export { runCatalogue, type RunResult } from './engine/runner.ts';
 export { checkId, type Catalogue, type Check, type Scenario } from './engine/catalogue.ts';
-export type { CheckResult, CheckState, Exchange, FixtureIds, Profile, TargetConfig, TargetKind, TransientAnswer, Mismatch, Cost } from './shapes.ts';
+export type {
+  CheckResult,
+  CheckState,
+  Exchange,
+  FixtureIds,
+  Profile,
+  TargetConfig,
+  TargetKind,
+  TransientAnswer,
+  Mismatch,
+  Cost,
+} from './shapes.ts';

@@ -9,42 +9,58 @@ import { driftOf } from '../src/report/drift.ts';
 import { failures, runSuite, SELF_TEST_TIME_SCALE } from './harness.ts';
 
 describe('against a service that chose differently (personality alternative)', () => {
-  it.each(RATE_LIMITER_STYLES)('limiter %s: fails nothing, and reports each difference as drift from the decision it concerns', async (rateLimiter) => {
-    const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { personality: 'alternative', rateLimiter });
-    try {
-      // As a QA engineer would run it against someone else's service: an external target, not strict.
-      const { run, results, bursts } = await runSuite({ ...sandbox.config, kind: 'external', strict: false });
-      // The burst went at one instant of the sandbox's time (TargetConfig.holdTime): every limiter style answers a 429.
-      expect(bursts).toBe(1);
-      expect(failures(results)).toEqual([]);
-      const drifted = results.filter((r) => r.state === 'drift');
-      expect(drifted.length).toBeGreaterThan(0);
-      const decisions = new Set(driftOf(results).map((d) => d.decision));
-      // 201 on creation (#2), 422 for a bad form (#5 and #8's upload errors), the page past the end (#30).
-      for (const d of [2, 5, 30]) expect(decisions, `decision #${d}`).toContain(d);
-      // Every drift names a decision of DECISIONS.md (x-decision) and only those.
-      for (const r of drifted) expect(r.mismatches!.every((m) => m.decision.length > 0), checkId(r)).toBe(true);
-      // The pacer met no rate limit outside the burst that provokes one, though the alternative sends no
-      // RateLimit headers (a 429 INSUFFICIENT_CREDIT is the credit row of 7.2).
-      const limited = [...run.exchanges, ...run.transients.map((t) => ({ ...t, body: { error_code: t.errorCode } }))].filter(
-        (e) => e.status === 429 && (e.body as any)?.error_code !== 'INSUFFICIENT_CREDIT' && !e.scenario.includes('rate_limit_burst'),
-      );
-      expect(limited.map((e) => `${e.scenario}: ${'path' in e ? e.path : e.request}`)).toEqual([]);
-      expect(run.creditsSpent).toBeLessThanOrEqual(5);
-    } finally {
-      await sandbox.close();
-    }
-  });
+  it.each(RATE_LIMITER_STYLES)(
+    'limiter %s: fails nothing, and reports each difference as drift from the decision it concerns',
+    async (rateLimiter) => {
+      const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { personality: 'alternative', rateLimiter });
+      try {
+        // As a QA engineer would run it against someone else's service: an external target, not strict.
+        const { run, results, bursts } = await runSuite({ ...sandbox.config, kind: 'external', strict: false });
+        // The burst went at one instant of the sandbox's time (TargetConfig.holdTime): every limiter style answers a 429.
+        expect(bursts).toBe(1);
+        expect(failures(results)).toEqual([]);
+        const drifted = results.filter((r) => r.state === 'drift');
+        expect(drifted.length).toBeGreaterThan(0);
+        const decisions = new Set(driftOf(results).map((d) => d.decision));
+        // 201 on creation (#2), 422 for a bad form (#5 and #8's upload errors), the page past the end (#30).
+        for (const d of [2, 5, 30]) expect(decisions, `decision #${d}`).toContain(d);
+        // Every drift names a decision of DECISIONS.md (x-decision) and only those.
+        for (const r of drifted)
+          expect(
+            r.mismatches!.every((m) => m.decision.length > 0),
+            checkId(r),
+          ).toBe(true);
+        // The pacer met no rate limit outside the burst that provokes one, though the alternative sends no
+        // RateLimit headers (a 429 INSUFFICIENT_CREDIT is the credit row of 7.2).
+        const limited = [
+          ...run.exchanges,
+          ...run.transients.map((t) => ({ ...t, body: { error_code: t.errorCode } })),
+        ].filter(
+          (e) =>
+            e.status === 429 &&
+            (e.body as any)?.error_code !== 'INSUFFICIENT_CREDIT' &&
+            !e.scenario.includes('rate_limit_burst'),
+        );
+        expect(limited.map((e) => `${e.scenario}: ${'path' in e ? e.path : e.request}`)).toEqual([]);
+        expect(run.creditsSpent).toBeLessThanOrEqual(5);
+      } finally {
+        await sandbox.close();
+      }
+    },
+  );
 
-  it.each(RATE_LIMITER_STYLES)('CONTRACT_STRICT against the default personality, limiter %s: no failure, no drift at all (our own sandbox keeps our decisions)', async (rateLimiter) => {
-    const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { rateLimiter });
-    try {
-      const { results, bursts } = await runSuite({ ...sandbox.config, strict: true });
-      expect(bursts).toBe(1);
-      expect(failures(results)).toEqual([]);
-      expect(results.filter((r) => r.state === 'drift').map((r) => `${checkId(r)}: ${r.message}`)).toEqual([]);
-    } finally {
-      await sandbox.close();
-    }
-  });
+  it.each(RATE_LIMITER_STYLES)(
+    'CONTRACT_STRICT against the default personality, limiter %s: no failure, no drift at all (our own sandbox keeps our decisions)',
+    async (rateLimiter) => {
+      const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { rateLimiter });
+      try {
+        const { results, bursts } = await runSuite({ ...sandbox.config, strict: true });
+        expect(bursts).toBe(1);
+        expect(failures(results)).toEqual([]);
+        expect(results.filter((r) => r.state === 'drift').map((r) => `${checkId(r)}: ${r.message}`)).toEqual([]);
+      } finally {
+        await sandbox.close();
+      }
+    },
+  );
 });

@@ -18,9 +18,16 @@ export interface ProxiedResponse {
 
 export interface Break {
   /** Change the request before it is forwarded, or answer it without forwarding. */
-  request?(req: ProxiedRequest, upstream: (r: ProxiedRequest) => Promise<ProxiedResponse>): Promise<ProxiedResponse | void> | ProxiedResponse | void;
+  request?(
+    req: ProxiedRequest,
+    upstream: (r: ProxiedRequest) => Promise<ProxiedResponse>,
+  ): Promise<ProxiedResponse | void> | ProxiedResponse | void;
   /** Change the sandbox's response. */
-  response?(res: ProxiedResponse, req: ProxiedRequest, upstream: (r: ProxiedRequest) => Promise<ProxiedResponse>): Promise<ProxiedResponse | void> | ProxiedResponse | void;
+  response?(
+    res: ProxiedResponse,
+    req: ProxiedRequest,
+    upstream: (r: ProxiedRequest) => Promise<ProxiedResponse>,
+  ): Promise<ProxiedResponse | void> | ProxiedResponse | void;
 }
 
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host']);
@@ -58,7 +65,9 @@ export async function startBreakingProxy(upstreamOrigin: string, brk: Break = {}
       const pr: ProxiedRequest = {
         method: req.method ?? 'GET',
         url: req.url ?? '/',
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)])),
+        headers: Object.fromEntries(
+          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+        ),
         body: await readBody(req),
       };
       let out = (await brk.request?.(pr, upstream)) ?? undefined;

@@ -26,17 +26,28 @@ describe('each contract break is caught by the expected check', () => {
   });
   // Each break runs against its own sandbox and its own run (its own pacer): parallel-safe.
   it.concurrent.each(BREAKS.map((b) => [b.name, b] as const))('%s', async (_name, b) => {
-    const { byId, results } = await runAgainstProxy(b.make, b.operations, {}, undefined, { burstInRealTime: b.burstInRealTime });
+    const { byId, results } = await runAgainstProxy(b.make, b.operations, {}, undefined, {
+      burstInRealTime: b.burstInRealTime,
+    });
     for (const id of b.expect) {
       const r = byId.get(id);
       expect(r, `check ${id} did not run`).toBeDefined();
-      if (b.decision === undefined) expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'failed' });
+      if (b.decision === undefined)
+        expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'failed' });
       else {
         expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'drift' });
-        expect(r!.mismatches!.flatMap((m) => m.decision), id).toContain(b.decision);
+        expect(
+          r!.mismatches!.flatMap((m) => m.decision),
+          id,
+        ).toContain(b.decision);
       }
     }
-    if (b.only) expect(failures(results).map((f) => f.slice(0, f.indexOf(': '))).sort()).toEqual([...b.expect].sort());
+    if (b.only)
+      expect(
+        failures(results)
+          .map((f) => f.slice(0, f.indexOf(': ')))
+          .sort(),
+      ).toEqual([...b.expect].sort());
     if (b.decision === undefined) expect(results.some((r) => r.state === 'failed')).toBe(true);
     // A difference from our decision alone fails nothing: the default run against such a target exits 0.
     else expect(failures(results)).toEqual([]);

@@ -32,8 +32,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 const HOLD_DEADLINE_MS = 40_000;
 const GENERATE = '/v1/videos/generate/';
-const isGenerate = (req: { method: string; url: string }) => req.method === 'POST' && req.url.split('?')[0] === GENERATE;
-const json = (status: number, body: unknown): ProxiedResponse => ({ status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });
+const isGenerate = (req: { method: string; url: string }) =>
+  req.method === 'POST' && req.url.split('?')[0] === GENERATE;
+const json = (status: number, body: unknown): ProxiedResponse => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  text: JSON.stringify(body),
+});
 
 export const BREAKS: BreakCase[] = [
   // Issue 20: what the interface leaves open answered the way a production backend (Django REST Framework)
@@ -45,9 +50,12 @@ export const BREAKS: BreakCase[] = [
     operations: ['listVideos', 'listVideoSettings'],
     make: () => ({
       response: (res, req) => {
-        if (req.method !== 'GET' || !/^\/v1\/(videos|video-settings)\/$/.test(pathOf(req)) || res.status !== 200) return undefined;
+        if (req.method !== 'GET' || !/^\/v1\/(videos|video-settings)\/$/.test(pathOf(req)) || res.status !== 200)
+          return undefined;
         const b = JSON.parse(res.text);
-        return b.page > 1 && b.results.length === 0 ? json(404, { error_code: 'NOT_FOUND', error: 'Invalid page.' }) : undefined;
+        return b.page > 1 && b.results.length === 0
+          ? json(404, { error_code: 'NOT_FOUND', error: 'Invalid page.' })
+          : undefined;
       },
     }),
   },
@@ -57,7 +65,10 @@ export const BREAKS: BreakCase[] = [
     decision: 5,
     operations: ['listVideos', 'listVideoSettings'],
     make: () => ({
-      request: (req) => (req.method === 'GET' && ['0', 'abc'].includes(queryOf(req).get('page') ?? '') ? json(404, { error_code: 'NOT_FOUND', error: 'Invalid page.' }) : undefined),
+      request: (req) =>
+        req.method === 'GET' && ['0', 'abc'].includes(queryOf(req).get('page') ?? '')
+          ? json(404, { error_code: 'NOT_FOUND', error: 'Invalid page.' })
+          : undefined,
     }),
   },
   {
@@ -65,21 +76,33 @@ export const BREAKS: BreakCase[] = [
     expect: ['generateVideo › generate_returns_video_id', 'createConversion › convert_returns_new_id'],
     decision: 2,
     operations: ['generateVideo', 'createConversion', 'getVideo'],
-    make: () => ({ response: (res, req) => (req.method === 'POST' && res.status === 200 ? { ...res, status: 202 } : undefined) }),
+    make: () => ({
+      response: (res, req) => (req.method === 'POST' && res.status === 200 ? { ...res, status: 202 } : undefined),
+    }),
   },
   {
     name: 'an authentication error code never seen before (401 AUTHENTICATION_FAILED): decision #7',
-    expect: ['listVideos › ignored_auth_missing', 'getVideo › ignored_auth_unknown_key', 'generateVideo › ignored_auth_malformed'],
+    expect: [
+      'listVideos › ignored_auth_missing',
+      'getVideo › ignored_auth_unknown_key',
+      'generateVideo › ignored_auth_malformed',
+    ],
     decision: 7,
     operations: ['listVideos', 'getVideo', 'generateVideo'],
-    make: () => ({ response: (res) => (res.status === 401 ? editJson(res, (b) => void (b.error_code = 'AUTHENTICATION_FAILED')) : undefined) }),
+    make: () => ({
+      response: (res) =>
+        res.status === 401 ? editJson(res, (b) => void (b.error_code = 'AUTHENTICATION_FAILED')) : undefined,
+    }),
   },
   {
     name: 'a missing key answered 403 instead of 401: decision #29',
     expect: ['listVideoSettings › ignored_auth_missing'],
     decision: 29,
     operations: ['listVideoSettings'],
-    make: () => ({ response: (res) => (res.status === 401 ? { ...editJson(res, (b) => void (b.error_code = 'FORBIDDEN')), status: 403 } : undefined) }),
+    make: () => ({
+      response: (res) =>
+        res.status === 401 ? { ...editJson(res, (b) => void (b.error_code = 'FORBIDDEN')), status: 403 } : undefined,
+    }),
   },
   {
     name: 'a setting used with fields it does not list accepted (lenient request_fields): decision #26',
@@ -88,7 +111,9 @@ export const BREAKS: BreakCase[] = [
     operations: ['generateVideo'],
     make: (t) => ({
       request: (req) =>
-        isGenerate(req) && req.body.includes(t.fixtures.videoSettingId!) && req.body.includes('name="pdf_file"') ? json(200, { video_id: randomUUID() }) : undefined,
+        isGenerate(req) && req.body.includes(t.fixtures.videoSettingId!) && req.body.includes('name="pdf_file"')
+          ? json(200, { video_id: randomUUID() })
+          : undefined,
     }),
   },
   {
@@ -96,7 +121,12 @@ export const BREAKS: BreakCase[] = [
     name: 'a 502 that persists past the retries (every GET of the settings)',
     expect: ['listVideoSettings › not_a_server_error', 'listVideoSettings › paging_first_page'],
     operations: ['listVideoSettings'],
-    make: () => ({ request: (req) => (req.method === 'GET' && pathOf(req) === '/v1/video-settings/' ? json(502, { error_code: 'BAD_GATEWAY', error: 'upstream unavailable' }) : undefined) }),
+    make: () => ({
+      request: (req) =>
+        req.method === 'GET' && pathOf(req) === '/v1/video-settings/'
+          ? json(502, { error_code: 'BAD_GATEWAY', error: 'upstream unavailable' })
+          : undefined,
+    }),
   },
 
   {
@@ -104,56 +134,97 @@ export const BREAKS: BreakCase[] = [
     name: 'interface break inside a decided element (201 on generate, and no video_id)',
     expect: ['generateVideo › generate_returns_video_id', 'generateVideo › response_schema_conformance'],
     operations: ['generateVideo'],
-    make: () => ({ response: (res, req) => (isGenerate(req) && res.status === 200 ? { ...editJson(res, (b) => void delete b.video_id), status: 201 } : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        isGenerate(req) && res.status === 200
+          ? { ...editJson(res, (b) => void delete b.video_id), status: 201 }
+          : undefined,
+    }),
   },
   {
     // 422 for a bad form is a decision mismatch (#5); a body that is not the envelope breaks 7.1.
     name: 'interface break inside a decided element (422 for a bad form, without the envelope)',
     expect: ['generateVideo › negative_data_rejection_schema', 'generateVideo › error_envelope'],
     operations: ['generateVideo'],
-    make: () => ({ response: (res, req) => (isGenerate(req) && res.status === 400 ? { status: 422, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ message: 'bad form' }) } : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        isGenerate(req) && res.status === 400
+          ? {
+              status: 422,
+              headers: { 'content-type': 'application/json' },
+              text: JSON.stringify({ message: 'bad form' }),
+            }
+          : undefined,
+    }),
   },
   {
     name: 'another success status (201 for a status read): decision #2, not an interface failure',
     expect: ['getVideo › status_code_conformance'],
     decision: 2,
     operations: ['getVideo'],
-    make: () => ({ response: (res, req) => (req.method === 'GET' && VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, status: 201 } : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        req.method === 'GET' && VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, status: 201 } : undefined,
+    }),
   },
   {
     name: 'malformed rate-limit header (RateLimit-Remaining: "lots"): the headers are our choice (#12)',
     expect: ['getVideo › response_headers_conformance'],
     decision: 12,
     operations: ['getVideo'],
-    make: () => ({ response: (res, req) => (VIDEO.test(pathOf(req)) && res.status === 200 ? { ...res, headers: { ...res.headers, 'ratelimit-remaining': 'lots' } } : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        VIDEO.test(pathOf(req)) && res.status === 200
+          ? { ...res, headers: { ...res.headers, 'ratelimit-remaining': 'lots' } }
+          : undefined,
+    }),
   },
   {
     name: 'missing required field (copyright dropped)',
     expect: ['getVideo › response_schema_conformance'],
     operations: ['getVideo'],
-    make: () => ({ response: (res, req) => (VIDEO.test(pathOf(req)) && res.status === 200 ? editJson(res, (b) => void delete b.copyright) : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        VIDEO.test(pathOf(req)) && res.status === 200 ? editJson(res, (b) => void delete b.copyright) : undefined,
+    }),
   },
   {
     name: 'wrong type (total_count as a string)',
     expect: ['listVideos › response_schema_conformance', 'listVideos › paging_first_page'],
     operations: ['listVideos'],
-    make: () => ({ response: (res, req) => (pathOf(req) === '/v1/videos/' && res.status === 200 ? editJson(res, (b) => void (b.total_count = String(b.total_count))) : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        pathOf(req) === '/v1/videos/' && res.status === 200
+          ? editJson(res, (b) => void (b.total_count = String(b.total_count)))
+          : undefined,
+    }),
   },
   {
     name: 'value outside an enum (status "done")',
     expect: ['getVideo › response_schema_conformance'],
     operations: ['getVideo'],
-    make: () => ({ response: (res, req) => (VIDEO.test(pathOf(req)) && res.status === 200 ? editJson(res, (b) => void (b.status === 'completed' && (b.status = 'done'))) : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        VIDEO.test(pathOf(req)) && res.status === 200
+          ? editJson(res, (b) => void (b.status === 'completed' && (b.status = 'done')))
+          : undefined,
+    }),
   },
   {
     name: 'broken error envelope on 404 ({message})',
     expect: ['getVideo › error_envelope', 'getVideo › not_found_unknown_id'],
     operations: ['getVideo'],
-    make: () => ({ response: (res) => (res.status === 404 ? { ...res, text: JSON.stringify({ message: 'not found' }) } : undefined) }),
+    make: () => ({
+      response: (res) => (res.status === 404 ? { ...res, text: JSON.stringify({ message: 'not found' }) } : undefined),
+    }),
   },
   {
     name: 'ignored auth (any request gets a valid key)',
-    expect: ['listVideoSettings › ignored_auth_missing', 'listVideoSettings › ignored_auth_malformed', 'listVideoSettings › ignored_auth_unknown_key'],
+    expect: [
+      'listVideoSettings › ignored_auth_missing',
+      'listVideoSettings › ignored_auth_malformed',
+      'listVideoSettings › ignored_auth_unknown_key',
+    ],
     operations: ['listVideoSettings'],
     make: (t) => ({
       request: (req) => {
@@ -177,13 +248,23 @@ export const BREAKS: BreakCase[] = [
     name: 'has_next wrong (always true)',
     expect: ['listVideoSettings › paging_first_page'],
     operations: ['listVideoSettings'],
-    make: () => ({ response: (res, req) => (pathOf(req) === '/v1/video-settings/' && res.status === 200 ? editJson(res, (b) => void (b.has_next = true)) : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        pathOf(req) === '/v1/video-settings/' && res.status === 200
+          ? editJson(res, (b) => void (b.has_next = true))
+          : undefined,
+    }),
   },
   {
     name: 'items_per_page 20',
     expect: ['listVideos › paging_first_page', 'listVideos › response_schema_conformance'],
     operations: ['listVideos'],
-    make: () => ({ response: (res, req) => (pathOf(req) === '/v1/videos/' && res.status === 200 ? editJson(res, (b) => void (b.items_per_page = 20)) : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        pathOf(req) === '/v1/videos/' && res.status === 200
+          ? editJson(res, (b) => void (b.items_per_page = 20))
+          : undefined,
+    }),
   },
   {
     name: 'page past the end not empty (page 1 served for any page): decision #30',
@@ -192,7 +273,12 @@ export const BREAKS: BreakCase[] = [
     operations: ['listVideoSettings'],
     make: () => ({
       request: (req) => {
-        if (pathOf(req) === '/v1/video-settings/' && /^\d+$/.test(queryOf(req).get('page') ?? '') && Number(queryOf(req).get('page')) > 1) req.url = '/v1/video-settings/?page=1';
+        if (
+          pathOf(req) === '/v1/video-settings/' &&
+          /^\d+$/.test(queryOf(req).get('page') ?? '') &&
+          Number(queryOf(req).get('page')) > 1
+        )
+          req.url = '/v1/video-settings/?page=1';
       },
     }),
   },
@@ -200,7 +286,12 @@ export const BREAKS: BreakCase[] = [
     name: 'wrong content type (text/plain on a list)',
     expect: ['listVideoSettings › content_type_conformance'],
     operations: ['listVideoSettings'],
-    make: () => ({ response: (res, req) => (pathOf(req) === '/v1/video-settings/' && res.status === 200 ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain' } } : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        pathOf(req) === '/v1/video-settings/' && res.status === 200
+          ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain' } }
+          : undefined,
+    }),
   },
   {
     name: 'reused id (the first generation replayed)',
@@ -209,9 +300,11 @@ export const BREAKS: BreakCase[] = [
     make: () => {
       let first: ProxiedResponse | undefined;
       return {
-        request: (req) => (req.method === 'POST' && pathOf(req) === '/v1/videos/generate/' && first ? first : undefined),
+        request: (req) =>
+          req.method === 'POST' && pathOf(req) === '/v1/videos/generate/' && first ? first : undefined,
         response: (res, req) => {
-          if (req.method === 'POST' && pathOf(req) === '/v1/videos/generate/' && res.status === 200 && !first) first = res;
+          if (req.method === 'POST' && pathOf(req) === '/v1/videos/generate/' && res.status === 200 && !first)
+            first = res;
         },
       };
     },
@@ -224,7 +317,11 @@ export const BREAKS: BreakCase[] = [
       request: (req) => {
         const page = queryOf(req).get('page');
         if (pathOf(req) === '/v1/videos/' && page !== null && !/^[1-9]\d*$/.test(page)) {
-          return { status: 500, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ error_code: 'UNKNOWN_ERROR', error: 'boom' }) };
+          return {
+            status: 500,
+            headers: { 'content-type': 'application/json' },
+            text: JSON.stringify({ error_code: 'UNKNOWN_ERROR', error: 'boom' }),
+          };
         }
       },
     }),
@@ -235,7 +332,9 @@ export const BREAKS: BreakCase[] = [
     operations: ['getVideo'],
     make: () => ({
       response: (res, req) =>
-        VIDEO.test(pathOf(req)) && res.status === 200 ? editJson(res, (b) => void (b.status === 'running' && (b.download_url = 'https://cdn.example/early.mp4'))) : undefined,
+        VIDEO.test(pathOf(req)) && res.status === 200
+          ? editJson(res, (b) => void (b.status === 'running' && (b.download_url = 'https://cdn.example/early.mp4')))
+          : undefined,
     }),
   },
   {
@@ -252,7 +351,8 @@ export const BREAKS: BreakCase[] = [
             const lang = JSON.parse(req.body.toString() || '{}').language;
             if (lang) changed.set(m[1], lang);
           }
-          if (req.method === 'GET' && res.status === 200 && changed.has(m[1])) return editJson(res, (b) => void (b.current_language = changed.get(m[1])));
+          if (req.method === 'GET' && res.status === 200 && changed.has(m[1]))
+            return editJson(res, (b) => void (b.current_language = changed.get(m[1])));
         },
       };
     },
@@ -265,7 +365,11 @@ export const BREAKS: BreakCase[] = [
       request: (req) => {
         const m = OPTIONS.exec(pathOf(req));
         if (req.method === 'POST' && m && m[1] === t.fixtures.notConvertibleVideoId) {
-          return { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ video_id: randomUUID() }) };
+          return {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            text: JSON.stringify({ video_id: randomUUID() }),
+          };
         }
       },
     }),
@@ -276,7 +380,12 @@ export const BREAKS: BreakCase[] = [
     // condition -> code rule, which invalid_language checks; the schema (documented_error_code) allows it.
     expect: ['createConversion › invalid_language'],
     operations: ['createConversion'],
-    make: () => ({ response: (res) => (res.status === 400 && isJson(res) ? editJson(res, (b) => void (b.error_code === 'INVALID_LANGUAGE' && (b.error_code = 'BAD_LANGUAGE'))) : undefined) }),
+    make: () => ({
+      response: (res) =>
+        res.status === 400 && isJson(res)
+          ? editJson(res, (b) => void (b.error_code === 'INVALID_LANGUAGE' && (b.error_code = 'BAD_LANGUAGE')))
+          : undefined,
+    }),
   },
   {
     // The pdf_file generation is also the run's shared second generation (shared-generations.ts): its
@@ -287,7 +396,9 @@ export const BREAKS: BreakCase[] = [
     operations: ['generateVideo', 'getVideo', 'createConversion'],
     make: () => ({
       request: (req) =>
-        isGenerate(req) && /name="pdf_file"/.test(req.body?.toString('latin1') ?? '') && !/name="text"/.test(req.body?.toString('latin1') ?? '')
+        isGenerate(req) &&
+        /name="pdf_file"/.test(req.body?.toString('latin1') ?? '') &&
+        !/name="text"/.test(req.body?.toString('latin1') ?? '')
           ? json(400, { error_code: 'FILE_UPLOAD_ERROR', error: 'scripted: pdf_file refused' })
           : undefined,
     }),
@@ -298,7 +409,13 @@ export const BREAKS: BreakCase[] = [
     operations: ['generateVideo', 'createConversion'],
     make: () => ({
       response: (res, req) =>
-        req.method === 'POST' && res.status === 503 ? { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ video_id: randomUUID() }) } : undefined,
+        req.method === 'POST' && res.status === 503
+          ? {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+              text: JSON.stringify({ video_id: randomUUID() }),
+            }
+          : undefined,
     }),
   },
   {
@@ -344,7 +461,9 @@ export const BREAKS: BreakCase[] = [
     operations: ['getVideo'],
     make: () => ({
       response: (res, req) =>
-        VIDEO.test(pathOf(req)) && res.status === 200 ? editJson(res, (b) => void (b.status === 'completed' && (b.download_url = 'http://127.0.0.1:9/missing.mp4'))) : undefined,
+        VIDEO.test(pathOf(req)) && res.status === 200
+          ? editJson(res, (b) => void (b.status === 'completed' && (b.download_url = 'http://127.0.0.1:9/missing.mp4')))
+          : undefined,
     }),
   },
   {
@@ -354,7 +473,14 @@ export const BREAKS: BreakCase[] = [
     make: () => ({
       response: (res, req) =>
         pathOf(req) === '/v1/video-settings/' && res.status === 200
-          ? editJson(res, (b) => void (b.results.length && (b.results = Array.from({ length: 60 }, (_, i) => b.results[i % b.results.length]))))
+          ? editJson(
+              res,
+              (b) =>
+                void (
+                  b.results.length &&
+                  (b.results = Array.from({ length: 60 }, (_, i) => b.results[i % b.results.length]))
+                ),
+            )
           : undefined,
     }),
   },
@@ -362,7 +488,12 @@ export const BREAKS: BreakCase[] = [
     name: 'wrong file extension accepted (notes.txt as pdf_file → 200)',
     expect: ['generateVideo › negative_data_rejection_file_extension'],
     operations: ['generateVideo'],
-    make: () => ({ request: (req) => (isGenerate(req) && req.body.includes('filename="notes.txt"') ? json(200, { video_id: randomUUID() }) : undefined) }),
+    make: () => ({
+      request: (req) =>
+        isGenerate(req) && req.body.includes('filename="notes.txt"')
+          ? json(200, { video_id: randomUUID() })
+          : undefined,
+    }),
   },
   {
     name: 'failed video reported completed (with a download_url)',
@@ -373,7 +504,10 @@ export const BREAKS: BreakCase[] = [
         const m = VIDEO.exec(pathOf(req));
         if (!m || m[1] !== t.fixtures.failedVideoId || res.status !== 200) return;
         // Schema-valid: only the state is wrong, so only the status-view check can see it.
-        return editJson(res, (b) => void Object.assign(b, { status: 'completed', download_url: `https://cdn.example/${m[1]}.mp4` }));
+        return editJson(
+          res,
+          (b) => void Object.assign(b, { status: 'completed', download_url: `https://cdn.example/${m[1]}.mp4` }),
+        );
       },
     }),
   },
@@ -384,7 +518,9 @@ export const BREAKS: BreakCase[] = [
     make: (t) => ({
       response: (res, req) => {
         const m = VIDEO.exec(pathOf(req));
-        return m && m[1] === t.fixtures.expiredVideoId && res.status === 200 ? editJson(res, (b) => void Object.assign(b, { status: 'running', download_url: '', copyright: [] })) : undefined;
+        return m && m[1] === t.fixtures.expiredVideoId && res.status === 200
+          ? editJson(res, (b) => void Object.assign(b, { status: 'running', download_url: '', copyright: [] }))
+          : undefined;
       },
     }),
   },
@@ -393,20 +529,35 @@ export const BREAKS: BreakCase[] = [
     expect: ['generateVideo › generate_mode_pptx_file'],
     operations: ['generateVideo'],
     make: () => ({
-      request: (req) => (isGenerate(req) && req.body.includes('name="pptx_file"') ? json(400, { error_code: 'FILE_UPLOAD_ERROR', error: 'The file could not be uploaded.' }) : undefined),
+      request: (req) =>
+        isGenerate(req) && req.body.includes('name="pptx_file"')
+          ? json(400, { error_code: 'FILE_UPLOAD_ERROR', error: 'The file could not be uploaded.' })
+          : undefined,
     }),
   },
   {
     name: 'file upload errors answered with another code (FILE_UPLOAD_ERROR → INVALID_REQUEST): decision #8',
-    expect: ['generateVideo › negative_data_rejection_file_extension', 'generateVideo › negative_data_rejection_too_many_images', 'generateVideo › negative_data_rejection_file_over_plan_limit'],
+    expect: [
+      'generateVideo › negative_data_rejection_file_extension',
+      'generateVideo › negative_data_rejection_too_many_images',
+      'generateVideo › negative_data_rejection_file_over_plan_limit',
+    ],
     decision: 8,
     operations: ['generateVideo'],
-    make: () => ({ response: (res, req) => (isGenerate(req) && res.status === 400 ? editJson(res, (b) => void (b.error_code === 'FILE_UPLOAD_ERROR' && (b.error_code = 'INVALID_REQUEST'))) : undefined) }),
+    make: () => ({
+      response: (res, req) =>
+        isGenerate(req) && res.status === 400
+          ? editJson(res, (b) => void (b.error_code === 'FILE_UPLOAD_ERROR' && (b.error_code = 'INVALID_REQUEST')))
+          : undefined,
+    }),
   },
   {
     name: 'a file past the plan limit accepted (51 MB audio on the Personal plan → 200)',
     expect: ['generateVideo › negative_data_rejection_file_over_plan_limit'],
     operations: ['generateVideo'],
-    make: () => ({ request: (req) => (isGenerate(req) && req.body.length > 50_000_000 ? json(200, { video_id: randomUUID() }) : undefined) }),
+    make: () => ({
+      request: (req) =>
+        isGenerate(req) && req.body.length > 50_000_000 ? json(200, { video_id: randomUUID() }) : undefined,
+    }),
   },
 ];

@@ -23,11 +23,21 @@ interface CliResult {
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const dir = mkdtempSync(join(tmpdir(), 'contract-cli-'));
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VIDEO_API_') && !k.startsWith('CONTRACT_') && !k.startsWith('VITEST')));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('VIDEO_API_') && !k.startsWith('CONTRACT_') && !k.startsWith('VITEST'),
+    ),
+  );
   // The report paths once as options, once as variables: both are read.
   const child = spawn(process.execPath, [join(root, 'dist/cli.js'), '--junit', join(dir, 'junit.xml'), ...args], {
     cwd: dir,
-    env: { ...clean, ...env, CONTRACT_SUMMARY_FILE: join(dir, 'summary.txt'), CONTRACT_DRIFT_FILE: join(dir, 'drift.md'), NO_COLOR: '1' },
+    env: {
+      ...clean,
+      ...env,
+      CONTRACT_SUMMARY_FILE: join(dir, 'summary.txt'),
+      CONTRACT_DRIFT_FILE: join(dir, 'drift.md'),
+      NO_COLOR: '1',
+    },
   });
   let out = '';
   let err = '';
@@ -40,14 +50,27 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliResul
       return '';
     }
   };
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, out, err, junit: read('junit.xml'), summary: read('summary.txt'), drift: read('drift.md') })));
+  return new Promise((resolve) =>
+    child.on('close', (code) =>
+      resolve({
+        code: code ?? -1,
+        out,
+        err,
+        junit: read('junit.xml'),
+        summary: read('summary.txt'),
+        drift: read('drift.md'),
+      }),
+    ),
+  );
 }
 
 describe('videogen-contract (dist/cli.js)', () => {
   it('runs the full profile against the sandbox it starts: all pass, 5 credits, JUnit written, no key printed', async () => {
     const r = await cli([]);
     expect(r.code, r.out.slice(-3000) + r.err.slice(-2000)).toBe(0);
-    expect(r.summary).toMatch(/Total: \d+ passed, 0 failed, 0 skipped, 0 differing from a decision of ours, of \d+ checks/);
+    expect(r.summary).toMatch(
+      /Total: \d+ passed, 0 failed, 0 skipped, 0 differing from a decision of ours, of \d+ checks/,
+    );
     expect(r.summary).toMatch(/^Credits spent: 5;/m);
     expect(r.out).toContain(r.summary.trim().split('\n').at(-1));
     expect((r.junit.match(/<testcase /g) ?? []).length).toBeGreaterThan(100);
@@ -68,15 +91,22 @@ describe('videogen-contract (dist/cli.js)', () => {
   it('exits 1 against a broken target, names the failing check in the JUnit XML; --only judges only what it names', async () => {
     const sandbox = await startSandboxTarget(100);
     const proxy = await startBreakingProxy(sandbox.handle.origin, {
-      response: (res, req) => (req.url.startsWith('/v1/video-settings/') && res.status === 200 ? { ...res, headers: { ...res.headers, 'content-type': 'text/html' } } : undefined),
+      response: (res, req) =>
+        req.url.startsWith('/v1/video-settings/') && res.status === 200
+          ? { ...res, headers: { ...res.headers, 'content-type': 'text/html' } }
+          : undefined,
     });
     try {
       const env = envForTarget({ ...sandbox.config, baseUrl: proxy.baseUrl });
       const r = await cli(['--only', 'listVideoSettings', 'listVideos.paging_first_page'], env);
       expect(r.code).toBe(1);
-      expect(r.junit).toMatch(/<testcase classname="listVideoSettings" name="listVideoSettings (>|&gt;) content_type_conformance" time="[\d.]+">\s*<failure message="[^"]*content_type_conformance/);
+      expect(r.junit).toMatch(
+        /<testcase classname="listVideoSettings" name="listVideoSettings (>|&gt;) content_type_conformance" time="[\d.]+">\s*<failure message="[^"]*content_type_conformance/,
+      );
       expect(r.summary).toMatch(/FAIL {2}content_type_conformance/);
-      expect(r.summary).toMatch(/Total: \d+ passed, [1-9]\d* failed, 0 skipped, 0 differing from a decision of ours, of 15 checks/);
+      expect(r.summary).toMatch(
+        /Total: \d+ passed, [1-9]\d* failed, 0 skipped, 0 differing from a decision of ours, of 15 checks/,
+      );
       expect(r.out + r.err + r.junit + r.summary).not.toMatch(/sandbox-key-/);
     } finally {
       await proxy.close();
@@ -88,7 +118,14 @@ describe('videogen-contract (dist/cli.js)', () => {
     const sandbox = await startSandboxTarget(100);
     // 404 for a page past the end (as Django REST Framework answers): decision #30, not the interface.
     const proxy = await startBreakingProxy(sandbox.handle.origin, {
-      response: (res, req) => (/[?&]page=([2-9]|\d\d)/.test(req.url) && req.url.startsWith('/v1/video-settings/') ? { status: 404, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ error_code: 'NOT_FOUND', error: 'Invalid page.' }) } : undefined),
+      response: (res, req) =>
+        /[?&]page=([2-9]|\d\d)/.test(req.url) && req.url.startsWith('/v1/video-settings/')
+          ? {
+              status: 404,
+              headers: { 'content-type': 'application/json' },
+              text: JSON.stringify({ error_code: 'NOT_FOUND', error: 'Invalid page.' }),
+            }
+          : undefined,
     });
     try {
       const env = envForTarget({ ...sandbox.config, baseUrl: proxy.baseUrl, kind: 'external', strict: false });
@@ -98,7 +135,9 @@ describe('videogen-contract (dist/cli.js)', () => {
       expect(lenient.code, lenient.out.slice(-2000)).toBe(0);
       expect(lenient.summary).toMatch(/drift {2}paging_past_the_end/);
       expect(lenient.drift).toMatch(/## Decision #30/);
-      expect(lenient.junit).toMatch(/<testsuite name="decision mismatches \(our choices, not interface failures\)"[^>]*failures="0"/);
+      expect(lenient.junit).toMatch(
+        /<testsuite name="decision mismatches \(our choices, not interface failures\)"[^>]*failures="0"/,
+      );
       const strict = await cli(['listVideoSettings', '--profile', 'read-only', '--strict'], env);
       expect(strict.code).toBe(1);
     } finally {
@@ -110,7 +149,8 @@ describe('videogen-contract (dist/cli.js)', () => {
   it('--plan prints every profile with requests, credits and floors; nothing is sent', async () => {
     const r = await cli(['--plan']);
     expect(r.code).toBe(0);
-    for (const p of ['read-only', 'no-credit', 'full']) expect(r.out).toMatch(new RegExp(`^${p}: \\d+ checks run, \\d+ skipped`, 'm'));
+    for (const p of ['read-only', 'no-credit', 'full'])
+      expect(r.out).toMatch(new RegExp(`^${p}: \\d+ checks run, \\d+ skipped`, 'm'));
     expect(r.out).toMatch(/credits: 5; at most 6/);
     expect(r.out).toMatch(/floor wall time: \d+ s at the service's pace/);
   });
@@ -118,7 +158,24 @@ describe('videogen-contract (dist/cli.js)', () => {
   it('--help, --version, a usage error (exit 2), and the proxy subcommand when this build has none', async () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    for (const o of ['--base-url', '--profile', '--plan', '--seed', '--budget', '--replay', '--har', '--junit', '--drift', '--summary', '--failures', '--fixtures', '--only', '--strict', '--every-combination', 'proxy'])
+    for (const o of [
+      '--base-url',
+      '--profile',
+      '--plan',
+      '--seed',
+      '--budget',
+      '--replay',
+      '--har',
+      '--junit',
+      '--drift',
+      '--summary',
+      '--failures',
+      '--fixtures',
+      '--only',
+      '--strict',
+      '--every-combination',
+      'proxy',
+    ])
       expect(help.out).toContain(o);
     expect((await cli(['--version'])).out.trim()).toMatch(/^\d+\.\d+\.\d+/);
     const bad = await cli(['--profile', 'everything']);

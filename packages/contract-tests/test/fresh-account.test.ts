@@ -12,7 +12,17 @@ const FRESH = { name: 'fresh', plan: 'business', keys: ['contract-fresh-key'], s
 async function fresh(profile: Profile) {
   const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { accounts: [FRESH] });
   try {
-    return await runSuite({ ...sandbox.config, kind: 'external', strict: false, profile, apiKey: 'contract-fresh-key', otherAccountKey: undefined, freePlanKey: undefined, noCreditKey: undefined, fixtures: {} });
+    return await runSuite({
+      ...sandbox.config,
+      kind: 'external',
+      strict: false,
+      profile,
+      apiKey: 'contract-fresh-key',
+      otherAccountKey: undefined,
+      freePlanKey: undefined,
+      noCreditKey: undefined,
+      fixtures: {},
+    });
   } finally {
     await sandbox.close();
   }
@@ -23,19 +33,26 @@ describe('a fresh account, one key', () => {
     ['read-only', 73, 0],
     ['no-credit', 44, 0],
     ['full', 17, 5],
-  ] as const)('%s: at most %i skipped, %i credits, nothing failed; every skip the plan announced is a skip of the run', async (profile, maxSkipped, credits) => {
-    const { run, results, selection } = await fresh(profile);
-    expect(failures(results)).toEqual([]);
-    const skipped = results.filter((r) => r.state === 'skipped');
-    expect(skipped.length).toBeLessThanOrEqual(maxSkipped);
-    expect(run.creditsSpent).toBe(credits);
-    // One declaration: what the plan skips, the run skips, with the same reason.
-    const planned = new Map(selection.checks.filter((c) => c.skip).map((c) => [c.id, c.skip]));
-    for (const [id, reason] of planned) expect(results.find((r) => checkId(r) === id)?.message, id).toBe(reason);
-    // And a check the plan runs without waiting on discovery is not skipped for want of a fixture.
-    const sure = selection.checks.filter((c) => !c.skip && !c.pending.length).map((c) => c.id);
-    expect(skipped.filter((r) => sure.includes(checkId(r)) && /no fixture/.test(r.message ?? '')).map((r) => `${checkId(r)}: ${r.message}`)).toEqual([]);
-    // Discovery read the (empty) list once, within its budget, and said so.
-    expect(run.exchanges.filter((e) => e.scenario === 'discovery: videos').length).toBe(1);
-  });
+  ] as const)(
+    '%s: at most %i skipped, %i credits, nothing failed; every skip the plan announced is a skip of the run',
+    async (profile, maxSkipped, credits) => {
+      const { run, results, selection } = await fresh(profile);
+      expect(failures(results)).toEqual([]);
+      const skipped = results.filter((r) => r.state === 'skipped');
+      expect(skipped.length).toBeLessThanOrEqual(maxSkipped);
+      expect(run.creditsSpent).toBe(credits);
+      // One declaration: what the plan skips, the run skips, with the same reason.
+      const planned = new Map(selection.checks.filter((c) => c.skip).map((c) => [c.id, c.skip]));
+      for (const [id, reason] of planned) expect(results.find((r) => checkId(r) === id)?.message, id).toBe(reason);
+      // And a check the plan runs without waiting on discovery is not skipped for want of a fixture.
+      const sure = selection.checks.filter((c) => !c.skip && !c.pending.length).map((c) => c.id);
+      expect(
+        skipped
+          .filter((r) => sure.includes(checkId(r)) && /no fixture/.test(r.message ?? ''))
+          .map((r) => `${checkId(r)}: ${r.message}`),
+      ).toEqual([]);
+      // Discovery read the (empty) list once, within its budget, and said so.
+      expect(run.exchanges.filter((e) => e.scenario === 'discovery: videos').length).toBe(1);
+    },
+  );
 });

@@ -40,6 +40,8 @@ export function harRecorder() {
     });
     return res;
   };
-  const har = (): Har => ({ log: { version: '1.2', creator: { name: 'contract-tests har-recorder', version: '1' }, entries } });
+  const har = (): Har => ({
+    log: { version: '1.2', creator: { name: 'contract-tests har-recorder', version: '1' }, entries },
+  });
   return { fetch: fetchRecording, har, entries };
 }

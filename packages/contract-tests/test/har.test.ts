@@ -26,10 +26,19 @@ beforeAll(async () => {
   try {
     // The same session also written by the client's own traffic log (the `logger` option).
     logFile = join(dir, 'session.jsonl');
-    const client = createClient({ apiKey: key, baseUrl: target.config.baseUrl, fetch: rec.fetch, pacing: false, logger: (l) => logLines.push(l) });
+    const client = createClient({
+      apiKey: key,
+      baseUrl: target.config.baseUrl,
+      fetch: rec.fetch,
+      pacing: false,
+      logger: (l) => logLines.push(l),
+    });
     let setting: any;
     for await (const s of client.settings.list()) if (s.request_fields.join() === 'text') setting ??= s;
-    const video = await client.generateAndWait({ video_setting_id: setting.video_setting_id, text: 'HAR test: the water cycle.' }, { intervalMs: 50 });
+    const video = await client.generateAndWait(
+      { video_setting_id: setting.video_setting_id, text: 'HAR test: the water cycle.' },
+      { intervalMs: 50 },
+    );
     await client.videos.get(video.video_id);
     // An error answer belongs to a session too: an unknown id.
     await client.videos.get('00000000-0000-4000-8000-000000000000').catch(() => undefined);
@@ -49,7 +58,9 @@ describe('--har: recorded traffic checked offline', () => {
     const report = checkTraffic(source, exchanges);
     expect(report.checked.length).toBeGreaterThanOrEqual(4);
     expect(report.checked.map((c) => c.problems)).toEqual(report.checked.map(() => []));
-    expect(new Set(report.checked.map((c) => c.operationId))).toEqual(new Set(['listVideoSettings', 'generateVideo', 'getVideo']));
+    expect(new Set(report.checked.map((c) => c.operationId))).toEqual(
+      new Set(['listVideoSettings', 'generateVideo', 'getVideo']),
+    );
   });
 
   it('a real client session against the sandbox passes, with every exchange checked and the key nowhere', async () => {
@@ -58,7 +69,9 @@ describe('--har: recorded traffic checked offline', () => {
     expect(source).toBe('har');
     const report = checkTraffic(source, exchanges);
     expect(report.checked.map((c) => c.problems)).toEqual(report.checked.map(() => []));
-    expect(new Set(report.checked.map((c) => c.operationId))).toEqual(new Set(['listVideoSettings', 'generateVideo', 'getVideo']));
+    expect(new Set(report.checked.map((c) => c.operationId))).toEqual(
+      new Set(['listVideoSettings', 'generateVideo', 'getVideo']),
+    );
     expect(report.checked.some((c) => c.status === 404)).toBe(true);
     let out = '';
     // The sandbox is closed: a request sent now would fail, so a pass shows nothing was sent.
@@ -69,7 +82,9 @@ describe('--har: recorded traffic checked offline', () => {
 
   it('a tampered HAR (a status body breaking the schema) fails with the schema finding on that exchange', async () => {
     const tampered = structuredClone(recorded);
-    const i = tampered.log.entries.findIndex((e) => /\/videos\/[0-9a-f-]{36}\/$/.test(new URL(e.request.url).pathname) && e.response.status === 200);
+    const i = tampered.log.entries.findIndex(
+      (e) => /\/videos\/[0-9a-f-]{36}\/$/.test(new URL(e.request.url).pathname) && e.response.status === 200,
+    );
     expect(i).toBeGreaterThanOrEqual(0);
     const body = JSON.parse(tampered.log.entries[i].response.content.text!);
     body.status = 'done';
@@ -96,11 +111,19 @@ describe('--har: recorded traffic checked offline', () => {
     const file = join(dir, 'tampered-settings.har');
     writeFileSync(file, JSON.stringify(tampered));
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const r = spawnSync(process.execPath, ['dist/cli.js', '--har', file], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync(process.execPath, ['dist/cli.js', '--har', file], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(r.stdout).toMatch(/FAIL .*listVideoSettings/);
     expect(r.stdout).toMatch(/interface schema: .*items_per_page/);
     expect(r.status).toBe(1);
-    const sound = spawnSync(process.execPath, ['dist/cli.js', '--har', harFile], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const sound = spawnSync(process.execPath, ['dist/cli.js', '--har', harFile], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(sound.status).toBe(0);
   });
 
@@ -125,7 +148,16 @@ describe('--har: recorded traffic checked offline', () => {
   });
 
   it('reads a JSON-lines log (one exchange per line) with the same checks', () => {
-    const lines = recorded.log.entries.map((e) => JSON.stringify({ request: { method: e.request.method, url: e.request.url }, response: { status: e.response.status, headers: Object.fromEntries(e.response.headers.map((h) => [h.name, h.value])), body: e.response.content.text } }));
+    const lines = recorded.log.entries.map((e) =>
+      JSON.stringify({
+        request: { method: e.request.method, url: e.request.url },
+        response: {
+          status: e.response.status,
+          headers: Object.fromEntries(e.response.headers.map((h) => [h.name, h.value])),
+          body: e.response.content.text,
+        },
+      }),
+    );
     const file = join(dir, 'session.jsonl');
     writeFileSync(file, lines.join('\n') + '\n');
     const { source, exchanges } = readTraffic(file);

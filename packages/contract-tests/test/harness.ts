@@ -11,7 +11,10 @@ import { startBreakingProxy, type Break } from './breaking-proxy.ts';
 export const SELF_TEST_TIME_SCALE = 100;
 
 /** Runs the catalogue for `config` (filtered to `operations`), as `videogen-contract` does, in this process. */
-export async function runSuite(config: TargetConfig, opts: { operations?: string[]; budget?: number; profile?: Profile } = {}) {
+export async function runSuite(
+  config: TargetConfig,
+  opts: { operations?: string[]; budget?: number; profile?: Profile } = {},
+) {
   const cat = catalogue(config);
   const selection = select(cat, config, opts.profile ?? config.profile, opts.budget);
   if (opts.operations) selection.checks = selection.checks.filter((c) => opts.operations!.includes(c.check.operation));
@@ -35,7 +38,11 @@ export async function runAgainstProxy(
   const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, sandboxOptions);
   const proxy = await startBreakingProxy(sandbox.handle.origin, make(sandbox.config));
   try {
-    const target = { ...sandbox.config, baseUrl: proxy.baseUrl, holdTime: burstInRealTime ? undefined : sandbox.config.holdTime };
+    const target = {
+      ...sandbox.config,
+      baseUrl: proxy.baseUrl,
+      holdTime: burstInRealTime ? undefined : sandbox.config.holdTime,
+    };
     const { run, results, byId, bursts } = await runSuite(target, { operations, profile });
     return { results, byId, run, violations: [...sandbox.handle.violations], bursts };
   } finally {
@@ -50,5 +57,7 @@ export function failures(results: RunResult[]): string[] {
 
 /** What a run decided per check: its state, and a skip's reason (the verdicts and skips two runs are compared by). */
 export function verdicts(results: RunResult[]): Record<string, string> {
-  return Object.fromEntries(results.map((r) => [checkId(r), r.state === 'skipped' ? `skipped: ${r.message}` : r.state]));
+  return Object.fromEntries(
+    results.map((r) => [checkId(r), r.state === 'skipped' ? `skipped: ${r.message}` : r.state]),
+  );
 }

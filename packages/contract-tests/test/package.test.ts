@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { entries } from '../tsup.config.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (cmd: string, args: string[]) =>
+  execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 describe('package', () => {
@@ -19,17 +20,38 @@ describe('package', () => {
     expect(pkg.bin).toEqual({ 'videogen-contract': 'dist/cli.js' });
     expect(readFileSync(join(root, 'dist/cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
     const deps = Object.keys(pkg.dependencies);
-    for (const dev of ['vitest', 'vite', '@stoplight/prism-cli', 'playwright-core', '@redocly/cli', 'tsup', 'typescript']) expect(deps).not.toContain(dev);
+    for (const dev of [
+      'vitest',
+      'vite',
+      '@stoplight/prism-cli',
+      'playwright-core',
+      '@redocly/cli',
+      'tsup',
+      'typescript',
+    ])
+      expect(deps).not.toContain(dev);
     // The dist imports nothing it does not declare (node: built-ins aside).
-    const dist = readFileSync(join(root, 'dist', readdir(join(root, 'dist')).find((f) => f.startsWith('chunk-'))!), 'utf8');
-    const imported = new Set([...dist.matchAll(/(?:from |import\()['"]([^'".][^'"]*)['"]/g)].map((m) => m[1].split('/').slice(0, m[1].startsWith('@') ? 2 : 1).join('/')));
+    const dist = readFileSync(
+      join(root, 'dist', readdir(join(root, 'dist')).find((f) => f.startsWith('chunk-'))!),
+      'utf8',
+    );
+    const imported = new Set(
+      [...dist.matchAll(/(?:from |import\()['"]([^'".][^'"]*)['"]/g)].map((m) =>
+        m[1]
+          .split('/')
+          .slice(0, m[1].startsWith('@') ? 2 : 1)
+          .join('/'),
+      ),
+    );
     for (const name of imported) if (!name.startsWith('node:')) expect(deps, name).toContain(name);
     // Prism is only resolved at run time, and only for --prism.
     expect(dist).not.toMatch(/from ['"]@stoplight/);
   });
 
   it('ships dist and the README, no sources, tests or reports', () => {
-    const files: string[] = JSON.parse(run('npm', ['pack', '--dry-run', '--json']))[0].files.map((f: { path: string }) => f.path);
+    const files: string[] = JSON.parse(run('npm', ['pack', '--dry-run', '--json']))[0].files.map(
+      (f: { path: string }) => f.path,
+    );
     expect(files).toContain('dist/cli.js');
     expect(files).toContain('README.md');
     expect(files.filter((f) => /^(src|test|test-results)\//.test(f))).toEqual([]);
@@ -37,16 +59,26 @@ describe('package', () => {
 
   it('dispatches `proxy` to dist/proxy/index.js when the build has it (src/proxy/ belongs to the pacing proxy)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'contract-proxy-'));
-    cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.includes(join('dist', 'proxy')) });
+    cpSync(join(root, 'dist'), join(dir, 'dist'), {
+      recursive: true,
+      filter: (src) => !src.includes(join('dist', 'proxy')),
+    });
     cpSync(join(root, 'package.json'), join(dir, 'package.json'));
     // Its dependencies, as an installed package finds them.
     symlinkSync(join(root, '../../node_modules'), join(dir, 'node_modules'));
-    const without = spawnSync(process.execPath, [join(dir, 'dist/cli.js'), 'proxy', '--port', '0'], { encoding: 'utf8' });
+    const without = spawnSync(process.execPath, [join(dir, 'dist/cli.js'), 'proxy', '--port', '0'], {
+      encoding: 'utf8',
+    });
     expect(without.status).toBe(2);
     expect(without.stderr).toBe('proxy: not available in this build\n');
     mkdirSync(join(dir, 'dist/proxy'), { recursive: true });
-    writeFileSync(join(dir, 'dist/proxy/index.js'), 'export async function proxyCommand(argv) { process.stdout.write(JSON.stringify(argv)); return 7; }\n');
-    const withProxy = spawnSync(process.execPath, [join(dir, 'dist/cli.js'), 'proxy', '--port', '0'], { encoding: 'utf8' });
+    writeFileSync(
+      join(dir, 'dist/proxy/index.js'),
+      'export async function proxyCommand(argv) { process.stdout.write(JSON.stringify(argv)); return 7; }\n',
+    );
+    const withProxy = spawnSync(process.execPath, [join(dir, 'dist/cli.js'), 'proxy', '--port', '0'], {
+      encoding: 'utf8',
+    });
     expect({ status: withProxy.status, out: withProxy.stdout }).toEqual({ status: 7, out: '["--port","0"]' });
   });
 

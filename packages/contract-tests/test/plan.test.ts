@@ -33,7 +33,10 @@ function measured(run: Run, scenario: string) {
 }
 
 function skipsOf(selection: Selection) {
-  return selection.checks.filter((c) => c.skip).map((c) => c.id).sort();
+  return selection.checks
+    .filter((c) => c.skip)
+    .map((c) => c.id)
+    .sort();
 }
 
 describe('the plan (--plan) against real runs', () => {
@@ -43,7 +46,12 @@ describe('the plan (--plan) against real runs', () => {
     for (const { scenario, cost } of selection.scenarios) {
       const m = measured(run, scenario.name);
       const id = scenario.name;
-      expect({ id, A: m.A, apartA: m.apartA, credits: m.credits }).toEqual({ id, A: cost.A, apartA: cost.apartA, credits: cost.credits });
+      expect({ id, A: m.A, apartA: m.apartA, credits: m.credits }).toEqual({
+        id,
+        A: cost.A,
+        apartA: cost.apartA,
+        credits: cost.credits,
+      });
       if (cost.upTo) expect(m.B, id).toBeLessThanOrEqual(cost.B);
       else expect({ id, B: m.B }).toEqual({ id, B: cost.B });
       expect(m.apartB, id).toBeLessThanOrEqual(cost.apartB);
@@ -61,11 +69,23 @@ describe('the plan (--plan) against real runs', () => {
     const { run, results, selection } = await fullRun(4);
     expect(run.creditsSpent).toBeLessThanOrEqual(4);
     expect(run.creditsSpent).toBe(selection.totals.credits);
-    expect(results.filter((r) => r.state === 'skipped').map(checkId).sort()).toEqual(skipsOf(selection));
-    expect(results.filter((r) => r.state === 'skipped').every((r) => /credit budget 4/.test(r.message ?? ''))).toBe(true);
+    expect(
+      results
+        .filter((r) => r.state === 'skipped')
+        .map(checkId)
+        .sort(),
+    ).toEqual(skipsOf(selection));
+    expect(results.filter((r) => r.state === 'skipped').every((r) => /credit budget 4/.test(r.message ?? ''))).toBe(
+      true,
+    );
     // Cheapest coverage first: the generations (2 credits, the most checks) and the conversion run; one input mode does not fit.
     const passed = results.filter((r) => r.state === 'passed').map(checkId);
-    for (const id of ['generateVideo › generate_returns_video_id', 'generateVideo › concurrency_limit', 'createConversion › convert_returns_new_id', 'createConversion › concurrency_limit_shared'])
+    for (const id of [
+      'generateVideo › generate_returns_video_id',
+      'generateVideo › concurrency_limit',
+      'createConversion › convert_returns_new_id',
+      'createConversion › concurrency_limit_shared',
+    ])
       expect(passed).toContain(id);
     expect(skipsOf(selection).filter((id) => id.includes('generate_mode_'))).toHaveLength(1);
   });
@@ -74,16 +94,37 @@ describe('the plan (--plan) against real runs', () => {
     const { run, results, selection } = await fullRun(2);
     expect(run.creditsSpent).toBe(2);
     expect(results.filter((r) => r.state === 'failed').map((r) => `${checkId(r)}: ${r.message}`)).toEqual([]);
-    expect(results.filter((r) => r.state === 'skipped').map(checkId).sort()).toEqual(skipsOf(selection));
+    expect(
+      results
+        .filter((r) => r.state === 'skipped')
+        .map(checkId)
+        .sort(),
+    ).toEqual(skipsOf(selection));
     const byId = new Map(results.map((r) => [checkId(r), r]));
-    for (const id of ['generateVideo › generate_returns_video_id', 'generateVideo › generate_new_id_each_time', 'getVideo › status_view_running', 'getVideo › status_view_generated_completes', 'listVideos › lists_generated_video'])
+    for (const id of [
+      'generateVideo › generate_returns_video_id',
+      'generateVideo › generate_new_id_each_time',
+      'getVideo › status_view_running',
+      'getVideo › status_view_generated_completes',
+      'listVideos › lists_generated_video',
+    ])
       expect(byId.get(id)?.state, id).toBe('passed');
-    for (const id of ['generateVideo › concurrency_limit', 'createConversion › concurrency_limit_shared']) expect(byId.get(id)?.message, id).toMatch(/credit budget 2 \(CONTRACT_CREDIT_BUDGET\) spent by the scenarios before it/);
+    for (const id of ['generateVideo › concurrency_limit', 'createConversion › concurrency_limit_shared'])
+      expect(byId.get(id)?.message, id).toMatch(
+        /credit budget 2 \(CONTRACT_CREDIT_BUDGET\) spent by the scenarios before it/,
+      );
   });
 
   it('a budget of 0 sends no generation or conversion with the key', async () => {
     const { run } = await fullRun(0);
     expect(run.creditsSpent).toBe(0);
-    expect(run.exchanges.filter((e) => e.auth === 'key of main' && ['generateVideo', 'createConversion'].includes(e.operationId ?? '') && e.status < 300)).toEqual([]);
+    expect(
+      run.exchanges.filter(
+        (e) =>
+          e.auth === 'key of main' &&
+          ['generateVideo', 'createConversion'].includes(e.operationId ?? '') &&
+          e.status < 300,
+      ),
+    ).toEqual([]);
   });
 });

@@ -121,16 +121,26 @@ describe('bad input gets the envelope, never a crash or a hang', () => {
     expect(connect.status).toBe(405);
     expect(connect.body.error).toMatch(/base URL/);
 
-    const elsewhere = await raw(p.port, 'GET http://elsewhere.example/v1/videos/ HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n');
+    const elsewhere = await raw(
+      p.port,
+      'GET http://elsewhere.example/v1/videos/ HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n',
+    );
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.error).toMatch(/forwards only to http:\/\/127\.0\.0\.1/);
 
-    const huge = await raw(p.port, `POST /v1/videos/generate/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k-0123\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${maxRequestBytes() + 1}\r\n\r\n--b\r\n`);
+    const huge = await raw(
+      p.port,
+      `POST /v1/videos/generate/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k-0123\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${maxRequestBytes() + 1}\r\n\r\n--b\r\n`,
+    );
     expect(huge.status).toBe(413);
     expect(huge.body.error_code).toBe('PROXY_PAYLOAD_TOO_LARGE');
 
     expect(reached).toBe(0);
-    expect(p.stats().ownAnswers).toEqual({ PROXY_INVALID_REQUEST: 2, PROXY_METHOD_NOT_ALLOWED: 1, PROXY_PAYLOAD_TOO_LARGE: 1 });
+    expect(p.stats().ownAnswers).toEqual({
+      PROXY_INVALID_REQUEST: 2,
+      PROXY_METHOD_NOT_ALLOWED: 1,
+      PROXY_PAYLOAD_TOO_LARGE: 1,
+    });
   });
 
   it('survives callers that reset their connection at every stage, and keeps serving', async () => {
@@ -153,7 +163,9 @@ describe('bad input gets the envelope, never a crash or a hang', () => {
     };
     await resetAfter('CONNECT api.example:443 HTTP/1.1\r\nHost: api.example:443\r\n\r\n');
     await resetAfter('NOT HTTP AT ALL\r\n\r\n');
-    await resetAfter('POST /v1/videos/generate/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k-0123\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000\r\n\r\n--b\r\npartial');
+    await resetAfter(
+      'POST /v1/videos/generate/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k-0123\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000\r\n\r\n--b\r\npartial',
+    );
     await resetAfter('GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k-0123\r\n\r\n');
     await new Promise((r) => setTimeout(r, 100));
     const res = await fetch(`${p.url}/videos/`, { headers: KEY });
@@ -174,7 +186,16 @@ describe('videogen-contract proxy (the command line)', () => {
     let out = '';
     expect(await proxyCommand(['--help'], { stdout: (t) => (out += t) })).toBe(0);
     expect(out).toMatch(/^usage: videogen-contract proxy --target URL/);
-    for (const option of ['--har', '--credit-budget', '--max-wait', '--same-account', '--one-account', '--ca', '--time-scale']) expect(out).toContain(option);
+    for (const option of [
+      '--har',
+      '--credit-budget',
+      '--max-wait',
+      '--same-account',
+      '--one-account',
+      '--ca',
+      '--time-scale',
+    ])
+      expect(out).toContain(option);
   });
 
   it('usage errors exit 2 with the reason', async () => {
@@ -185,14 +206,31 @@ describe('videogen-contract proxy (the command line)', () => {
     };
     expect(await run([])).toEqual({ code: 2, err: expect.stringMatching(/--target URL is required/) });
     expect(await run(['--target', 'ftp://x/v1'])).toEqual({ code: 2, err: expect.stringMatching(/http or https/) });
-    expect(await run(['--target', 'http://127.0.0.1:1/v1', '--credit-budget', 'lots'])).toEqual({ code: 2, err: expect.stringMatching(/--credit-budget/) });
-    expect(await run(['--target', 'http://127.0.0.1:1/v1', '--same-account', 'sandbox-key-acme'])).toEqual({ code: 2, err: expect.stringMatching(/fingerprints/) });
-    expect(await run(['--target', 'http://127.0.0.1:1/v1', '--bogus'])).toEqual({ code: 2, err: expect.stringMatching(/bogus/) });
+    expect(await run(['--target', 'http://127.0.0.1:1/v1', '--credit-budget', 'lots'])).toEqual({
+      code: 2,
+      err: expect.stringMatching(/--credit-budget/),
+    });
+    expect(await run(['--target', 'http://127.0.0.1:1/v1', '--same-account', 'sandbox-key-acme'])).toEqual({
+      code: 2,
+      err: expect.stringMatching(/fingerprints/),
+    });
+    expect(await run(['--target', 'http://127.0.0.1:1/v1', '--bogus'])).toEqual({
+      code: 2,
+      err: expect.stringMatching(/bogus/),
+    });
   });
 
   it('reads the budget from CONTRACT_CREDIT_BUDGET and groups keys by fingerprint', () => {
-    const o = proxyOptions(['--target', 'http://127.0.0.1:4010/v1', '--same-account', 'key:0123456789ab,ba9876543210', '--max-wait', '30'], { CONTRACT_CREDIT_BUDGET: '3' });
-    expect(o).toMatchObject({ creditBudget: 3, sameAccount: [['key:0123456789ab', 'ba9876543210']], maxWaitMs: 30_000, port: 0 });
+    const o = proxyOptions(
+      ['--target', 'http://127.0.0.1:4010/v1', '--same-account', 'key:0123456789ab,ba9876543210', '--max-wait', '30'],
+      { CONTRACT_CREDIT_BUDGET: '3' },
+    );
+    expect(o).toMatchObject({
+      creditBudget: 3,
+      sameAccount: [['key:0123456789ab', 'ba9876543210']],
+      maxWaitMs: 30_000,
+      port: 0,
+    });
   });
 
   it('runs until stopped: prints its URL, paces, refuses over budget, then writes the HAR and a summary', async () => {
@@ -204,7 +242,13 @@ describe('videogen-contract proxy (the command line)', () => {
     let err = '';
     let code!: Promise<number>;
     const url = await new Promise<string>((onListening) => {
-      code = proxyCommand(['--target', sb.baseUrl, '--har', harFile], { stdout: (t) => (out += t), stderr: (t) => (err += t), signal: stop.signal, onListening, env: { CONTRACT_CREDIT_BUDGET: '0' } });
+      code = proxyCommand(['--target', sb.baseUrl, '--har', harFile], {
+        stdout: (t) => (out += t),
+        stderr: (t) => (err += t),
+        signal: stop.signal,
+        onListening,
+        env: { CONTRACT_CREDIT_BUDGET: '0' },
+      });
     });
     expect(out).toContain(`listening on ${url}`);
     const auth = { authorization: `Bearer ${SANDBOX_KEYS.acme}` };

@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOT_RESENT_HEADER, PROXY_HEADER, startPacingProxy } from '../src/proxy/index.ts';
 
-type Script = (req: http.IncomingMessage, body: Buffer, n: number) => { status: number; headers?: Record<string, string>; body?: unknown };
+type Script = (
+  req: http.IncomingMessage,
+  body: Buffer,
+  n: number,
+) => { status: number; headers?: Record<string, string>; body?: unknown };
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -23,7 +27,13 @@ async function scriptedTarget(script: Script) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
-    received.push({ method: req.method!, path: req.url!, size: body.length, sha: createHash('sha256').update(body).digest('hex'), authorization: req.headers.authorization });
+    received.push({
+      method: req.method!,
+      path: req.url!,
+      size: body.length,
+      sha: createHash('sha256').update(body).digest('hex'),
+      authorization: req.headers.authorization,
+    });
     const a = script(req, body, received.length);
     const text = JSON.stringify(a.body ?? {});
     res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
@@ -47,7 +57,11 @@ const error = (error_code: string) => ({ error_code, error: error_code.toLowerCa
 
 describe('re-sending after an error answer (7.1)', () => {
   it('a GET that meets transient 502s is sent again with backoff and answers 200', async () => {
-    const t = await scriptedTarget((_req, _b, n) => (n <= 2 ? { status: 502, body: error('BAD_GATEWAY') } : { status: 200, body: { video_id: VIDEO, status: 'running', download_url: '', copyright: [] } }));
+    const t = await scriptedTarget((_req, _b, n) =>
+      n <= 2
+        ? { status: 502, body: error('BAD_GATEWAY') }
+        : { status: 200, body: { video_id: VIDEO, status: 'running', download_url: '', copyright: [] } },
+    );
     const p = await proxyTo(t.base);
     const res = await fetch(`${p.url}/videos/${VIDEO}/`, { headers: KEY });
     expect(res.status).toBe(200);
@@ -82,18 +96,31 @@ describe('re-sending after an error answer (7.1)', () => {
 
   it('a POST refused with 503 is sent again after its Retry-After, with the same body', async () => {
     const t = await scriptedTarget((_r, _b, n) =>
-      n === 1 ? { status: 503, headers: { 'retry-after': '0.05' }, body: error('SIMULTANEOUS_GENERATE_LIMIT') } : { status: 200, body: { video_id: VIDEO } });
+      n === 1
+        ? { status: 503, headers: { 'retry-after': '0.05' }, body: error('SIMULTANEOUS_GENERATE_LIMIT') }
+        : { status: 200, body: { video_id: VIDEO } },
+    );
     const p = await proxyTo(t.base);
-    const res = await fetch(`${p.url}/videos/${VIDEO}/conversions/`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: JSON.stringify({ language: 'en' }) });
+    const res = await fetch(`${p.url}/videos/${VIDEO}/conversions/`, {
+      method: 'POST',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ language: 'en' }),
+    });
     expect(res.status).toBe(200);
-    expect(t.received.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /v1/videos/${VIDEO}/conversions/`, `POST /v1/videos/${VIDEO}/conversions/`]);
+    expect(t.received.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `POST /v1/videos/${VIDEO}/conversions/`,
+      `POST /v1/videos/${VIDEO}/conversions/`,
+    ]);
     expect(t.received[0].sha).toBe(t.received[1].sha);
     expect(p.stats().resent.unavailable).toBe(1);
   });
 
   it('a 3 MB upload refused with 429 goes again from its spool file, byte for byte', async () => {
     const t = await scriptedTarget((_r, _b, n) =>
-      n === 1 ? { status: 429, headers: { 'retry-after': '0.05' }, body: error('RATE_LIMIT_EXCEEDED') } : { status: 200, body: { video_id: VIDEO } });
+      n === 1
+        ? { status: 429, headers: { 'retry-after': '0.05' }, body: error('RATE_LIMIT_EXCEEDED') }
+        : { status: 200, body: { video_id: VIDEO } },
+    );
     const p = await proxyTo(t.base);
     const pdf = new Uint8Array(3_000_000).map((_, i) => (i * 7) % 251);
     const form = new FormData();
@@ -111,7 +138,11 @@ describe('re-sending after an error answer (7.1)', () => {
   it('an INSUFFICIENT_CREDIT 429 is not the rate limit: passed through at once, not sent again', async () => {
     const t = await scriptedTarget(() => ({ status: 429, body: error('INSUFFICIENT_CREDIT') }));
     const p = await proxyTo(t.base);
-    const res = await fetch(`${p.url}/videos/${VIDEO}/conversions/`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: '{"language":"en"}' });
+    const res = await fetch(`${p.url}/videos/${VIDEO}/conversions/`, {
+      method: 'POST',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      body: '{"language":"en"}',
+    });
     expect(res.status).toBe(429);
     expect(((await res.json()) as any).error_code).toBe('INSUFFICIENT_CREDIT');
     expect(t.received).toHaveLength(1);
@@ -120,7 +151,11 @@ describe('re-sending after an error answer (7.1)', () => {
 
 describe('the ceiling, callers that leave, unreachable targets', () => {
   it('a Retry-After beyond --max-wait: the 429 is passed through unchanged at once', async () => {
-    const t = await scriptedTarget(() => ({ status: 429, headers: { 'retry-after': '3600', 'x-from': 'target' }, body: error('RATE_LIMIT_EXCEEDED') }));
+    const t = await scriptedTarget(() => ({
+      status: 429,
+      headers: { 'retry-after': '3600', 'x-from': 'target' },
+      body: error('RATE_LIMIT_EXCEEDED'),
+    }));
     const p = await proxyTo(t.base, { maxWaitMs: 5_000 });
     const res = await fetch(`${p.url}/videos/`, { headers: KEY });
     expect(res.status).toBe(429);
@@ -136,7 +171,12 @@ describe('the ceiling, callers that leave, unreachable targets', () => {
     // Real time: class A is one request per 5 s, so the second start is held.
     const p = await proxyTo(t.base, { timeScale: 1, creditBudget: 2 });
     const start = (signal?: AbortSignal) =>
-      fetch(`${p.url}/videos/${VIDEO}/conversions/`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: '{"language":"en"}', signal });
+      fetch(`${p.url}/videos/${VIDEO}/conversions/`, {
+        method: 'POST',
+        headers: { ...KEY, 'content-type': 'application/json' },
+        body: '{"language":"en"}',
+        signal,
+      });
     expect((await start()).status).toBe(200);
     const leaving = new AbortController();
     const held = start(leaving.signal).catch((e) => e);
@@ -152,7 +192,12 @@ describe('the ceiling, callers that leave, unreachable targets', () => {
   it('close() answers the requests still held with 503 PROXY_CLOSING and sends none of them', async () => {
     const t = await scriptedTarget(() => ({ status: 200, body: { video_id: VIDEO } }));
     const p = await proxyTo(t.base, { timeScale: 1 });
-    const start = () => fetch(`${p.url}/videos/${VIDEO}/conversions/`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: '{"language":"en"}' });
+    const start = () =>
+      fetch(`${p.url}/videos/${VIDEO}/conversions/`, {
+        method: 'POST',
+        headers: { ...KEY, 'content-type': 'application/json' },
+        body: '{"language":"en"}',
+      });
     expect((await start()).status).toBe(200);
     const held = start();
     // Closed once the proxy has the request (held: the next class A place is 5 s away).
@@ -173,8 +218,15 @@ describe('the ceiling, callers that leave, unreachable targets', () => {
     const get = await fetch(`${p.url}/videos/`, { headers: KEY });
     expect(get.status).toBe(502);
     expect(get.headers.get(PROXY_HEADER)).toBe('PROXY_TARGET_UNREACHABLE');
-    expect((await get.json()) as any).toEqual({ error_code: 'PROXY_TARGET_UNREACHABLE', error: expect.stringContaining('ECONNREFUSED') });
-    const post = await fetch(`${p.url}/videos/${VIDEO}/conversions/`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: '{"language":"en"}' });
+    expect((await get.json()) as any).toEqual({
+      error_code: 'PROXY_TARGET_UNREACHABLE',
+      error: expect.stringContaining('ECONNREFUSED'),
+    });
+    const post = await fetch(`${p.url}/videos/${VIDEO}/conversions/`, {
+      method: 'POST',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      body: '{"language":"en"}',
+    });
     expect(post.status).toBe(502);
     expect(post.headers.get(NOT_RESENT_HEADER)).toBeNull();
     expect(p.stats().resent.network).toBe(6);

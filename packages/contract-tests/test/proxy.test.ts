@@ -30,8 +30,13 @@ async function proxy(target: RunningSandbox, options: Partial<Parameters<typeof 
 }
 
 /** A tool: plain fetch with its key, pointed at the proxy. */
-const tool = (p: PacingProxy, key: string) => (path: string, init: RequestInit = {}) =>
-  fetch(p.url + path, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) } });
+const tool =
+  (p: PacingProxy, key: string) =>
+  (path: string, init: RequestInit = {}) =>
+    fetch(p.url + path, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) },
+    });
 
 function textForm(setting: string, text = 'Pacing proxy test: the water cycle.') {
   const form = new FormData();
@@ -50,12 +55,16 @@ describe.each(RATE_LIMITER_STYLES)('through the proxy, against the %s limiter', 
     const calls = [
       ...Array.from({ length: 7 }, (_, i) => acme(i % 2 ? '/videos/' : '/video-settings/')),
       ...Array.from({ length: 7 }, () => globex('/videos/?page=1')),
-      ...Array.from({ length: MAX_RUNNING + 1 }, () => acme('/videos/generate/', { method: 'POST', body: textForm(FIXTURES.acme.settings.text) })),
+      ...Array.from({ length: MAX_RUNNING + 1 }, () =>
+        acme('/videos/generate/', { method: 'POST', body: textForm(FIXTURES.acme.settings.text) }),
+      ),
       globex(`/videos/${FIXTURES.globex.videos.convertible}/conversions/`),
     ];
     const answers = await Promise.all(calls);
     expect(answers.map((a) => a.status)).toEqual(calls.map(() => 200));
-    const ids = await Promise.all(answers.slice(14, 14 + MAX_RUNNING + 1).map(async (a) => ((await a.json()) as any).video_id));
+    const ids = await Promise.all(
+      answers.slice(14, 14 + MAX_RUNNING + 1).map(async (a) => ((await a.json()) as any).video_id),
+    );
     expect(new Set(ids).size).toBe(MAX_RUNNING + 1);
     // The sandbox answered nothing but 200: no 429 from its limiter, no 503 from the concurrency limit.
     expect(sb.stats()).toEqual({ '200': sb.requests.length });
@@ -77,7 +86,10 @@ describe('keys of one account', () => {
     const p = await proxy(sb, { harFile, log: (l) => logs.push(l) });
     const a = tool(p, SANDBOX_KEYS.acme);
     const b = tool(p, SANDBOX_KEYS.acme2);
-    const calls = [...Array.from({ length: 5 }, () => a('/videos/')), ...Array.from({ length: 5 }, () => b('/video-settings/'))];
+    const calls = [
+      ...Array.from({ length: 5 }, () => a('/videos/')),
+      ...Array.from({ length: 5 }, () => b('/video-settings/')),
+    ];
     calls.push(a(`/videos/${FIXTURES.acme.videos.convertible}/`), b('/videos/00000000-0000-4000-8000-000000000000/'));
     const answers = await Promise.all(calls);
     expect(answers.map((r) => r.status)).toEqual([...Array(11).fill(200), 404]);
@@ -110,7 +122,10 @@ describe('keys of one account', () => {
     const p = await proxy(sb, { sameAccount: [[fingerprint(SANDBOX_KEYS.acme), fingerprint(SANDBOX_KEYS.acme2)]] });
     const a = tool(p, SANDBOX_KEYS.acme);
     const b = tool(p, SANDBOX_KEYS.acme2);
-    const answers = await Promise.all([...Array.from({ length: 5 }, () => a('/videos/')), ...Array.from({ length: 5 }, () => b('/video-settings/'))]);
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, () => a('/videos/')),
+      ...Array.from({ length: 5 }, () => b('/video-settings/')),
+    ]);
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(sb.stats()).toEqual({ '200': 10 });
   });
@@ -122,18 +137,28 @@ describe('the credit budget', () => {
     const p = await proxy(sb, { creditBudget: 2 });
     const acme = tool(p, SANDBOX_KEYS.acme);
     // Refused by the target: no credit spent.
-    const invalid = await acme('/videos/generate/', { method: 'POST', body: textForm('00000000-0000-4000-8000-000000000000') });
+    const invalid = await acme('/videos/generate/', {
+      method: 'POST',
+      body: textForm('00000000-0000-4000-8000-000000000000'),
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get(PROXY_HEADER)).toBeNull();
     // Three at once: two places, the third refused at once (it is not sent).
-    const three = await Promise.all([1, 2, 3].map(() => acme('/videos/generate/', { method: 'POST', body: textForm(FIXTURES.acme.settings.text) })));
+    const three = await Promise.all(
+      [1, 2, 3].map(() => acme('/videos/generate/', { method: 'POST', body: textForm(FIXTURES.acme.settings.text) })),
+    );
     expect(three.map((r) => r.status).sort()).toEqual([200, 200, 403]);
     const refused = three.find((r) => r.status === 403)!;
     expect(refused.headers.get(PROXY_HEADER)).toBe('PROXY_CREDIT_BUDGET_EXCEEDED');
     const body = (await refused.json()) as any;
-    expect(body).toEqual({ error_code: 'PROXY_CREDIT_BUDGET_EXCEEDED', error: expect.stringMatching(/credit budget is used up: \d of 2/) });
+    expect(body).toEqual({
+      error_code: 'PROXY_CREDIT_BUDGET_EXCEEDED',
+      error: expect.stringMatching(/credit budget is used up: \d of 2/),
+    });
     const conversion = await acme(`/videos/${FIXTURES.acme.videos.convertible}/conversions/`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ aspect_ratio: '1:1' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ aspect_ratio: '1:1' }),
     });
     expect(conversion.status).toBe(403);
     expect(((await conversion.json()) as any).error_code).toBe('PROXY_CREDIT_BUDGET_EXCEEDED');

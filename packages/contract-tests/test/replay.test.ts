@@ -15,7 +15,9 @@ import { startBreakingProxy, type Break } from './breaking-proxy.ts';
 import { SELF_TEST_TIME_SCALE } from './harness.ts';
 
 // The 404 error body loses its envelope (a break of 7.1, interface).
-const brokenEnvelope: Break = { response: (res) => (res.status === 404 ? { ...res, text: JSON.stringify({ message: 'not found' }) } : undefined) };
+const brokenEnvelope: Break = {
+  response: (res) => (res.status === 404 ? { ...res, text: JSON.stringify({ message: 'not found' }) } : undefined),
+};
 
 async function behindBreak<T>(fn: (config: TargetConfig) => Promise<T>): Promise<T> {
   const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE);
@@ -36,7 +38,16 @@ let key = '';
 beforeAll(async () => {
   await behindBreak(async (config) => {
     key = config.apiKey!;
-    const s = settingsFrom({ junit: join(dir, 'junit.xml'), summary: join(dir, 'summary.txt'), drift: join(dir, 'drift.md'), failures: failuresDir, only: ['getVideo'] }, {});
+    const s = settingsFrom(
+      {
+        junit: join(dir, 'junit.xml'),
+        summary: join(dir, 'summary.txt'),
+        drift: join(dir, 'drift.md'),
+        failures: failuresDir,
+        only: ['getVideo'],
+      },
+      {},
+    );
     const r = await runContract(config, s, quiet);
     expect(r.exitCode).toBe(1);
   });
@@ -45,7 +56,9 @@ beforeAll(async () => {
 describe('failure bundles', () => {
   it('each failed check leaves a bundle: its exchanges, curl lines with $VIDEO_API_KEY, what was expected, no key', () => {
     const files = readdirSync(failuresDir).sort();
-    expect(files).toEqual(expect.arrayContaining(['getVideo.not_found_unknown_id.json', 'getVideo.error_envelope.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['getVideo.not_found_unknown_id.json', 'getVideo.error_envelope.json']),
+    );
     for (const f of files) {
       const text = readFileSync(join(failuresDir, f), 'utf8');
       expect(text).not.toContain(key);
@@ -82,7 +95,11 @@ describe('--replay', () => {
 
   it('replays a conformance failure bundle (exchanges made by other checks) in one command: --target sandbox', async () => {
     let out = '';
-    const code = await main(['--replay', join(failuresDir, 'getVideo.error_envelope.json'), '--target', 'sandbox'], { out: (s) => (out += s), err: (s) => (out += s) }, {});
+    const code = await main(
+      ['--replay', join(failuresDir, 'getVideo.error_envelope.json'), '--target', 'sandbox'],
+      { out: (s) => (out += s), err: (s) => (out += s) },
+      {},
+    );
     expect(out).toMatch(/not reproduced/);
     expect(out).toMatch(/then 404, now 404 NOT_FOUND/);
     expect(code).toBe(0);

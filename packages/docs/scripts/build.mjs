@@ -39,12 +39,17 @@ try {
       redocly,
       'build-docs',
       docsSpecFile,
-      '--config', join(packageDir, 'redocly.yaml'),
-      '--lint-config', 'off',
-      '--template', join(packageDir, 'template.hbs'),
-      '--title', `${spec.info.title} — reference and guides`,
+      '--config',
+      join(packageDir, 'redocly.yaml'),
+      '--lint-config',
+      'off',
+      '--template',
+      join(packageDir, 'template.hbs'),
+      '--title',
+      `${spec.info.title} — reference and guides`,
       '--inlineBundle',
-      '--output', outFile,
+      '--output',
+      outFile,
     ],
     {
       cwd: packageDir,
@@ -55,7 +60,12 @@ try {
   );
 } catch (error) {
   const stderr = error?.stderr?.toString?.() ?? '';
-  console.error(stderr.split('\n').filter((l) => l.trim() && !/[║╔╚]/.test(l)).join('\n'));
+  console.error(
+    stderr
+      .split('\n')
+      .filter((l) => l.trim() && !/[║╔╚]/.test(l))
+      .join('\n'),
+  );
   console.error(`docs: redocly build-docs failed (exit ${error?.status ?? '?'})`);
   process.exit(1);
 } finally {

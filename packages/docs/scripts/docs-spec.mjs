@@ -29,7 +29,9 @@ export const operations = (spec) => listOperations(spec);
  * every other file starts with `# Title`, which becomes the tag's name and the section's heading.
  */
 export function loadGuides(dir = guidesDir) {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'index.md').sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.md') && f !== 'index.md')
+    .sort();
   const guides = files.map((file) => {
     const text = readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n');
     const match = /^# (.+)\n+/.exec(text);
@@ -38,7 +40,10 @@ export function loadGuides(dir = guidesDir) {
   });
   // The decisions of the OpenAPI document, which its descriptions cite as DECISIONS.md, are the
   // last guide: read from the spec package, never copied, so the page cannot drift from the file.
-  const decisions = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@videogen/openapi/package.json')), 'DECISIONS.md'), 'utf8').replace(/\r\n/g, '\n');
+  const decisions = readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve('@videogen/openapi/package.json')), 'DECISIONS.md'),
+    'utf8',
+  ).replace(/\r\n/g, '\n');
   const d = /^# (.+)\n+/.exec(decisions);
   if (!d) throw new Error('DECISIONS.md must start with a "# Title" line');
   guides.push({ file: 'DECISIONS.md', title: d[1].trim(), body: decisions.slice(d[0].length).trimEnd() + '\n' });
@@ -52,7 +57,9 @@ export function loadSamples(operationId, dir = samplesDir) {
     try {
       return readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n').trimEnd() + '\n';
     } catch {
-      throw new Error(`operation ${operationId} has no sample ${join('samples', file)}: every operation needs a TypeScript and a curl sample`);
+      throw new Error(
+        `operation ${operationId} has no sample ${join('samples', file)}: every operation needs a TypeScript and a curl sample`,
+      );
     }
   };
   return [
@@ -67,8 +74,12 @@ export function orphanSamples(spec, dir = samplesDir) {
   // Samples that belong to a guide rather than an operation (they are run by the tests too).
   const guideSamples = new Set(['quickstart', 'generateFromPdf']);
   const names = [
-    ...readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)),
-    ...readdirSync(join(dir, 'curl')).filter((f) => f.endsWith('.sh')).map((f) => f.slice(0, -3)),
+    ...readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3)),
+    ...readdirSync(join(dir, 'curl'))
+      .filter((f) => f.endsWith('.sh'))
+      .map((f) => f.slice(0, -3)),
   ];
   return names.filter((n) => !ids.has(n) && !guideSamples.has(n));
 }

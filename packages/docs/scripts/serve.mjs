@@ -15,7 +15,9 @@ const { values } = parseArgs({
 });
 
 if (!existsSync(join(root, 'index.html'))) {
-  console.error(`No ${join(root, 'index.html')}: run "npm run build -w @videogen/docs" (or "npm run docs" at the root) first.`);
+  console.error(
+    `No ${join(root, 'index.html')}: run "npm run build -w @videogen/docs" (or "npm run docs" at the root) first.`,
+  );
   process.exit(1);
 }
 

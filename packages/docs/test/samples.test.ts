@@ -13,7 +13,9 @@ import { packageDir, samplesDir } from '../scripts/docs-spec.mjs';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const acme = FIXTURES.acme;
-const tsSamples = readdirSync(samplesDir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+const tsSamples = readdirSync(samplesDir)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -3));
 
 let sandbox: RunningSandbox;
 let work: string; // compiled samples and the files they write
@@ -95,7 +97,12 @@ test('every TypeScript sample type-checks against the client (tsc --noEmit)', ()
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const result = (() => {
     try {
-      return { ok: true, out: execFileSync(process.execPath, [tsc, '--noEmit', '-p', join(samplesDir, 'tsconfig.json')], { encoding: 'utf8' }) };
+      return {
+        ok: true,
+        out: execFileSync(process.execPath, [tsc, '--noEmit', '-p', join(samplesDir, 'tsconfig.json')], {
+          encoding: 'utf8',
+        }),
+      };
     } catch (error: any) {
       return { ok: false, out: `${error.stdout ?? ''}${error.stderr ?? ''}` };
     }
@@ -271,7 +278,9 @@ describe('curl samples run against the sandbox', () => {
   });
 
   test('--fail-with-body makes a refused request fail, with the error body', async () => {
-    const r = await run(curl('getVideo'), [], { env: curlEnv({ VIDEO_API_KEY: 'not-a-key', VIDEO_ID: acme.videos.convertible }) });
+    const r = await run(curl('getVideo'), [], {
+      env: curlEnv({ VIDEO_API_KEY: 'not-a-key', VIDEO_ID: acme.videos.convertible }),
+    });
     expect(r.code).toBe(22);
     expect(JSON.parse(r.stdout).error_code).toBe('UNAUTHORIZED');
   });

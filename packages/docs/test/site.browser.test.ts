@@ -115,7 +115,10 @@ async function openOperation(page: Page, tag: string, summary: string) {
 
 /** The h2 whose text is exactly `text` (Redoc adds link icons to headings' accessible names). */
 function h2(page: Page, text: string) {
-  return page.locator('h2').filter({ hasText: new RegExp(`^\\s*${escape(text)}\\s*$`) }).first();
+  return page
+    .locator('h2')
+    .filter({ hasText: new RegExp(`^\\s*${escape(text)}\\s*$`) })
+    .first();
 }
 
 function escape(text: string) {
@@ -149,7 +152,10 @@ describe('the built site in Chromium', () => {
     await artifact(page, 'landing-light');
 
     // Guides render as the reader scrolls.
-    const headings = await scrollThrough(page, guides.map((g) => g.title));
+    const headings = await scrollThrough(
+      page,
+      guides.map((g) => g.title),
+    );
     for (const guide of guides) expect(headings, `guide "${guide.title}"`).toContain(guide.title);
 
     // A tag's operations render when it is opened: open each from the menu, as a reader would.
@@ -157,7 +163,9 @@ describe('the built site in Chromium', () => {
     for (const op of ops) {
       await openOperation(page, op.tag, op.summary);
       await expect
-        .poll(() => page.getByText(op.sampleLine, { exact: false }).first().isVisible(), { message: `TypeScript sample of ${op.operationId}` })
+        .poll(() => page.getByText(op.sampleLine, { exact: false }).first().isVisible(), {
+          message: `TypeScript sample of ${op.operationId}`,
+        })
         .toBe(true);
     }
     expect(watch.errors).toEqual([]);
@@ -175,7 +183,11 @@ describe('the built site in Chromium', () => {
 
     // Switch the sample language: the curl sample replaces the TypeScript one.
     await page.getByRole('button', { name: 'TypeScript' }).first().click();
-    await page.getByRole('menuitem', { name: 'curl' }).or(page.getByRole('option', { name: 'curl' })).first().click();
+    await page
+      .getByRole('menuitem', { name: 'curl' })
+      .or(page.getByRole('option', { name: 'curl' }))
+      .first()
+      .click();
     await expect.poll(() => page.getByText('"$VIDEO_API_BASE_URL/videos/generate/"').first().isVisible()).toBe(true);
     expect(watch.errors).toEqual([]);
     expect(outsideRequests()).toEqual([]);
@@ -227,7 +239,9 @@ describe('the built site in Chromium', () => {
     // Every in-page link of the guides points at a section that the menu has.
     const menu = new Set(
       // Redoc renders menu links as "/slug" or, once its hash router is active, "#/slug".
-      await page.$$eval('a[href]', (as) => as.map((a) => (a.getAttribute('href') ?? '').replace(/^#/, '')).filter((h) => h.startsWith('/'))),
+      await page.$$eval('a[href]', (as) =>
+        as.map((a) => (a.getAttribute('href') ?? '').replace(/^#/, '')).filter((h) => h.startsWith('/')),
+      ),
     );
     const guideSources = [loadGuides().intro, ...guides.map((g) => g.body)].join('\n');
     const targets = [...guideSources.matchAll(/\]\(#(\/[^)]*)\)/g)].map((m) => m[1]!);

@@ -3,7 +3,15 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { buildDocsSpec, loadBundledSpec, loadGuides, loadSamples, operations, orphanSamples, packageDir } from '../scripts/docs-spec.mjs';
+import {
+  buildDocsSpec,
+  loadBundledSpec,
+  loadGuides,
+  loadSamples,
+  operations,
+  orphanSamples,
+  packageDir,
+} from '../scripts/docs-spec.mjs';
 
 const distIndex = join(packageDir, 'dist', 'index.html');
 
@@ -26,7 +34,11 @@ describe('dist/index.html works offline', () => {
   test('loads no script, stylesheet, font or image from the network', () => {
     const page = html();
     // Elements that make the browser fetch something, with a remote or root-relative address.
-    const loads = [...page.matchAll(/<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(src|href|data)\s*=\s*["']?([^"' >]+)/gi)]
+    const loads = [
+      ...page.matchAll(
+        /<(script|link|img|iframe|source|video|audio|embed|object)\b[^>]*?\b(src|href|data)\s*=\s*["']?([^"' >]+)/gi,
+      ),
+    ]
       .map((m) => `<${m[1]} ${m[2]}=${m[3]}>`)
       .filter((tag) => !/=(data:|blob:|#)/.test(tag));
     expect(loads).toEqual([]);
@@ -36,7 +48,9 @@ describe('dist/index.html works offline', () => {
     expect(found(/url\(\s*['"]?(https?:)?\/\/[^)]{0,80}/gi)).toEqual([]);
     expect(found(/@font-face[^}]*url\(\s*['"]?https?:[^)]{0,80}/gi)).toEqual([]);
     // Module loads of Redoc from its CDN (what build-docs writes without --inlineBundle).
-    expect(page.match(/(import\s*(\(|[^;]*?from)\s*["'`]https?:|<link[^>]*modulepreload)[^\n]{0,80}/g) ?? []).toEqual([]);
+    expect(page.match(/(import\s*(\(|[^;]*?from)\s*["'`]https?:|<link[^>]*modulepreload)[^\n]{0,80}/g) ?? []).toEqual(
+      [],
+    );
     // The badge logo that Redoc loads from cdn.redoc.ly is replaced at build time (scripts/build.mjs).
     expect(page.match(/https:\/\/cdn\.redoc\.ly[^"'`\s]*/g) ?? []).toEqual([]);
     for (const host of ['fonts.googleapis.com', 'fonts.gstatic.com', 'unpkg.com', 'cdn.jsdelivr.net']) {
@@ -78,13 +92,23 @@ describe('the docs copy of the document', () => {
 
   test('gives all 6 operations a TypeScript and a curl sample, from the sample files', () => {
     const ops = operations(docs);
-    expect(ops.map((o) => o.operationId).sort()).toEqual(
-      ['createConversion', 'generateVideo', 'getConversionOptions', 'getVideo', 'listVideoSettings', 'listVideos'],
-    );
+    expect(ops.map((o) => o.operationId).sort()).toEqual([
+      'createConversion',
+      'generateVideo',
+      'getConversionOptions',
+      'getVideo',
+      'listVideoSettings',
+      'listVideos',
+    ]);
     for (const { operationId, operation } of ops) {
       const samples = operation['x-codeSamples'];
-      expect(samples.map((s: any) => s.label), operationId).toEqual(['TypeScript', 'curl']);
-      expect(samples[0].source).toBe(readFileSync(join(packageDir, 'samples', `${operationId}.ts`), 'utf8').trimEnd() + '\n');
+      expect(
+        samples.map((s: any) => s.label),
+        operationId,
+      ).toEqual(['TypeScript', 'curl']);
+      expect(samples[0].source).toBe(
+        readFileSync(join(packageDir, 'samples', `${operationId}.ts`), 'utf8').trimEnd() + '\n',
+      );
       expect(samples[0].source).toContain("from '@videogen/client'");
       expect(samples[1].source).toMatch(/^curl /m);
       // Keys come from the environment, never from the sample.
@@ -102,7 +126,10 @@ describe('the docs copy of the document', () => {
     expect(files.length).toBeGreaterThanOrEqual(14);
     for (const file of files) {
       const text = readFileSync(join(packageDir, 'samples', file), 'utf8');
-      expect(text.split('\n').filter((l) => l.length > 72), file).toEqual([]);
+      expect(
+        text.split('\n').filter((l) => l.length > 72),
+        file,
+      ).toEqual([]);
     }
   });
 
@@ -114,7 +141,9 @@ describe('the docs copy of the document', () => {
   });
 
   test('refuses a guide whose title clashes with an API tag, and an operation without samples', () => {
-    expect(() => buildDocsSpec(spec, { intro: 'x', guides: [{ file: 'x.md', title: 'Videos', body: 'x' }] })).toThrow(/clashes/);
+    expect(() => buildDocsSpec(spec, { intro: 'x', guides: [{ file: 'x.md', title: 'Videos', body: 'x' }] })).toThrow(
+      /clashes/,
+    );
     expect(() =>
       buildDocsSpec(spec, loadGuides(), (id: string) => {
         if (id === 'getVideo') throw new Error(`operation ${id} has no sample`);

@@ -18,7 +18,8 @@ const api: Api<Language> = {
   generateVideo: async (form) => reply(await sdk.generateVideo({ client, body: form })),
   getVideo: async (video_id) => reply(await sdk.getVideo({ client, path: { video_id } })),
   getConversionOptions: async (video_id) => reply(await sdk.getConversionOptions({ client, path: { video_id } })),
-  createConversion: async (video_id, language) => reply(await sdk.createConversion({ client, path: { video_id }, body: { language } })),
+  createConversion: async (video_id, language) =>
+    reply(await sdk.createConversion({ client, path: { video_id }, body: { language } })),
 };
 
 await main(api, 'fr');

@@ -5,7 +5,9 @@ import type { Language } from './generated/videogen.js';
 import { main, type Api, type Reply } from './sample-flow.js';
 
 /** orval answers `{ data, status, headers }`, `data` typed per status: the body on 200, the error otherwise. */
-function reply<R extends { status: number; data: unknown; headers: Headers }>(result: R): Reply<Extract<R, { status: 200 }>['data'], Exclude<R, { status: 200 }>['data']> {
+function reply<R extends { status: number; data: unknown; headers: Headers }>(
+  result: R,
+): Reply<Extract<R, { status: 200 }>['data'], Exclude<R, { status: 200 }>['data']> {
   return result.status == 200
     ? { status: 200, data: result.data as Extract<R, { status: 200 }>['data'], headers: result.headers }
     : { status: result.status, error: result.data as Exclude<R, { status: 200 }>['data'], headers: result.headers };

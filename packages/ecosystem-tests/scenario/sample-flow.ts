@@ -15,7 +15,9 @@ export interface Api<Language extends string> {
   listVideoSettings(): Promise<Reply<{ results: Array<{ video_setting_id: string; request_fields: string[] }> }>>;
   generateVideo(form: { video_setting_id: string; text: string }): Promise<Reply<{ video_id: string }>>;
   getVideo(videoId: string): Promise<Reply<{ video_id: string; status: string; download_url: string }>>;
-  getConversionOptions(videoId: string): Promise<Reply<{ is_convertible: boolean; current_language: string; available_languages: Language[] }>>;
+  getConversionOptions(
+    videoId: string,
+  ): Promise<Reply<{ is_convertible: boolean; current_language: string; available_languages: Language[] }>>;
   createConversion(videoId: string, language: Language): Promise<Reply<{ video_id: string }, { error_code: string }>>;
 }
 
@@ -58,7 +60,8 @@ export async function runSampleFlow<Language extends string>(api: Api<Language>,
     }
   }
   function ok<T, E>(reply: Reply<T, E>, what: string): T {
-    if (reply.status != 200 || reply.data === undefined) throw new Error(`${what}: HTTP ${reply.status} ${JSON.stringify(reply.error)}`);
+    if (reply.status != 200 || reply.data === undefined)
+      throw new Error(`${what}: HTTP ${reply.status} ${JSON.stringify(reply.error)}`);
     return reply.data;
   }
   /** Polls GET /videos/{video_id}/ until the video leaves `running` (or the client-side timeout). */
@@ -70,7 +73,8 @@ export async function runSampleFlow<Language extends string>(api: Api<Language>,
       polls++;
       const video = ok(await send(() => api.getVideo(videoId)), 'getVideo');
       if (video.status != 'running') return { ...video, polls };
-      if (Date.now() + pollIntervalMs > deadline) throw new Error(`video ${videoId} still running after ${pollTimeoutMs} ms`);
+      if (Date.now() + pollIntervalMs > deadline)
+        throw new Error(`video ${videoId} still running after ${pollTimeoutMs} ms`);
       await sleep(pollIntervalMs);
     }
   }
@@ -81,27 +85,44 @@ export async function runSampleFlow<Language extends string>(api: Api<Language>,
   if (!setting) throw new Error('no video setting is used with text alone');
 
   // 2-3. Generate and poll until completed (read download_url) or failed (stop).
-  const created = ok(await send(() => api.generateVideo({ video_setting_id: setting.video_setting_id, text: options.text })), 'generateVideo');
+  const created = ok(
+    await send(() => api.generateVideo({ video_setting_id: setting.video_setting_id, text: options.text })),
+    'generateVideo',
+  );
   const video = await poll(created.video_id);
 
   // 4. Read the conversion options; convert when the wanted language is available, and poll the new id.
   let conversion: Record<string, unknown> = { skipped: `status ${video.status}` };
   if (video.status == 'completed') {
     const conversionOptions = ok(await send(() => api.getConversionOptions(video.video_id)), 'getConversionOptions');
-    const available = conversionOptions.is_convertible && conversionOptions.available_languages.includes(options.wantedLanguage);
+    const available =
+      conversionOptions.is_convertible && conversionOptions.available_languages.includes(options.wantedLanguage);
     conversion = { is_convertible: conversionOptions.is_convertible, available };
     if (available) {
-      const converted = ok(await send(() => api.createConversion(video.video_id, options.wantedLanguage)), 'createConversion');
+      const converted = ok(
+        await send(() => api.createConversion(video.video_id, options.wantedLanguage)),
+        'createConversion',
+      );
       const result = await poll(converted.video_id);
-      conversion = { ...conversion, video_id: converted.video_id, status: result.status, download_url: result.download_url };
+      conversion = {
+        ...conversion,
+        video_id: converted.video_id,
+        status: result.status,
+        download_url: result.download_url,
+      };
     }
     // A conversion into the video's own language is refused with a code of interface 7.2, read from the typed error.
-    const refused = await send(() => api.createConversion(video.video_id, conversionOptions.current_language as Language));
+    const refused = await send(() =>
+      api.createConversion(video.video_id, conversionOptions.current_language as Language),
+    );
     conversion = { ...conversion, refused: { status: refused.status, error_code: refused.error?.error_code } };
   }
 
   // The same flow on a generation that fails: polling stops at `failed`, nothing more is asked.
-  const doomed = ok(await send(() => api.generateVideo({ video_setting_id: setting.video_setting_id, text: options.failingText })), 'generateVideo');
+  const doomed = ok(
+    await send(() => api.generateVideo({ video_setting_id: setting.video_setting_id, text: options.failingText })),
+    'generateVideo',
+  );
   const failed = await poll(doomed.video_id);
 
   return {
@@ -122,6 +143,10 @@ export async function runSampleFlow<Language extends string>(api: Api<Language>,
 export async function main<Language extends string>(api: Api<Language>, wantedLanguage: Language) {
   const given = JSON.parse(process.env.FLOW_OPTIONS ?? 'null') as { failingText: string; timing: Timing } | null;
   if (!given) throw new Error('FLOW_OPTIONS is not set');
-  const result = await runSampleFlow(api, { text: 'Explain tides to a ten-year-old in two minutes.', wantedLanguage, ...given });
+  const result = await runSampleFlow(api, {
+    text: 'Explain tides to a ten-year-old in two minutes.',
+    wantedLanguage,
+    ...given,
+  });
   console.log(JSON.stringify({ node: process.version, ...result }));
 }

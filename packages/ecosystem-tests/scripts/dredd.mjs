@@ -17,7 +17,10 @@ import { startSandbox, SANDBOX_KEYS } from '@videogen/sandbox';
 const workarounds = process.argv.includes('--workarounds');
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'dredd');
 if (!existsSync(join(root, 'node_modules/dredd'))) {
-  execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: ['ignore', 2, 2] });
+  execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: root,
+    stdio: ['ignore', 2, 2],
+  });
 }
 const Dredd = createRequire(join(root, 'package.json'))('dredd');
 
@@ -61,9 +64,23 @@ await sandbox.close();
 
 const byCause = new Map();
 for (const o of outcomes.filter((o) => o.kind != 'pass')) {
-  const cause = o.kind == 'skip' ? 'skipped by the hooks: not a success response (Dredd sends every transaction the same example request)' : o.reasons.join(' | ') || o.kind;
+  const cause =
+    o.kind == 'skip'
+      ? 'skipped by the hooks: not a success response (Dredd sends every transaction the same example request)'
+      : o.reasons.join(' | ') || o.kind;
   byCause.set(cause, [...(byCause.get(cause) ?? []), o.title]);
 }
 for (const o of outcomes.filter((o) => o.kind == 'pass')) console.log(`pass  ${o.title}`);
 for (const [cause, titles] of byCause) console.log(`\n${titles.length} × ${cause}\n  ${titles.join('\n  ')}`);
-console.log(JSON.stringify({ dredd: '14.1.0', workarounds, total: stats.tests, passes: stats.passes, failures: stats.failures, errors: stats.errors, skipped: stats.skipped, sandbox: sandbox.stats?.() }));
+console.log(
+  JSON.stringify({
+    dredd: '14.1.0',
+    workarounds,
+    total: stats.tests,
+    passes: stats.passes,
+    failures: stats.failures,
+    errors: stats.errors,
+    skipped: stats.skipped,
+    sandbox: sandbox.stats?.(),
+  }),
+);

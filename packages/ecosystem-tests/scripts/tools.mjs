@@ -32,14 +32,20 @@ export function versionOf(name) {
 
 /** Installs the pinned tools unless this exact lock is already installed; returns TOOLS. */
 export function ensureTools() {
-  const lock = createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex');
+  const lock = createHash('sha256')
+    .update(readFileSync(join(root, 'package-lock.json')))
+    .digest('hex');
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') != lock) {
     // --prefer-offline: a second checkout on the same machine installs from npm's cache, not the network.
     // --loglevel=error: orval and hey-api declare Node >= 22.18 and are only ever run on the pinned Node 22/24.
-    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: ['ignore', 2, 2] });
+    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: root,
+      stdio: ['ignore', 2, 2],
+    });
     writeFileSync(stamp, lock);
   }
-  for (const [name, { bin }] of Object.entries(TOOLS)) if (!existsSync(bin)) throw new Error(`tool ${name} missing after install: ${bin}`);
+  for (const [name, { bin }] of Object.entries(TOOLS))
+    if (!existsSync(bin)) throw new Error(`tool ${name} missing after install: ${bin}`);
   return TOOLS;
 }
 

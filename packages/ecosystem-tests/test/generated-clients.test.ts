@@ -4,7 +4,16 @@
 // real sandbox: settings, generation, polling to `completed`, conversion, a refused conversion, a failed
 // generation.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { specPath } from '@videogen/openapi';
@@ -133,10 +142,18 @@ describe.each(GENERATORS)('$name', (g) => {
     expect(result.node).toMatch(runtime == 'node22' ? /^v22\./ : /^v24\./);
     expect(result.setting).toBe(F.settings.text);
     // Generation: polled (running at least once, the 30 s of the sandbox at 10 s intervals) to completed.
-    expect(result.video).toMatchObject({ status: 'completed', download_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/downloads\/.+\.mp4\?/) });
+    expect(result.video).toMatchObject({
+      status: 'completed',
+      download_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/downloads\/.+\.mp4\?/),
+    });
     expect(result.video.polls).toBeGreaterThan(1);
     // Conversion into French: a new id, polled to completed; the refusal carries its 7.2 code.
-    expect(result.conversion).toMatchObject({ is_convertible: true, available: true, status: 'completed', refused: { status: 400, error_code: 'CONVERT_NO_CHANGE' } });
+    expect(result.conversion).toMatchObject({
+      is_convertible: true,
+      available: true,
+      status: 'completed',
+      refused: { status: 400, error_code: 'CONVERT_NO_CHANGE' },
+    });
     expect(result.conversion.video_id).not.toBe(result.video.video_id);
     // The failed generation stops the polling at `failed`, with nothing to download.
     expect(result.failed).toMatchObject({ status: 'failed', download_url: '' });

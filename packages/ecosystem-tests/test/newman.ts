@@ -11,7 +11,11 @@ import { run } from './run.js';
 /** Writes Portman's collection for `baseUrl` into a new directory (Portman keeps its own files in cwd). */
 export async function portmanCollection(baseUrl: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'vg-portman-'));
-  const out = await run(process.execPath, [TOOLS.portman.bin, '--local', specPath, '--baseUrl', baseUrl, '--output', 'collection.json'], { cwd: dir });
+  const out = await run(
+    process.execPath,
+    [TOOLS.portman.bin, '--local', specPath, '--baseUrl', baseUrl, '--output', 'collection.json'],
+    { cwd: dir },
+  );
   if (out.code != 0) throw new Error(`portman exited ${out.code}: ${out.stdout}${out.stderr}`);
   return join(dir, 'collection.json');
 }
@@ -25,9 +29,22 @@ export interface NewmanRun {
 }
 
 /** Runs the collection with newman (its JSON report, nothing printed); the key is an environment variable. */
-export async function runNewman(collection: string, opts: { apiKey: string; delayRequestMs?: number; baseUrl?: string }): Promise<NewmanRun> {
+export async function runNewman(
+  collection: string,
+  opts: { apiKey: string; delayRequestMs?: number; baseUrl?: string },
+): Promise<NewmanRun> {
   const dir = join(collection, '..');
-  const args = [TOOLS.newman.bin, 'run', collection, '--env-var', `bearerToken=${opts.apiKey}`, '--reporters', 'json', '--reporter-json-export', 'newman.json'];
+  const args = [
+    TOOLS.newman.bin,
+    'run',
+    collection,
+    '--env-var',
+    `bearerToken=${opts.apiKey}`,
+    '--reporters',
+    'json',
+    '--reporter-json-export',
+    'newman.json',
+  ];
   if (opts.delayRequestMs) args.push('--delay-request', String(Math.ceil(opts.delayRequestMs)));
   if (opts.baseUrl) args.push('--env-var', `baseUrl=${opts.baseUrl}`);
   const out = await run(process.execPath, args, { cwd: dir });

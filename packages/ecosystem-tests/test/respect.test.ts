@@ -27,7 +27,8 @@ const TIME_SCALE = 100;
 function scaledCopy(dir: string): string {
   const copy = structuredClone(arazzo);
   for (const source of copy.sourceDescriptions) source.url = join(arazzoDir, source.url);
-  for (const action of Object.values<any>(copy.components.failureActions)) if (action.retryAfter) action.retryAfter /= TIME_SCALE;
+  for (const action of Object.values<any>(copy.components.failureActions))
+    if (action.retryAfter) action.retryAfter /= TIME_SCALE;
   const file = join(dir, 'videogen.arazzo.yaml');
   writeFileSync(file, stringify(copy));
   return file;
@@ -49,16 +50,30 @@ let ran: Ran;
 let report: any;
 let traffic: Exchange[];
 /** The statuses that GET /videos/{id}/ answered for one video, in order. */
-const polled = (videoId: string) => traffic.filter((e) => e.method == 'GET' && e.path.endsWith(`/videos/${videoId}/`) && e.status == 200).map((e) => e.body.status);
+const polled = (videoId: string) =>
+  traffic
+    .filter((e) => e.method == 'GET' && e.path.endsWith(`/videos/${videoId}/`) && e.status == 200)
+    .map((e) => e.body.status);
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, timeScale: TIME_SCALE, validateResponses: true, rateLimiter: 'even' });
   dir = mkdtempSync(join(tmpdir(), 'vg-respect-'));
-  const args = ['respect', scaledCopy(dir), '--server', `videogen=${sandbox.baseUrl}`, '--input', `api_key=${SANDBOX_KEYS.acme}`];
-  ran = await run(process.execPath, [redocly, ...args, '--json-output', 'respect.json', '--har-output', 'respect.har'], {
-    cwd: dir,
-    env: { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-  });
+  const args = [
+    'respect',
+    scaledCopy(dir),
+    '--server',
+    `videogen=${sandbox.baseUrl}`,
+    '--input',
+    `api_key=${SANDBOX_KEYS.acme}`,
+  ];
+  ran = await run(
+    process.execPath,
+    [redocly, ...args, '--json-output', 'respect.json', '--har-output', 'respect.har'],
+    {
+      cwd: dir,
+      env: { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    },
+  );
   report = Object.values<any>(JSON.parse(readFileSync(join(dir, 'respect.json'), 'utf8')).files)[0];
   traffic = JSON.parse(readFileSync(join(dir, 'respect.har'), 'utf8')).log.entries.map((e: any) => ({
     method: e.request.method,
@@ -74,14 +89,23 @@ afterAll(async () => {
 });
 
 describe('the Arazzo description', () => {
-  it("waits as the document says: polls every x-polling interval up to its timeout, 429s one request spacing, 503s as x-retry-policy", () => {
+  it('waits as the document says: polls every x-polling interval up to its timeout, 429s one request spacing, 503s as x-retry-policy', () => {
     const actions = arazzo.components.failureActions;
-    expect(actions['still-running']).toMatchObject({ retryAfter: POLLING.intervalMs / 1000, retryLimit: POLLING.timeoutMs / POLLING.intervalMs });
+    expect(actions['still-running']).toMatchObject({
+      retryAfter: POLLING.intervalMs / 1000,
+      retryLimit: POLLING.timeoutMs / POLLING.intervalMs,
+    });
     for (const c of ['A', 'B'] as const) {
       const { requests, windowMs } = RATE_LIMITS[c];
-      expect(actions[`rate-limited-class-${c.toLowerCase()}`]).toMatchObject({ retryAfter: windowMs / requests / 1000, retryLimit: requests });
+      expect(actions[`rate-limited-class-${c.toLowerCase()}`]).toMatchObject({
+        retryAfter: windowMs / requests / 1000,
+        retryLimit: requests,
+      });
     }
-    expect(actions['concurrency-limit']).toMatchObject({ retryAfter: RETRY_POLICY.serviceUnavailableDelayMs[0] / 1000, retryLimit: RETRY_POLICY.maxRetries });
+    expect(actions['concurrency-limit']).toMatchObject({
+      retryAfter: RETRY_POLICY.serviceUnavailableDelayMs[0] / 1000,
+      retryLimit: RETRY_POLICY.maxRetries,
+    });
   });
 
   it("defaults its inputs to the sandbox's fixtures", () => {
@@ -99,28 +123,38 @@ describe(`Redocly Respect ${redoclyVersion} against the sandbox`, () => {
     const failed = ran.stdout.slice(Math.max(0, ran.stdout.indexOf('Failed tests info'))).slice(0, 6000);
     expect(ran.code, failed + ran.stderr).toBe(0);
     const names = arazzo.workflows.map((w: any) => w.workflowId);
-    expect(report.executedWorkflows.map((w: any) => [w.workflowId, w.status])).toEqual(names.map((n: string) => [n, 'success']));
+    expect(report.executedWorkflows.map((w: any) => [w.workflowId, w.status])).toEqual(
+      names.map((n: string) => [n, 'success']),
+    );
     expect(ran.stdout).toMatch(new RegExp(`Workflows: ${names.length} passed, ${names.length} total`));
     const checks = /Checks: (\d+) passed, (\d+) total/.exec(ran.stdout);
     expect(checks && checks[1]).toBe(checks && checks[2]);
   });
 
   it('generate-and-convert: polls the generation to completed, converts into the wanted language and polls the new video', () => {
-    const [generated, failedOne] = traffic.filter((e) => e.path.endsWith('/videos/generate/') && e.status == 200).map((e) => e.body.video_id);
+    const [generated, failedOne] = traffic
+      .filter((e) => e.path.endsWith('/videos/generate/') && e.status == 200)
+      .map((e) => e.body.video_id);
     // Running at least once: the poll waited its interval and came back, then stopped at completed.
     const statuses = polled(generated);
     expect(statuses.length).toBeGreaterThan(1);
     expect(statuses).toEqual([...statuses.slice(0, -1).map(() => 'running'), 'completed']);
 
-    const conversion = traffic.find((e) => e.method == 'POST' && e.path.endsWith(`/videos/${generated}/conversions/`) && e.status == 200)!;
-    expect(conversion.sent).toEqual({ language: arazzo.components.inputs['generate-and-convert'].properties.wanted_language.default });
+    const conversion = traffic.find(
+      (e) => e.method == 'POST' && e.path.endsWith(`/videos/${generated}/conversions/`) && e.status == 200,
+    )!;
+    expect(conversion.sent).toEqual({
+      language: arazzo.components.inputs['generate-and-convert'].properties.wanted_language.default,
+    });
     expect(conversion.body.video_id).not.toBe(generated);
     expect(polled(conversion.body.video_id).at(-1)).toBe('completed');
     expect(failedOne).toBeDefined();
   });
 
   it('failed-generation: polling stops at failed, with nothing to download', () => {
-    const [, failedOne] = traffic.filter((e) => e.path.endsWith('/videos/generate/') && e.status == 200).map((e) => e.body.video_id);
+    const [, failedOne] = traffic
+      .filter((e) => e.path.endsWith('/videos/generate/') && e.status == 200)
+      .map((e) => e.body.video_id);
     const statuses = polled(failedOne);
     expect(statuses).toEqual([...statuses.slice(0, -1).map(() => 'running'), 'failed']);
     const last = traffic.filter((e) => e.path.endsWith(`/videos/${failedOne}/`)).at(-1)!;
@@ -149,7 +183,8 @@ describe(`Redocly Respect ${redoclyVersion} against the sandbox`, () => {
   });
 
   it('keeps the key out of its reports, and the sandbox saw only valid answers', () => {
-    for (const file of ['respect.json', 'respect.har']) expect(readFileSync(join(dir, file), 'utf8')).not.toContain(SANDBOX_KEYS.acme);
+    for (const file of ['respect.json', 'respect.har'])
+      expect(readFileSync(join(dir, file), 'utf8')).not.toContain(SANDBOX_KEYS.acme);
     expect(sandbox.violations).toEqual([]);
   });
 });

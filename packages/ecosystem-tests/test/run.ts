@@ -7,7 +7,11 @@ export interface Ran {
 }
 
 /** Runs a program to completion and answers its exit code and output; never throws for a non-zero exit. */
-export function run(cmd: string, args: string[], opts: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<Ran> {
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     execFile(
       cmd,

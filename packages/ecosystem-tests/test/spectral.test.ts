@@ -11,7 +11,9 @@ import { TOOLS, versionOf } from '../scripts/tools.mjs';
 import { run, type Ran } from './run.js';
 
 const openapiDir = dirname(createRequire(import.meta.url).resolve('@videogen/openapi/package.json'));
-const committed = ['.spectral.yaml', '.spectral.yml', '.spectral.json'].map((f) => join(openapiDir, f)).find(existsSync);
+const committed = ['.spectral.yaml', '.spectral.yml', '.spectral.json']
+  .map((f) => join(openapiDir, f))
+  .find(existsSync);
 
 let dir: string;
 let ruleset: string;
@@ -23,7 +25,21 @@ beforeAll(async () => {
   ruleset = committed ?? join(dir, '.spectral.yaml');
   if (!committed) writeFileSync(ruleset, 'extends: ["spectral:oas"]\n');
   const out = join(dir, 'spectral.json');
-  ran = await run(process.execPath, [TOOLS.spectral.bin, 'lint', join(openapiDir, 'openapi.yaml'), '--ruleset', ruleset, '--format', 'json', '--output', out], { cwd: dir });
+  ran = await run(
+    process.execPath,
+    [
+      TOOLS.spectral.bin,
+      'lint',
+      join(openapiDir, 'openapi.yaml'),
+      '--ruleset',
+      ruleset,
+      '--format',
+      'json',
+      '--output',
+      out,
+    ],
+    { cwd: dir },
+  );
   problems = JSON.parse(readFileSync(out, 'utf8'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -29,7 +29,10 @@ const mib = (n) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
 
 const work = mkdtempSync(join(tmpdir(), 'vg-sizes-'));
 try {
-  const tarballs = pack(PUBLISHED.map((p) => p.name), join(work, 'tarballs'));
+  const tarballs = pack(
+    PUBLISHED.map((p) => p.name),
+    join(work, 'tarballs'),
+  );
   const rows = [];
   for (const { name } of PUBLISHED) {
     const dir = freshProject(join(work, name.split('/')[1]), { tarballs, install: [name], strategy: 'hoisted' });
@@ -47,7 +50,9 @@ try {
   }
 
   let over = 0;
-  console.log('package                     packed      unpacked    installed (budget, ratio)        dependencies: direct, all (budget, ratio)');
+  console.log(
+    'package                     packed      unpacked    installed (budget, ratio)        dependencies: direct, all (budget, ratio)',
+  );
   for (const r of rows) {
     const b = budgets[r.name];
     if (!b) throw new Error(`bench/budgets.json has no budget for ${r.name}`);
@@ -55,13 +60,19 @@ try {
     const depsRatio = r.dependencies / b.dependencies;
     if (sizeRatio > 1 || depsRatio > 1) over++;
     console.log(
-      `${r.name.padEnd(27)} ${kib(r.packed).padStart(10)}  ${kib(r.unpacked).padStart(10)}  ${mib(r.installed).padStart(10)} (${b.installedMiB} MiB, ${sizeRatio.toFixed(2)})`.padEnd(95) +
+      `${r.name.padEnd(27)} ${kib(r.packed).padStart(10)}  ${kib(r.unpacked).padStart(10)}  ${mib(r.installed).padStart(10)} (${b.installedMiB} MiB, ${sizeRatio.toFixed(2)})`.padEnd(
+        95,
+      ) +
         `${String(r.direct).padStart(2)}, ${String(r.dependencies).padStart(3)} (${b.dependencies}, ${depsRatio.toFixed(2)})${sizeRatio > 1 || depsRatio > 1 ? '  OVER BUDGET' : ''}`,
     );
   }
-  console.log(`\nsizes: installed alone in a fresh project with npm's default layout; "all" counts every package npm installed with it.`);
+  console.log(
+    `\nsizes: installed alone in a fresh project with npm's default layout; "all" counts every package npm installed with it.`,
+  );
   if (over) {
-    console.log(`sizes: ${over} package(s) over budget: trim the dependency, or raise its budget in bench/budgets.json on purpose`);
+    console.log(
+      `sizes: ${over} package(s) over budget: trim the dependency, or raise its budget in bench/budgets.json on purpose`,
+    );
     process.exitCode = 1;
   } else console.log('sizes: every package within its budget');
 } finally {

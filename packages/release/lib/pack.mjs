@@ -10,7 +10,11 @@ import { PUBLISHED, ROOT } from './published.mjs';
 export function npm(args, cwd, env = {}) {
   try {
     return execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, maxBuffer: 1 << 26,
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+      maxBuffer: 1 << 26,
     });
   } catch (e) {
     throw new Error(`npm ${args.join(' ')} (in ${cwd}) failed:\n${e.stderr || e.message}`);
@@ -29,7 +33,9 @@ export function pack(names, dest, root = ROOT) {
     return p.dir;
   });
   const out = JSON.parse(npm(['pack', '--json', '--pack-destination', dest, ...dirs.flatMap((d) => ['-w', d])], root));
-  return Object.fromEntries(out.map((p) => [p.name, { ...p, file: join(dest, p.filename), files: p.files.map((f) => f.path) }]));
+  return Object.fromEntries(
+    out.map((p) => [p.name, { ...p, file: join(dest, p.filename), files: p.files.map((f) => f.path) }]),
+  );
 }
 
 /**
@@ -46,7 +52,10 @@ export function freshProject(dir, { tarballs, install, extra = [], strategy = 'n
   const spec = (n) => `file:${tarballs[n].file}`;
   const overrides = Object.fromEntries(Object.keys(tarballs).map((n) => [n, spec(n)]));
   const dependencies = Object.fromEntries(install.map((n) => [n, spec(n)]));
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name, private: true, type: 'module', dependencies, overrides }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name, private: true, type: 'module', dependencies, overrides }, null, 2)}\n`,
+  );
   // --prefer-offline: what npm's cache holds (the workspace's own install filled it) is not fetched again.
   npm(['install', '--prefer-offline', `--install-strategy=${strategy}`, ...extra], dir);
   return dir;

@@ -21,7 +21,8 @@ export function newer(a, b) {
 }
 export const major = (v) => parts(v)[0];
 
-const git = (root, ...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+const git = (root, ...args) =>
+  execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
 /** The last release: the newest tag vX.Y.Z reachable from HEAD, or undefined before the first one. */
 export function lastRelease(root = ROOT) {
@@ -38,7 +39,11 @@ export function lastRelease(root = ROOT) {
 export function breakingSince(ref, root = ROOT) {
   let out;
   try {
-    out = execFileSync(process.execPath, [join(root, 'openapi/scripts/spec-diff.mjs'), ref, '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    out = execFileSync(process.execPath, [join(root, 'openapi/scripts/spec-diff.mjs'), ref, '--json'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (e) {
     out = e.stdout; // exit 1 when the document's own gate fails; the classification is still printed
     if (!out) throw new Error(`spec:diff ${ref} failed: ${e.stderr || e.message}`);
@@ -61,7 +66,9 @@ export function gather(root = ROOT) {
   return {
     version: documentVersion(root),
     packages: PUBLISHED.map(({ name, dir }) => ({ name, dir, pkg: manifest(dir, root), changelog: changelog(dir) })),
-    publicWorkspaces: workspaces(root).filter((w) => !w.pkg.private).map((w) => w.name),
+    publicWorkspaces: workspaces(root)
+      .filter((w) => !w.pkg.private)
+      .map((w) => w.name),
     release,
     breaking: release ? breakingSince(release.tag, root) : [],
   };
@@ -73,24 +80,36 @@ export function evaluate({ version, packages, publicWorkspaces, release, breakin
   if (!SEMVER.test(version)) problems.push(`info.version "${version}" of openapi/openapi.yaml is not X.Y.Z`);
   const names = packages.map((p) => p.name);
   for (const name of publicWorkspaces)
-    if (!names.includes(name)) problems.push(`${name} is not private but is not in the release list (packages/release/lib/published.mjs): add it, or mark it private`);
+    if (!names.includes(name))
+      problems.push(
+        `${name} is not private but is not in the release list (packages/release/lib/published.mjs): add it, or mark it private`,
+      );
   for (const { name, dir, pkg, changelog } of packages) {
     if (pkg.name !== name) problems.push(`${dir}/package.json is ${pkg.name}, expected ${name}`);
-    if (pkg.version !== version) problems.push(`${name} is at ${pkg.version}, the document at ${version}: run "npm run release:version"`);
+    if (pkg.version !== version)
+      problems.push(`${name} is at ${pkg.version}, the document at ${version}: run "npm run release:version"`);
     for (const r of internalReferences(pkg))
-      if (r.range !== version) problems.push(`${name} ${r.field} names ${r.name}@"${r.range}": published packages name each other at exactly ${version} (npm run release:version)`);
+      if (r.range !== version)
+        problems.push(
+          `${name} ${r.field} names ${r.name}@"${r.range}": published packages name each other at exactly ${version} (npm run release:version)`,
+        );
     if (changelog === undefined) problems.push(`${dir}/CHANGELOG.md is missing`);
-    else if (!changelogVersions(changelog).includes(version)) problems.push(`${dir}/CHANGELOG.md has no "## ${version}" section`);
+    else if (!changelogVersions(changelog).includes(version))
+      problems.push(`${dir}/CHANGELOG.md has no "## ${version}" section`);
   }
   // Publishing order: a package's run-time dependencies are published before it.
   packages.forEach(({ name, pkg }, i) => {
     for (const r of internalReferences(pkg).filter((r) => r.field !== 'devDependencies')) {
       const at = names.indexOf(r.name);
-      if (at > i) problems.push(`${name} depends on ${r.name}, which is published after it: reorder packages/release/lib/published.mjs`);
+      if (at > i)
+        problems.push(
+          `${name} depends on ${r.name}, which is published after it: reorder packages/release/lib/published.mjs`,
+        );
     }
   });
   if (release && SEMVER.test(version)) {
-    if (newer(release.version, version)) problems.push(`version ${version} is older than the last release ${release.tag}`);
+    if (newer(release.version, version))
+      problems.push(`version ${version} is older than the last release ${release.tag}`);
     if (breaking.length && !(major(version) > major(release.version)))
       problems.push(
         `the document has ${breaking.length} change(s) that break a client since ${release.tag} (npm run spec:diff -- ${release.tag}: ${breaking.map((k) => `\`${k}\``).join(', ')}), ` +
@@ -102,7 +121,8 @@ export function evaluate({ version, packages, publicWorkspaces, release, breakin
 
 /** One-paragraph account of what the policy compared, for people. */
 export function describe({ version, release, breaking }) {
-  if (!release) return `version ${version}; no release tag vX.Y.Z yet: this is the first release (the major-version rule applies from the first tag on)`;
+  if (!release)
+    return `version ${version}; no release tag vX.Y.Z yet: this is the first release (the major-version rule applies from the first tag on)`;
   return `version ${version}; last release ${release.tag}; ${breaking.length} breaking change(s) of the document since then`;
 }
 

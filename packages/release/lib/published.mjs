@@ -33,9 +33,13 @@ export function workspaces(root = ROOT) {
   const out = [];
   for (const pattern of readJson(join(root, 'package.json')).workspaces) {
     const dirs = pattern.endsWith('/*')
-      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `${pattern.slice(0, -2)}/${d.name}`)
+      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
+          .filter((d) => d.isDirectory())
+          .map((d) => `${pattern.slice(0, -2)}/${d.name}`)
       : [pattern];
-    for (const dir of dirs) if (existsSync(join(root, dir, 'package.json'))) out.push({ dir, pkg: manifest(dir, root), name: manifest(dir, root).name });
+    for (const dir of dirs)
+      if (existsSync(join(root, dir, 'package.json')))
+        out.push({ dir, pkg: manifest(dir, root), name: manifest(dir, root).name });
   }
   return out;
 }

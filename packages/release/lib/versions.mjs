@@ -23,7 +23,8 @@ export function documentVersion(root = ROOT) {
 export function internalReferences(pkg) {
   const out = [];
   for (const field of DEPENDENCY_FIELDS)
-    for (const [name, range] of Object.entries(pkg[field] ?? {})) if (name.startsWith('@videogen/')) out.push({ field, name, range });
+    for (const [name, range] of Object.entries(pkg[field] ?? {}))
+      if (name.startsWith('@videogen/')) out.push({ field, name, range });
   return out;
 }
 
@@ -40,7 +41,8 @@ export function setVersion(version, root = ROOT) {
     let text = before.replace(/^(\s*"version"\s*:\s*)"[^"]*"/m, `$1"${version}"`);
     text = text.replace(/("@videogen\/[a-z-]+"\s*:\s*)"[^"]*"/g, `$1"${version}"`);
     const pkg = JSON.parse(text);
-    if (pkg.version !== version || internalReferences(pkg).some((r) => r.range !== version)) throw new Error(`${file}: could not set version ${version}`);
+    if (pkg.version !== version || internalReferences(pkg).some((r) => r.range !== version))
+      throw new Error(`${file}: could not set version ${version}`);
     if (text !== before) {
       writeFileSync(file, text);
       changed.push(file);

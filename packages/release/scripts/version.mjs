@@ -11,8 +11,13 @@ const args = process.argv.slice(2);
 const version = documentVersion();
 const changed = setVersion(version);
 for (const f of changed) console.log(`  ${relative(ROOT, f)} → ${version}`);
-for (const f of addChangelogSections(version)) console.log(`  ${relative(ROOT, f)}: "## ${version}" added (say what changed in it)`);
+for (const f of addChangelogSections(version))
+  console.log(`  ${relative(ROOT, f)}: "## ${version}" added (say what changed in it)`);
 if (changed.length && !args.includes('--no-lock')) {
-  execFileSync('npm', ['install', '--package-lock-only', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(
+    'npm',
+    ['install', '--package-lock-only', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
   console.log(`release:version: the published packages are at ${version}; package-lock.json updated`);
 } else console.log(`release:version: the published packages are at ${version}`);

@@ -27,16 +27,37 @@ describe('npx videogen', () => {
     expect(r.stdout.trim()).toBe(documentVersion());
   });
 
-  it('settings lists the account\'s settings with the inputs each takes', async () => {
+  it("settings lists the account's settings with the inputs each takes", async () => {
     const r = await run('npx', ['videogen', 'settings'], { cwd: dir, env });
     expect(r.code, show(r)).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`${TEXT_SETTING}\\s+--text\\s`));
-    expect(r.stdout.trim().split('\n').filter((l) => /^[0-9a-f]{8}-/.test(l))).toHaveLength(7);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => /^[0-9a-f]{8}-/.test(l)),
+    ).toHaveLength(7);
     expect(r.stdout + r.stderr).not.toContain('sandbox-key-acme');
   });
 
   it('generate --wait --download writes the MP4', async () => {
-    const r = await run('npx', ['videogen', 'generate', '--setting', TEXT_SETTING, '--text', 'Explain tides', '--interval', '1', '--wait', '--download', 'tides.mp4'], { cwd: dir, env });
+    const r = await run(
+      'npx',
+      [
+        'videogen',
+        'generate',
+        '--setting',
+        TEXT_SETTING,
+        '--text',
+        'Explain tides',
+        '--interval',
+        '1',
+        '--wait',
+        '--download',
+        'tides.mp4',
+      ],
+      { cwd: dir, env },
+    );
     expect(r.code, show(r)).toBe(0);
     const bytes = readFileSync(join(dir, 'tides.mp4'));
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');

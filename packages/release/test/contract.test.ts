@@ -27,7 +27,12 @@ describe.each(['read-only', 'full'])('npx videogen-contract, CONTRACT_PROFILE=%s
   it('exits 0 with checks passed and none failed', async () => {
     const r = await run('npx', ['videogen-contract'], {
       cwd: dir,
-      env: { VIDEO_API_BASE_URL: sandbox.baseUrl, VIDEO_API_KEY: 'sandbox-key-acme', VIDEO_API_OTHER_ACCOUNT_KEY: 'sandbox-key-globex', CONTRACT_PROFILE: profile },
+      env: {
+        VIDEO_API_BASE_URL: sandbox.baseUrl,
+        VIDEO_API_KEY: 'sandbox-key-acme',
+        VIDEO_API_OTHER_ACCOUNT_KEY: 'sandbox-key-globex',
+        CONTRACT_PROFILE: profile,
+      },
     });
     expect(r.code, show(r)).toBe(0);
     const { passed, failed } = totals(r.stdout);
@@ -41,7 +46,12 @@ describe('npx videogen-contract --base-url URL', () => {
   it('takes the target from the flag as from VIDEO_API_BASE_URL (read-only profile, the default against a URL)', async () => {
     const r = await run('npx', ['videogen-contract', '--base-url', sandbox.baseUrl], {
       cwd: dir,
-      env: { VIDEO_API_BASE_URL: undefined, VIDEO_API_KEY: 'sandbox-key-acme', VIDEO_API_OTHER_ACCOUNT_KEY: 'sandbox-key-globex', CONTRACT_PROFILE: undefined },
+      env: {
+        VIDEO_API_BASE_URL: undefined,
+        VIDEO_API_KEY: 'sandbox-key-acme',
+        VIDEO_API_OTHER_ACCOUNT_KEY: 'sandbox-key-globex',
+        CONTRACT_PROFILE: undefined,
+      },
     });
     expect(r.code, show(r)).toBe(0);
     const { passed, failed } = totals(r.stdout);

@@ -53,7 +53,7 @@ test('the sample flow, in process', { timeout: 120_000 }, async () => {
 });
 `;
 
-describe('createSandbox() in an application\'s vitest test', () => {
+describe("createSandbox() in an application's vitest test", () => {
   it('runs the sample flow with the client over sb.fetch, with no port', async () => {
     writeFileSync(join(dir, 'flow.test.mjs'), FLOW);
     const r = await run('npx', ['vitest', 'run', 'flow.test.mjs'], { cwd: dir, env: { CI: '1', NO_COLOR: '1' } });

@@ -7,8 +7,12 @@ import { PUBLISHED, ROOT, manifest } from '../lib/published.mjs';
 import { documentVersion } from '../lib/versions.mjs';
 
 describe('the release dry run', () => {
-  it('publishes every publishable package, in dependency order, at the document\'s version', () => {
-    const out = execFileSync(process.execPath, [join(ROOT, 'packages/release/scripts/publish.mjs'), '--dry-run'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  it("publishes every publishable package, in dependency order, at the document's version", () => {
+    const out = execFileSync(process.execPath, [join(ROOT, 'packages/release/scripts/publish.mjs'), '--dry-run'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     console.log(out);
     const version = documentVersion();
     const lines = out.split('\n').filter((l) => l.startsWith('  @videogen/'));
@@ -17,7 +21,12 @@ describe('the release dry run', () => {
     for (const { name, dir } of PUBLISHED) {
       const line = lines.find((l) => nameOf(l) === name)!;
       if (manifest(dir).private) expect(line).toBe(`  ${name}: skipped, still private`);
-      else expect(line).toMatch(new RegExp(`^  ${name}@${version.replace(/\./g, '\\.')}: \\S+\\.tgz, [\\d.]+ KiB packed, [\\d.]+ KiB unpacked, \\d+ files \\(dry run\\)$`));
+      else
+        expect(line).toMatch(
+          new RegExp(
+            `^  ${name}@${version.replace(/\./g, '\\.')}: \\S+\\.tgz, [\\d.]+ KiB packed, [\\d.]+ KiB unpacked, \\d+ files \\(dry run\\)$`,
+          ),
+        );
     }
     expect(out).toMatch(new RegExp(`would be published at ${version.replace(/\./g, '\\.')}, in dependency order`));
   });

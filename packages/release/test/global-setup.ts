@@ -22,21 +22,31 @@ export interface Packed {
 }
 
 /** The versions the workspace itself tests with, so that the fresh projects install the same. */
-const workspaceVersion = (name: string) => JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`${name}/package.json`), 'utf8')).version;
+const workspaceVersion = (name: string) =>
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`${name}/package.json`), 'utf8')).version;
 
 export default function setup(project: TestProject) {
   const work = mkdtempSync(join(tmpdir(), 'vg-release-'));
   const started = Date.now();
-  const tarballs: Record<string, Packed> = pack(PUBLISHED.map((p) => p.name), join(work, 'tarballs'));
+  const tarballs: Record<string, Packed> = pack(
+    PUBLISHED.map((p) => p.name),
+    join(work, 'tarballs'),
+  );
   const projects: Record<string, string> = {};
-  for (const { name } of PUBLISHED) projects[name] = freshProject(join(work, name.split('/')[1]!), { tarballs, install: [name] });
+  for (const { name } of PUBLISHED)
+    projects[name] = freshProject(join(work, name.split('/')[1]!), { tarballs, install: [name] });
   projects.app = freshProject(join(work, 'app'), {
     tarballs,
     install: ['@videogen/client', '@videogen/sandbox'],
     extra: [`vitest@${workspaceVersion('vitest')}`, `@types/node@${workspaceVersion('@types/node')}`],
   });
-  console.log(`release: packed ${PUBLISHED.length} packages and installed ${Object.keys(projects).length} fresh projects in ${((Date.now() - started) / 1000).toFixed(1)} s (${work})`);
-  for (const t of Object.values(tarballs)) console.log(`  ${t.filename}: ${(t.size / 1024).toFixed(1)} KiB packed, ${(t.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${t.entryCount} files`);
+  console.log(
+    `release: packed ${PUBLISHED.length} packages and installed ${Object.keys(projects).length} fresh projects in ${((Date.now() - started) / 1000).toFixed(1)} s (${work})`,
+  );
+  for (const t of Object.values(tarballs))
+    console.log(
+      `  ${t.filename}: ${(t.size / 1024).toFixed(1)} KiB packed, ${(t.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${t.entryCount} files`,
+    );
   project.provide('release', { work, tarballs, projects });
   return () => rmSync(work, { recursive: true, force: true });
 }

@@ -11,9 +11,18 @@ export interface RunResult {
  * Runs a command in its own process group to completion. `hangAfterMs` only guards against a hang
  * (the whole group is killed and the result says so); it is never a measure of speed.
  */
-export function run(cmd: string, args: string[], opts: { cwd: string; env?: Record<string, string | undefined>; hangAfterMs?: number }): Promise<RunResult> {
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string | undefined>; hangAfterMs?: number },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -59,7 +68,11 @@ export interface SandboxProcess {
  */
 export function startSandboxBin(cwd: string, args: string[] = []): Promise<SandboxProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['videogen-sandbox', '--port', '0', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npx', ['videogen-sandbox', '--port', '0', ...args], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     const exited = new Promise<void>((done) => child.on('close', () => done()));
     const stop = async () => {
@@ -80,6 +93,8 @@ export function startSandboxBin(cwd: string, args: string[] = []): Promise<Sandb
     child.stdout.on('data', onData);
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('close', (code) => reject(new Error(`videogen-sandbox exited (${code}) before printing its base URL:\n${out}`)));
+    child.on('close', (code) =>
+      reject(new Error(`videogen-sandbox exited (${code}) before printing its base URL:\n${out}`)),
+    );
   });
 }

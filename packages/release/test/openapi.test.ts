@@ -32,27 +32,35 @@ afterAll(async () => {
 });
 
 describe('@videogen/openapi in a fresh project', () => {
-  it('runs the README\'s quick start: a real response checked against the contract', async () => {
+  it("runs the README's quick start: a real response checked against the contract", async () => {
     writeFileSync(join(dir, 'quickstart.mjs'), sample('Quick start'));
-    const r = await run(process.execPath, ['quickstart.mjs'], { cwd: dir, env: { VIDEO_API_BASE_URL: sandbox.baseUrl, VIDEO_API_KEY: 'sandbox-key-acme' } });
+    const r = await run(process.execPath, ['quickstart.mjs'], {
+      cwd: dir,
+      env: { VIDEO_API_BASE_URL: sandbox.baseUrl, VIDEO_API_KEY: 'sandbox-key-acme' },
+    });
     expect(r.code, show(r)).toBe(0);
     expect(r.stdout.trim()).toBe('listVideoSettings 200 conforms');
   });
 
-  it('gives the values the README\'s constants sample states', async () => {
+  it("gives the values the README's constants sample states", async () => {
     const lines = sample('Read the constants').split('\n');
-    const checks = lines.filter((l) => /^\S.*;\s*\/\/ /.test(l)).map((l) => {
-      const [expr, value] = l.split(/;\s*\/\/ /) as [string, string];
-      return `[${JSON.stringify(expr)}, ${expr}, ${value}]`;
-    });
+    const checks = lines
+      .filter((l) => /^\S.*;\s*\/\/ /.test(l))
+      .map((l) => {
+        const [expr, value] = l.split(/;\s*\/\/ /) as [string, string];
+        return `[${JSON.stringify(expr)}, ${expr}, ${value}]`;
+      });
     expect(checks.length).toBeGreaterThan(3);
-    writeFileSync(join(dir, 'constants.mjs'), `${lines.filter((l) => l.startsWith('import')).join('\n')}\nconsole.log(JSON.stringify([${checks.join(', ')}]));\n`);
+    writeFileSync(
+      join(dir, 'constants.mjs'),
+      `${lines.filter((l) => l.startsWith('import')).join('\n')}\nconsole.log(JSON.stringify([${checks.join(', ')}]));\n`,
+    );
     const r = await run(process.execPath, ['constants.mjs'], { cwd: dir });
     expect(r.code, show(r)).toBe(0);
     for (const [expr, actual, stated] of JSON.parse(r.stdout)) expect(actual, expr).toEqual(stated);
   });
 
-  it('loads the bundled document, its version the package\'s, and exports the YAML files by name', async () => {
+  it("loads the bundled document, its version the package's, and exports the YAML files by name", async () => {
     const script = `
       import { loadSpec, listOperations, specYamlPath } from '@videogen/openapi';
       import { readFileSync, realpathSync } from 'node:fs';
@@ -72,12 +80,16 @@ describe('@videogen/openapi in a fresh project', () => {
     expect(out).toEqual({ version: documentVersion(), operations: expect.any(Array), yaml: true, json: true });
     expect(out.operations).toHaveLength(6);
     // The bundled document is the workspace's, byte for byte.
-    expect(readFileSync(join(installed, 'dist/openapi.yaml'), 'utf8')).toBe(readFileSync(join(ROOT, 'openapi/dist/openapi.yaml'), 'utf8'));
+    expect(readFileSync(join(installed, 'dist/openapi.yaml'), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'openapi/dist/openapi.yaml'), 'utf8'),
+    );
   });
 
   it('ships every Arazzo file of the repository beside the bundle, exported by name', async () => {
     const workflows = readdirSync(join(ROOT, 'openapi')).filter((f) => f.endsWith('.arazzo.yaml'));
-    expect(tarballs['@videogen/openapi']!.files.filter((f) => f.endsWith('.arazzo.yaml')).sort()).toEqual(workflows.map((f) => `dist/${f}`).sort());
+    expect(tarballs['@videogen/openapi']!.files.filter((f) => f.endsWith('.arazzo.yaml')).sort()).toEqual(
+      workflows.map((f) => `dist/${f}`).sort(),
+    );
     for (const f of workflows) {
       writeFileSync(join(dir, 'arazzo.mjs'), `console.log(import.meta.resolve('@videogen/openapi/${f}'));`);
       const r = await run(process.execPath, ['arazzo.mjs'], { cwd: dir });
@@ -89,7 +101,9 @@ describe('@videogen/openapi in a fresh project', () => {
   });
 
   it('compiles a strict TypeScript program against its types (nodenext)', () => {
-    writeFileSync(join(dir, 'check.ts'), `
+    writeFileSync(
+      join(dir, 'check.ts'),
+      `
       import { checkResponse, createAjv, loadSpec, matchOperation, type ResponseFinding } from '@videogen/openapi';
       import { LANGUAGES, RATE_LIMITS, classifyError, type Language, type OperationId } from '@videogen/openapi/rules';
       const spec = loadSpec();
@@ -100,29 +114,60 @@ describe('@videogen/openapi in a fresh project', () => {
       const first: Language = LANGUAGES[0];
       const perWindow: number = RATE_LIMITS.A.requests;
       export const out = { id, findings: findings.map((f) => f.kind), first, perWindow, kind: classifyError(429, 'INSUFFICIENT_CREDIT').kind };
-    `);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], skipLibCheck: false, noEmit: true },
-      files: ['check.ts'],
-    }));
+    `,
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM'],
+          types: [],
+          skipLibCheck: false,
+          noEmit: true,
+        },
+        files: ['check.ts'],
+      }),
+    );
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     try {
-      execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (e) {
       throw new Error(`tsc failed:\n${(e as { stdout?: string }).stdout}`);
     }
   });
 
   it('is read by other tools from node_modules/@videogen/openapi/dist: Redocly lints it with the shipped rules', async () => {
-    const r = await run(tool('redocly'), ['lint', 'node_modules/@videogen/openapi/dist/openapi.yaml', '--config', 'node_modules/@videogen/openapi/dist/redocly.yaml'], {
-      cwd: dir, env: { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
+    const r = await run(
+      tool('redocly'),
+      [
+        'lint',
+        'node_modules/@videogen/openapi/dist/openapi.yaml',
+        '--config',
+        'node_modules/@videogen/openapi/dist/redocly.yaml',
+      ],
+      {
+        cwd: dir,
+        env: { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
     expect(r.code, show(r)).toBe(0);
     expect(r.stdout + r.stderr).toMatch(/Your API description is valid/);
   });
 
   it('is read by other tools from node_modules/@videogen/openapi/dist: Prism mocks it', async () => {
-    const prism = spawn(tool('prism'), ['mock', 'node_modules/@videogen/openapi/dist/openapi.yaml', '-h', '127.0.0.1', '-p', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const prism = spawn(
+      tool('prism'),
+      ['mock', 'node_modules/@videogen/openapi/dist/openapi.yaml', '-h', '127.0.0.1', '-p', '0'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
     const closed = new Promise((done) => prism.on('close', done));
     try {
       const origin = await new Promise<string>((resolve, reject) => {

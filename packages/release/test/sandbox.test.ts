@@ -23,7 +23,9 @@ describe('npx videogen-sandbox --port 0 --time-scale 60', () => {
   });
 
   it('answers with the seeded settings for a documented key, and with the error envelope without one', async () => {
-    const ok = await fetch(`${sandbox.baseUrl}/video-settings/`, { headers: { Authorization: 'Bearer sandbox-key-acme' } });
+    const ok = await fetch(`${sandbox.baseUrl}/video-settings/`, {
+      headers: { Authorization: 'Bearer sandbox-key-acme' },
+    });
     expect(ok.status).toBe(200);
     const page = (await ok.json()) as { results: unknown[] };
     expect(page).toMatchObject({ page: 1, items_per_page: 50, has_next: false });

@@ -13,17 +13,33 @@ const version = documentVersion();
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
 const exec = (file: string, args: string[]) => {
   try {
-    return { code: 0, out: execFileSync(process.execPath, [file, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    return {
+      code: 0,
+      out: execFileSync(process.execPath, [file, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+    };
   } catch (e) {
     const { status, stdout, stderr } = e as { status: number; stdout: string; stderr: string };
     return { code: status, out: `${stdout}\n${stderr}` };
   }
 };
 /** The manifest inside a tarball, as npm will read it on install. */
-const packedManifest = (file: string) => JSON.parse(execFileSync('tar', ['-xzOf', file, 'package/package.json'], { encoding: 'utf8' }));
+const packedManifest = (file: string) =>
+  JSON.parse(execFileSync('tar', ['-xzOf', file, 'package/package.json'], { encoding: 'utf8' }));
 
 /** Tools that belong to the repository's development, never to a user's install (issue 18: no Chromium, Prism, docs toolchain). */
-const DEVELOPMENT_ONLY = ['playwright-core', 'playwright', '@stoplight/prism-cli', '@redocly/cli', 'redoc', 'turbo', 'tsup', 'openapi-typescript', 'publint', '@arethetypeswrong/cli', 'fast-check'];
+const DEVELOPMENT_ONLY = [
+  'playwright-core',
+  'playwright',
+  '@stoplight/prism-cli',
+  '@redocly/cli',
+  'redoc',
+  'turbo',
+  'tsup',
+  'openapi-typescript',
+  'publint',
+  '@arethetypeswrong/cli',
+  'fast-check',
+];
 
 export function describeTarball(name: string, dir: string) {
   describe(name, () => {
@@ -37,8 +53,17 @@ export function describeTarball(name: string, dir: string) {
 
     it('resolves with its types under attw (ESM-only profile: node16 from ESM, bundler)', () => {
       // YAML files are exported as files to read, not modules to import: attw cannot resolve them as such.
-      const yamlExports = tarball().files.filter((f) => /^dist\/[^/]+\.yaml$/.test(f)).map((f) => `./${f.slice('dist/'.length)}`);
-      const args = [tarball().file, '--profile', 'esm-only', '--format', 'json', ...(yamlExports.length ? ['--exclude-entrypoints', ...yamlExports] : [])];
+      const yamlExports = tarball()
+        .files.filter((f) => /^dist\/[^/]+\.yaml$/.test(f))
+        .map((f) => `./${f.slice('dist/'.length)}`);
+      const args = [
+        tarball().file,
+        '--profile',
+        'esm-only',
+        '--format',
+        'json',
+        ...(yamlExports.length ? ['--exclude-entrypoints', ...yamlExports] : []),
+      ];
       const r = exec(bin('attw'), args);
       expect(r.code, r.out).toBe(0);
       const pkg = packedManifest(tarball().file);
@@ -48,7 +73,9 @@ export function describeTarball(name: string, dir: string) {
         return;
       }
       const { problems } = JSON.parse(r.out.slice(r.out.indexOf('{')));
-      const kept = Object.values(problems as Record<string, Array<{ resolutionKind?: string }>>).flat().filter((p) => !['node10', 'node16-cjs'].includes(p.resolutionKind ?? ''));
+      const kept = Object.values(problems as Record<string, Array<{ resolutionKind?: string }>>)
+        .flat()
+        .filter((p) => !['node10', 'node16-cjs'].includes(p.resolutionKind ?? ''));
       expect(kept).toEqual([]);
     });
 
@@ -57,7 +84,8 @@ export function describeTarball(name: string, dir: string) {
       expect(pkg.version).toBe(version);
       expect(pkg.engines?.node).toMatch(/20\.19/);
       expect(pkg.license).toBe('MIT');
-      for (const r of internalReferences(pkg)) expect(`${r.field} ${r.name}@${r.range}`).toBe(`${r.field} ${r.name}@${version}`);
+      for (const r of internalReferences(pkg))
+        expect(`${r.field} ${r.name}@${r.range}`).toBe(`${r.field} ${r.name}@${version}`);
       expect(tarball().files).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'package.json']));
       // The README is the package's own, written for its users (not the repository's).
       expect(readFileSync(join(ROOT, dir, 'README.md'), 'utf8')).toMatch(new RegExp(`^# ${name.replace('/', '\\/')}`));
@@ -73,9 +101,11 @@ export function describeTarball(name: string, dir: string) {
       }
     });
 
-    it('brings no development tool into a user\'s install', () => {
+    it("brings no development tool into a user's install", () => {
       const lock = JSON.parse(readFileSync(join(projects[name]!, 'node_modules/.package-lock.json'), 'utf8'));
-      const installed = Object.keys(lock.packages).map((p) => p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length));
+      const installed = Object.keys(lock.packages).map((p) =>
+        p.slice(p.lastIndexOf('node_modules/') + 'node_modules/'.length),
+      );
       expect(installed.filter((n) => DEVELOPMENT_ONLY.includes(n))).toEqual([]);
     });
   });

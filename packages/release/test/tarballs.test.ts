@@ -21,11 +21,12 @@ describe('the fresh projects', () => {
     }
   });
 
-  it('take the packages\' dependencies on each other from the tarballs, never from the registry', () => {
+  it("take the packages' dependencies on each other from the tarballs, never from the registry", () => {
     for (const { name } of PUBLISHED) {
       const lock = JSON.parse(readFileSync(join(projects[name]!, 'node_modules/.package-lock.json'), 'utf8'));
       for (const [path, entry] of Object.entries(lock.packages as Record<string, { resolved?: string }>))
-        if (/node_modules\/@videogen\/[^/]+$/.test(path)) expect(entry.resolved, `${name}: ${path}`).toMatch(/^file:.*\.tgz$/);
+        if (/node_modules\/@videogen\/[^/]+$/.test(path))
+          expect(entry.resolved, `${name}: ${path}`).toMatch(/^file:.*\.tgz$/);
     }
   });
 });

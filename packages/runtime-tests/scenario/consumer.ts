@@ -1,12 +1,22 @@
 // A user's strict TypeScript program against the packed client, compiled with moduleResolution
 // nodenext and bundler. Its types are part of the check: a wrong or missing .d.ts fails to compile.
 import {
-  createClient, NotFoundError, isVideoApiError, LANGUAGES,
-  type Video, type VideoSetting, type VideoClient, type Language, type GenerateInput,
+  createClient,
+  NotFoundError,
+  isVideoApiError,
+  LANGUAGES,
+  type Video,
+  type VideoSetting,
+  type VideoClient,
+  type Language,
+  type GenerateInput,
 } from '@videogen/client';
 
 const [textSetting, missingId] = process.argv.slice(2) as [string, string];
-const client: VideoClient = createClient({ apiKey: process.env.VIDEO_API_KEY!, baseUrl: process.env.VIDEO_API_BASE_URL! });
+const client: VideoClient = createClient({
+  apiKey: process.env.VIDEO_API_KEY!,
+  baseUrl: process.env.VIDEO_API_BASE_URL!,
+});
 
 const settings: VideoSetting[] = [];
 for await (const s of client.settings.list()) settings.push(s);
@@ -19,4 +29,12 @@ try {
 } catch (e) {
   notFound = e instanceof NotFoundError && isVideoApiError(e) && e.status === 404;
 }
-console.log(JSON.stringify({ settings: settings.length, status: video.status, hasUrl: typeof video.download_url == 'string', language, notFound }));
+console.log(
+  JSON.stringify({
+    settings: settings.length,
+    status: video.status,
+    hasUrl: typeof video.download_url == 'string',
+    language,
+    notFound,
+  }),
+);

@@ -25,12 +25,27 @@ export async function session(client, lib, { textSetting, pdfSetting, missingId 
     await client.videos.get(missingId);
     out.notFound = 'no error';
   } catch (e) {
-    out.notFound = { isNotFound: e instanceof lib.NotFoundError, isApiError: lib.isVideoApiError(e), status: e.status, code: e.error_code };
+    out.notFound = {
+      isNotFound: e instanceof lib.NotFoundError,
+      isApiError: lib.isVideoApiError(e),
+      status: e.status,
+      code: e.error_code,
+    };
   }
   // Per-request options and raw responses (issue 21): the same on every runtime.
-  const opts = { timeoutMs: 10_000, maxRetries: 1, signal: new AbortController().signal, headers: { 'x-runtime-test': '1' } };
+  const opts = {
+    timeoutMs: 10_000,
+    maxRetries: 1,
+    signal: new AbortController().signal,
+    headers: { 'x-runtime-test': '1' },
+  };
   const { data, response } = await client.videos.get(video_id, opts).withResponse();
-  out.withResponse = { videoStatus: data.status, status: response.status, isResponse: response instanceof Response, json: /json/.test(response.headers.get('content-type')) };
+  out.withResponse = {
+    videoStatus: data.status,
+    status: response.status,
+    isResponse: response instanceof Response,
+    json: /json/.test(response.headers.get('content-type')),
+  };
   const raw = await client.conversions.get(video_id, opts).asResponse();
   out.asResponse = { ok: raw.ok, bodyUsed: raw.bodyUsed, convertible: typeof (await raw.json()).is_convertible };
   const page = await client.settings.list(opts);
@@ -44,7 +59,10 @@ export async function session(client, lib, { textSetting, pdfSetting, missingId 
   }
   const stop = new AbortController();
   stop.abort(new Error('stopped by the caller'));
-  out.aborted = await client.videos.get(video_id, { signal: stop.signal }).then(() => 'no error', (e) => e.message);
+  out.aborted = await client.videos.get(video_id, { signal: stop.signal }).then(
+    () => 'no error',
+    (e) => e.message,
+  );
   out.videoId = video_id;
   return out;
 }

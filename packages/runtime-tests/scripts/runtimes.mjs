@@ -25,13 +25,19 @@ export const MINIFLARE = join(modules, 'miniflare/dist/src/index.js');
 export function ensureRuntimes() {
   if (process.platform != 'linux' || process.arch != 'x64')
     throw new Error(`The pinned runtimes are linux-x64 builds; this is ${process.platform}-${process.arch}`);
-  const lock = createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex');
+  const lock = createHash('sha256')
+    .update(readFileSync(join(root, 'package-lock.json')))
+    .digest('hex');
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') != lock) {
     // --prefer-offline: a second checkout on the same machine installs from npm's cache, not the network.
-    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: ['ignore', 2, 2] });
+    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: root,
+      stdio: ['ignore', 2, 2],
+    });
     writeFileSync(stamp, lock);
   }
-  for (const [name, bin] of Object.entries(BINARIES)) if (!existsSync(bin)) throw new Error(`runtime ${name} missing after install: ${bin}`);
+  for (const [name, bin] of Object.entries(BINARIES))
+    if (!existsSync(bin)) throw new Error(`runtime ${name} missing after install: ${bin}`);
   return BINARIES;
 }
 

@@ -33,9 +33,20 @@ describe('the packed client in a fresh project', () => {
     } catch (e) {
       throw new Error(`tsc (${mode}) failed:\n${(e as { stdout?: string }).stdout}`);
     }
-    const out = await runJson(process.execPath, [`out-${mode}/consumer.js`, FIXTURES.acme.settings.text, '00000000-0000-4000-8000-0000000000ff'], {
-      cwd: dir, env: { VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl },
+    const out = await runJson(
+      process.execPath,
+      [`out-${mode}/consumer.js`, FIXTURES.acme.settings.text, '00000000-0000-4000-8000-0000000000ff'],
+      {
+        cwd: dir,
+        env: { VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl },
+      },
+    );
+    expect(out).toEqual({
+      settings: 7,
+      status: 'completed',
+      hasUrl: true,
+      language: expect.any(String),
+      notFound: true,
     });
-    expect(out).toEqual({ settings: 7, status: 'completed', hasUrl: true, language: expect.any(String), notFound: true });
   });
 });

@@ -9,7 +9,12 @@ const exec = promisify(execFile);
  */
 export async function runJson(cmd: string, args: string[], opts: { cwd: string; env?: Record<string, string> }) {
   try {
-    const { stdout } = await exec(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, timeout: 480_000, maxBuffer: 1 << 22 });
+    const { stdout } = await exec(cmd, args, {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+      timeout: 480_000,
+      maxBuffer: 1 << 22,
+    });
     return JSON.parse(stdout.trim().split('\n').at(-1)!);
   } catch (e) {
     const { stderr, stdout } = e as { stderr?: string; stdout?: string };

@@ -53,7 +53,11 @@ describe.each([
   ['Node 24', 'node24', (b: string) => [b, ['main.mjs']]],
   ['Bun', 'bun', (b: string) => [b, ['main.mjs']]],
   // The permissions a user grants: network, the key's variable, files for uploads and downloads.
-  ['Deno', 'deno', (b: string) => [b, ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${dir}`, 'main.mjs']]],
+  [
+    'Deno',
+    'deno',
+    (b: string) => [b, ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${dir}`, 'main.mjs']],
+  ],
 ] as const)('%s', (_, name, command) => {
   it('runs a session with the packed client against the sandbox', async () => {
     const [cmd, pre] = command(bins[name]);
@@ -83,12 +87,23 @@ describe('behind HTTP_PROXY', () => {
     ['Node 22 (NODE_USE_ENV_PROXY=1)', 'node22', { NODE_USE_ENV_PROXY: '1' }, (b: string) => [b, ['proxy.mjs']]],
     ['Node 24 (undici)', 'node24', {}, (b: string) => [b, ['proxy.mjs']]],
     ['Bun', 'bun', {}, (b: string) => [b, ['proxy.mjs']]],
-    ['Deno', 'deno', {}, (b: string) => [b, ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${dir}`, 'proxy.mjs']]],
+    [
+      'Deno',
+      'deno',
+      {},
+      (b: string) => [b, ['run', '--allow-net', '--allow-env', '--allow-read', `--allow-write=${dir}`, 'proxy.mjs']],
+    ],
   ] as const)('%s: API calls and the download go through the proxy', async (_, name, extra, command) => {
     asked.length = 0;
     const [cmd, pre] = command(bins[name]);
     const out = await runJson(cmd, [...pre, F.videos.convertible, join(dir, `proxied-${name}.mp4`)], {
-      cwd: dir, env: { ...env(), HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, NO_PROXY: '', ...extra },
+      cwd: dir,
+      env: {
+        ...env(),
+        HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        NO_PROXY: '',
+        ...extra,
+      },
     });
     expect(out).toMatchObject({ status: 'completed', http: 200 });
     expect(out.bytes).toBeGreaterThan(1000);
@@ -107,23 +122,41 @@ describe('behind HTTP_PROXY', () => {
 async function runWorker(flags: string[]) {
   const script = join(dir, 'worker.bundle.mjs');
   await build({
-    entryPoints: [join(dir, 'worker.mjs')], outfile: script, bundle: true, format: 'esm', platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], external: ['node:*'], logLevel: 'error',
+    entryPoints: [join(dir, 'worker.mjs')],
+    outfile: script,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    external: ['node:*'],
+    logLevel: 'error',
   });
-  const bindings = { VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl, textSetting: F.settings.text, pdfSetting: F.settings.pdf, missingId: MISSING };
+  const bindings = {
+    VIDEO_API_KEY: SANDBOX_KEYS.acme,
+    VIDEO_API_BASE_URL: sb.baseUrl,
+    textSetting: F.settings.text,
+    pdfSetting: F.settings.pdf,
+    missingId: MISSING,
+  };
   // miniflare needs Node >= 22: it runs on the pinned Node 24.
-  return runJson(bins.node24, ['run-worker.mjs', MINIFLARE, script, JSON.stringify(bindings), JSON.stringify(flags)], { cwd: dir });
+  return runJson(bins.node24, ['run-worker.mjs', MINIFLARE, script, JSON.stringify(bindings), JSON.stringify(flags)], {
+    cwd: dir,
+  });
 }
 
 describe('Cloudflare Worker (workerd via miniflare)', () => {
   it('plain (no process, no fs): runs a session with the key from its bindings; a file path gets one clear error', async () => {
     const out = await runWorker([]);
     expectSession(out);
-    expect(out.upload_from_path).toEqual({ name: 'ValidationError', message: expect.stringMatching(/pdf_file: the file path "deck\.pdf" needs a file system/) });
+    expect(out.upload_from_path).toEqual({
+      name: 'ValidationError',
+      message: expect.stringMatching(/pdf_file: the file path "deck\.pdf" needs a file system/),
+    });
     expect(out.download_to_path).toEqual({ name: 'TypeError', message: expect.stringMatching(/needs a file system/) });
   });
 
-  it('with nodejs_compat: the same session; paths reach workerd\'s in-memory file system', async () => {
+  it("with nodejs_compat: the same session; paths reach workerd's in-memory file system", async () => {
     const out = await runWorker(['nodejs_compat']);
     expectSession(out);
     expect(out.upload_from_path.message).toMatch(/deck\.pdf/); // ENOENT: nothing there

@@ -21,4 +21,5 @@ export function startChild(args, ready) {
   });
 }
 
-export const stop = (child) => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
+export const stop = (child) =>
+  new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));

@@ -24,7 +24,12 @@ const HAS_PERF = spawnSync('perf', ['--version']).error === undefined;
 /** The part of the stack a JS frame's file belongs to. */
 function moduleOf(file) {
   if (!file) return 'generated code (the compiled router, Ajv validators)';
-  if (file.startsWith('node:')) return /^node:_http|^node:http/.test(file) ? 'node:http' : /stream|net|timers|task_queues|events/.test(file) ? 'node: streams, net, timers, ticks' : 'node: other';
+  if (file.startsWith('node:'))
+    return /^node:_http|^node:http/.test(file)
+      ? 'node:http'
+      : /stream|net|timers|task_queues|events/.test(file)
+        ? 'node: streams, net, timers, ticks'
+        : 'node: other';
   const nm = file.lastIndexOf('node_modules/');
   if (nm >= 0) {
     const rest = file.slice(nm + 13).split('/');
@@ -43,10 +48,14 @@ function bucketsFromPerf(text) {
   const fns = new Map();
   let total = 0;
   for (const sample of text.split(/\n\s*\n/)) {
-    const frames = sample.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-      const m = /^[0-9a-f]+ (.*) \(([^)]*)\)$/.exec(l);
-      return m ? { sym: m[1], dso: m[2] } : { sym: l, dso: '' };
-    });
+    const frames = sample
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .map((l) => {
+        const m = /^[0-9a-f]+ (.*) \(([^)]*)\)$/.exec(l);
+        return m ? { sym: m[1], dso: m[2] } : { sym: l, dso: '' };
+      });
     if (!frames.length) continue;
     total++;
     const leaf = frames[0];
@@ -65,7 +74,10 @@ function bucketsFromPerf(text) {
         const file = m?.[2] ?? '';
         part = moduleOf(file);
         fn = `${m?.[1] || '(anonymous)'} ${file.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/packages\//, 'packages/')}:${m?.[3]}`;
-      } else if (/llhttp/.test(leaf.sym) || frames.some((f) => /Parser::Execute/.test(f.sym) && !frames.some((g) => g.sym.startsWith('JS:')))) {
+      } else if (
+        /llhttp/.test(leaf.sym) ||
+        frames.some((f) => /Parser::Execute/.test(f.sym) && !frames.some((g) => g.sym.startsWith('JS:')))
+      ) {
         part = 'node native (llhttp parser, libuv, bindings)';
       } else part = 'node native (llhttp parser, libuv, bindings)';
     }
@@ -85,7 +97,12 @@ function bucketsFromCpuProfile(profile) {
     const { callFrame } = byId.get(id);
     if (callFrame.functionName === '(idle)' || callFrame.functionName === '(program)') continue;
     total++;
-    const part = callFrame.functionName === '(garbage collector)' ? 'V8 garbage collector' : callFrame.url ? moduleOf(callFrame.url) : `native: ${callFrame.functionName}`;
+    const part =
+      callFrame.functionName === '(garbage collector)'
+        ? 'V8 garbage collector'
+        : callFrame.url
+          ? moduleOf(callFrame.url)
+          : `native: ${callFrame.functionName}`;
     parts.set(part, (parts.get(part) ?? 0) + 1);
     const key = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/packages\//, 'packages/')}:${callFrame.lineNumber + 1}`;
     fns.set(key, (fns.get(key) ?? 0) + 1);
@@ -100,14 +117,22 @@ function cpuMs(pid) {
 }
 
 function wrk(url, seconds) {
-  const out = execFileSync('wrk', ['-t1', '-c16', `-d${seconds}s`, '-H', 'authorization: Bearer sandbox-key-acme', url], { encoding: 'utf8' });
+  const out = execFileSync(
+    'wrk',
+    ['-t1', '-c16', `-d${seconds}s`, '-H', 'authorization: Bearer sandbox-key-acme', url],
+    { encoding: 'utf8' },
+  );
   return Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
 }
 
 export async function profile({ options = {}, plain = false, script = undefined, seconds = SECONDS } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-profile-'));
   const flags = HAS_PERF ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
-  const args = script ? [script] : plain ? ['-e', PLAIN_SERVER] : [here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false, ...options })];
+  const args = script
+    ? [script]
+    : plain
+      ? ['-e', PLAIN_SERVER]
+      : [here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false, ...options })];
   const server = await startChild([...flags, ...args], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
   const url = `${server.origin}/v1/videos/${VIDEO}/`;
   let requests;
@@ -118,11 +143,35 @@ export async function profile({ options = {}, plain = false, script = undefined,
     const c0 = cpuMs(server.child.pid);
     if (HAS_PERF) {
       const data = join(dir, 'perf.data');
-      const rec = spawn('perf', ['record', '-F', '1999', '-e', 'cpu-clock', '-g', '-p', String(server.child.pid), '-o', data, '--', 'sleep', String(seconds + 0.5)], { stdio: 'ignore' });
+      const rec = spawn(
+        'perf',
+        [
+          'record',
+          '-F',
+          '1999',
+          '-e',
+          'cpu-clock',
+          '-g',
+          '-p',
+          String(server.child.pid),
+          '-o',
+          data,
+          '--',
+          'sleep',
+          String(seconds + 0.5),
+        ],
+        { stdio: 'ignore' },
+      );
       requests = wrk(url, seconds);
       cpu = cpuMs(server.child.pid) - c0;
       await new Promise((r) => rec.on('exit', r));
-      buckets = bucketsFromPerf(execFileSync('perf', ['script', '-i', data, '-F', 'ip,sym,dso'], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] }));
+      buckets = bucketsFromPerf(
+        execFileSync('perf', ['script', '-i', data, '-F', 'ip,sym,dso'], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 30,
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }),
+      );
     } else {
       requests = wrk(url, seconds);
       cpu = cpuMs(server.child.pid) - c0;
@@ -140,13 +189,25 @@ export async function profile({ options = {}, plain = false, script = undefined,
   } catch {
     // (no map without --perf-basic-prof)
   }
-  return { requests, cpuMs: cpu, usPerRequest: (cpu * 1000) / requests, ...buckets, sampler: HAS_PERF ? 'perf' : 'cpu-prof' };
+  return {
+    requests,
+    cpuMs: cpu,
+    usPerRequest: (cpu * 1000) / requests,
+    ...buckets,
+    sampler: HAS_PERF ? 'perf' : 'cpu-prof',
+  };
 }
 
 export function report(p, top = TOP) {
-  const lines = [`${p.requests} requests in ${SECONDS} s under the sampler, ${p.cpuMs} ms CPU: ${p.usPerRequest.toFixed(1)} µs CPU per request (sampler: ${p.sampler}, ${p.total} samples)`, '', 'per request, by part of the stack:'];
-  const us = (n) => `${((p.usPerRequest * n) / p.total).toFixed(2).padStart(6)} µs ${((100 * n) / p.total).toFixed(1).padStart(5)} %`;
-  for (const [k, n] of [...p.parts].sort((a, b) => b[1] - a[1])) if (n / p.total >= 0.003) lines.push(`  ${us(n)}  ${k}`);
+  const lines = [
+    `${p.requests} requests in ${SECONDS} s under the sampler, ${p.cpuMs} ms CPU: ${p.usPerRequest.toFixed(1)} µs CPU per request (sampler: ${p.sampler}, ${p.total} samples)`,
+    '',
+    'per request, by part of the stack:',
+  ];
+  const us = (n) =>
+    `${((p.usPerRequest * n) / p.total).toFixed(2).padStart(6)} µs ${((100 * n) / p.total).toFixed(1).padStart(5)} %`;
+  for (const [k, n] of [...p.parts].sort((a, b) => b[1] - a[1]))
+    if (n / p.total >= 0.003) lines.push(`  ${us(n)}  ${k}`);
   lines.push('', `top ${top} JavaScript functions (with the builtins they call):`);
   for (const [k, n] of [...p.fns].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${us(n)}  ${k}`);
   return lines.join('\n');

@@ -29,7 +29,6 @@ const MAX_REQUESTS = 200_000;
 const CONCURRENCY = 16;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-
 async function waitHttp(url, headers) {
   for (let i = 0; i < 200; i++) {
     try {
@@ -52,7 +51,14 @@ async function waitHttp(url, headers) {
 const WRK = process.env.BENCH_LOADER !== 'js' && spawnSync('wrk', ['--version']).error === undefined ? 'wrk' : null;
 
 function wrkLoad(url, headers) {
-  const args = ['-t1', `-c${CONCURRENCY}`, `-d${DURATION_MS / 1000}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  const args = [
+    '-t1',
+    `-c${CONCURRENCY}`,
+    `-d${DURATION_MS / 1000}s`,
+    '--latency',
+    ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+    url,
+  ];
   execFileSync(WRK, ['-t1', `-c${CONCURRENCY}`, '-d1s', ...args.slice(3)], { stdio: 'ignore' }); // warm-up
   const out = execFileSync(WRK, args, { encoding: 'utf8' });
   const ms = (label) => {
@@ -80,38 +86,46 @@ async function load(url, headers) {
   const u = new URL(url);
   const request = Buffer.from(
     `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\n` +
-      Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') +
+      Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('') +
       'Connection: keep-alive\r\n\r\n',
   );
   const run = (until, maxCount, latencies, stats) =>
-    Promise.all(Array.from({ length: CONCURRENCY }, () => new Promise((resolve) => {
-      const socket = net.connect(Number(u.port), u.hostname);
-      socket.setNoDelay(true);
-      let buf = Buffer.alloc(0);
-      let t = 0n;
-      const send = () => {
-        if (Date.now() >= until || stats.sent >= maxCount) return void (socket.end(), resolve());
-        stats.sent++;
-        t = process.hrtime.bigint();
-        socket.write(request);
-      };
-      socket.on('data', (d) => {
-        buf = buf.length ? Buffer.concat([buf, d]) : d;
-        for (;;) {
-          const headEnd = buf.indexOf('\r\n\r\n');
-          if (headEnd < 0) return;
-          const head = buf.subarray(0, headEnd).toString('latin1');
-          const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-          if (buf.length < headEnd + 4 + length) return;
-          if (!head.startsWith('HTTP/1.1 200')) stats.non200++;
-          latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
-          buf = buf.subarray(headEnd + 4 + length);
-          send();
-        }
-      });
-      socket.on('error', () => (stats.errors++, resolve()));
-      socket.on('connect', send);
-    })));
+    Promise.all(
+      Array.from(
+        { length: CONCURRENCY },
+        () =>
+          new Promise((resolve) => {
+            const socket = net.connect(Number(u.port), u.hostname);
+            socket.setNoDelay(true);
+            let buf = Buffer.alloc(0);
+            let t = 0n;
+            const send = () => {
+              if (Date.now() >= until || stats.sent >= maxCount) return void (socket.end(), resolve());
+              stats.sent++;
+              t = process.hrtime.bigint();
+              socket.write(request);
+            };
+            socket.on('data', (d) => {
+              buf = buf.length ? Buffer.concat([buf, d]) : d;
+              for (;;) {
+                const headEnd = buf.indexOf('\r\n\r\n');
+                if (headEnd < 0) return;
+                const head = buf.subarray(0, headEnd).toString('latin1');
+                const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+                if (buf.length < headEnd + 4 + length) return;
+                if (!head.startsWith('HTTP/1.1 200')) stats.non200++;
+                latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+                buf = buf.subarray(headEnd + 4 + length);
+                send();
+              }
+            });
+            socket.on('error', () => (stats.errors++, resolve()));
+            socket.on('connect', send);
+          }),
+      ),
+    );
   await run(Date.now() + 1000, Infinity, [], { sent: 0, errors: 0, non200: 0 }); // warm-up
   const latencies = [];
   const stats = { sent: 0, errors: 0, non200: 0 };
@@ -195,24 +209,45 @@ async function throughputBench() {
   // its response self-check. The targets alternate for ROUNDS rounds and the best round of each
   // counts, so a burst of other work on a shared machine does not decide the ratios.
   const headers = { authorization: `Bearer ${KEY}` };
-  const child = (options) => startChild([here('./sandbox-child.mjs'), JSON.stringify(options)], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
+  const child = (options) =>
+    startChild([here('./sandbox-child.mjs'), JSON.stringify(options)], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
   const sandbox = await child({ rateLimits: false, validateResponses: false });
   const checked = await child({ rateLimits: false, validateResponses: true });
   const prismPort = await freePort();
   // Prism prints little at -v warn: start it and poll until it answers.
-  const prismChild = spawn(process.execPath, [PRISM, 'mock', SPEC, '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn'], { stdio: 'ignore' });
+  const prismChild = spawn(
+    process.execPath,
+    [PRISM, 'mock', SPEC, '-h', '127.0.0.1', '-p', String(prismPort), '-v', 'warn'],
+    { stdio: 'ignore' },
+  );
   // A plain node:http server answering the same bytes: the ceiling of this machine and load generator.
   const plain = await startChild(['-e', PLAIN_SERVER], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
   const targets = [
-    { name: 'sandbox GET /v1/videos/{id}/', url: `${sandbox.origin}/v1/videos/${VIDEO}/`, pid: sandbox.child.pid, rounds: [] },
-    { name: 'sandbox, validateResponses on', url: `${checked.origin}/v1/videos/${VIDEO}/`, pid: checked.child.pid, rounds: [] },
+    {
+      name: 'sandbox GET /v1/videos/{id}/',
+      url: `${sandbox.origin}/v1/videos/${VIDEO}/`,
+      pid: sandbox.child.pid,
+      rounds: [],
+    },
+    {
+      name: 'sandbox, validateResponses on',
+      url: `${checked.origin}/v1/videos/${VIDEO}/`,
+      pid: checked.child.pid,
+      rounds: [],
+    },
     // Prism serves the paths without the server URL's /v1.
-    { name: 'prism mock GET /videos/{id}/', url: `http://127.0.0.1:${prismPort}/videos/${VIDEO}/`, pid: prismChild.pid, rounds: [] },
+    {
+      name: 'prism mock GET /videos/{id}/',
+      url: `http://127.0.0.1:${prismPort}/videos/${VIDEO}/`,
+      pid: prismChild.pid,
+      rounds: [],
+    },
     { name: '(ceiling) plain node:http', url: `${plain.origin}/v1/videos/${VIDEO}/`, pid: plain.child.pid, rounds: [] },
   ];
   try {
     for (const t of targets) await waitHttp(t.url, headers);
-    for (let round = 0; round < ROUNDS; round++) for (const t of targets) t.rounds.push(await measure(t.url, headers, t.pid));
+    for (let round = 0; round < ROUNDS; round++)
+      for (const t of targets) t.rounds.push(await measure(t.url, headers, t.pid));
   } finally {
     await Promise.all([stop(sandbox.child), stop(checked.child), stop(prismChild), stop(plain.child)]);
   }
@@ -226,16 +261,28 @@ async function throughputBench() {
   const prStarts = [];
   for (let i = 0; i < STARTS; i++) {
     const p1 = await freePort();
-    sbStarts.push(await startupMs([cli, '--port', String(p1), '--quiet'], `http://127.0.0.1:${p1}/v1/videos/${VIDEO}/`, headers));
+    sbStarts.push(
+      await startupMs([cli, '--port', String(p1), '--quiet'], `http://127.0.0.1:${p1}/v1/videos/${VIDEO}/`, headers),
+    );
     const p2 = await freePort();
-    prStarts.push(await startupMs([PRISM, 'mock', SPEC, '-h', '127.0.0.1', '-p', String(p2), '-v', 'warn'], `http://127.0.0.1:${p2}/videos/${VIDEO}/`, headers));
+    prStarts.push(
+      await startupMs(
+        [PRISM, 'mock', SPEC, '-h', '127.0.0.1', '-p', String(p2), '-v', 'warn'],
+        `http://127.0.0.1:${p2}/videos/${VIDEO}/`,
+        headers,
+      ),
+    );
   }
   const sbStart = median(sbStarts);
   const prStart = median(prStarts);
 
   // In-process: sb.fetch (no socket) against the global fetch over loopback, in one process.
   const inProcessRun = await new Promise((resolve) => {
-    const c = spawn(process.execPath, [here('./in-process-child.mjs'), String(DURATION_MS / 1000), String(CONCURRENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const c = spawn(
+      process.execPath,
+      [here('./in-process-child.mjs'), String(DURATION_MS / 1000), String(CONCURRENCY)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     c.stdout.on('data', (d) => (out += d));
     c.on('exit', () => resolve(JSON.parse(out.trim().split('\n').at(-1) || '{}')));
@@ -250,50 +297,86 @@ async function throughputBench() {
   ].map((r) => r.map(String));
   const w = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   for (const r of rows) console.log(r.map((c, i) => (i ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  '));
-  console.log(`rounds (req/s): ${targets.map((t) => `${t.name.split(' ')[0]}${t.name.includes('validate') ? ' (checked)' : ''} ${t.rounds.map((r) => fmt(r.rps)).join(', ')}`).join('; ')}`);
-  console.log('(CPU µs/req: the server process\'s CPU time over the requests it answered, from /proc: steadier than req/s on a busy machine)');
-  console.log(`start-up to the first answer (median of ${STARTS}): videogen-sandbox ${fmt(sbStart)} ms (${sbStarts.map((x) => fmt(x)).join(', ')}); prism mock ${fmt(prStart)} ms (${prStarts.map((x) => fmt(x)).join(', ')})`);
+  console.log(
+    `rounds (req/s): ${targets.map((t) => `${t.name.split(' ')[0]}${t.name.includes('validate') ? ' (checked)' : ''} ${t.rounds.map((r) => fmt(r.rps)).join(', ')}`).join('; ')}`,
+  );
+  console.log(
+    "(CPU µs/req: the server process's CPU time over the requests it answered, from /proc: steadier than req/s on a busy machine)",
+  );
+  console.log(
+    `start-up to the first answer (median of ${STARTS}): videogen-sandbox ${fmt(sbStart)} ms (${sbStarts.map((x) => fmt(x)).join(', ')}); prism mock ${fmt(prStart)} ms (${prStarts.map((x) => fmt(x)).join(', ')})`,
+  );
   const ip = inProcessRun.inProcess;
   const sock = inProcessRun.overSocket;
   console.log(
     `in-process, ${CONCURRENCY} concurrent loops in one process: sb.fetch ${ip ? `${fmt(ip)} req/s` : 'n/a (this sandbox has no sb.fetch)'}, global fetch over loopback ${fmt(sock)} req/s${ip ? ` (in-process / socket: ${fmt(ip / sock, 1)}x)` : ''}`,
   );
 
-  const goal = (label, value, ok) => console.log(`  ${label.padEnd(52)} ${value.padStart(10)}  ${ok ? 'MET' : 'NOT MET'}`);
+  const goal = (label, value, ok) =>
+    console.log(`  ${label.padEnd(52)} ${value.padStart(10)}  ${ok ? 'MET' : 'NOT MET'}`);
   console.log('\ngoals (issue 22), from this run:');
   goal('sandbox / prism mock ≥ 10x', `${fmt(sb.rps / pr.rps, 1)}x`, sb.rps / pr.rps >= 10);
   goal('sandbox / plain node:http ≥ 60 %', `${fmt((100 * sb.rps) / pl.rps)} %`, sb.rps / pl.rps >= 0.6);
-  goal('sandbox with validateResponses / prism mock ≥ 5x', `${fmt(sbChecked.rps / pr.rps, 1)}x`, sbChecked.rps / pr.rps >= 5);
+  goal(
+    'sandbox with validateResponses / prism mock ≥ 5x',
+    `${fmt(sbChecked.rps / pr.rps, 1)}x`,
+    sbChecked.rps / pr.rps >= 5,
+  );
   goal(`start-up to first answer ≤ 250 ms (prism: ${fmt(prStart)} ms)`, `${fmt(sbStart)} ms`, sbStart <= 250);
   console.log('(sandbox children with rateLimits: false; every server in its own process on loopback)\n');
 }
 
 async function main() {
-  console.log(`videogen sandbox benchmark (Node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, best of ${ROUNDS} rounds of ${DURATION_MS / 1000} s per target, ${CONCURRENCY} keep-alive clients, load generator: ${WRK ? 'wrk' : 'JS raw sockets (install wrk for a generator that does not compete with the server: apt-get install wrk)'})\n`);
+  console.log(
+    `videogen sandbox benchmark (Node ${process.version}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(
+        ' ',
+      )}, best of ${ROUNDS} rounds of ${DURATION_MS / 1000} s per target, ${CONCURRENCY} keep-alive clients, load generator: ${WRK ? 'wrk' : 'JS raw sockets (install wrk for a generator that does not compete with the server: apt-get install wrk)'})\n`,
+  );
   await throughputBench();
   if (process.env.BENCH_ONLY === 'throughput') return;
 
   // (2) memory under 4 concurrent 180 MB uploads (Business plan limit; rate limits off so all 4 start).
-  const accounts = [1, 2, 3, 4].map((i) => ({ name: `uploader${i}`, plan: 'business', credits: 100, keys: [`bench-key-${i}`] }));
-  const up = await startChild([here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false, accounts })], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
-  const settings = await Promise.all(accounts.map(async (a) => {
-    const res = await fetch(`${up.origin}/v1/video-settings/`, { headers: { authorization: `Bearer ${a.keys[0]}` } });
-    return (await res.json()).results.find((s) => s.request_fields.join() === 'audio_file').video_setting_id;
+  const accounts = [1, 2, 3, 4].map((i) => ({
+    name: `uploader${i}`,
+    plan: 'business',
+    credits: 100,
+    keys: [`bench-key-${i}`],
   }));
+  const up = await startChild(
+    [here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false, accounts })],
+    (o) => /ORIGIN (\S+)/.exec(o)?.[1],
+  );
+  const settings = await Promise.all(
+    accounts.map(async (a) => {
+      const res = await fetch(`${up.origin}/v1/video-settings/`, { headers: { authorization: `Bearer ${a.keys[0]}` } });
+      return (await res.json()).results.find((s) => s.request_fields.join() === 'audio_file').video_setting_id;
+    }),
+  );
   const before = vm(up.child.pid);
   let peakSampled = before.rss;
   const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, vm(up.child.pid).rss)), 50);
   const t0 = Date.now();
-  const results = await Promise.all(accounts.map((a, i) =>
-    streamedUpload({ baseUrl: `${up.origin}/v1`, key: a.keys[0], setting: settings[i], total: 180_000_000 }).catch((err) => ({ status: 0, text: err.message })),
-  ));
+  const results = await Promise.all(
+    accounts.map((a, i) =>
+      streamedUpload({ baseUrl: `${up.origin}/v1`, key: a.keys[0], setting: settings[i], total: 180_000_000 }).catch(
+        (err) => ({ status: 0, text: err.message }),
+      ),
+    ),
+  );
   const uploadSeconds = (Date.now() - t0) / 1000;
   clearInterval(sampler);
   const after = vm(up.child.pid);
   await stop(up.child);
 
-  console.log(`4 × 180 MB uploads at once: ${fmt(uploadSeconds, 1)} s, answers ${results.map((r) => r.status).join(', ')}`);
-  console.log(`sandbox RSS before ${fmt(before.rss, 1)} MB, peak sampled ${fmt(peakSampled, 1)} MB, VmHWM ${fmt(after.hwm, 1)} MB (goal < 200 MB): ${after.hwm < 200 ? 'MET' : 'NOT MET'}`);
+  console.log(
+    `4 × 180 MB uploads at once: ${fmt(uploadSeconds, 1)} s, answers ${results.map((r) => r.status).join(', ')}`,
+  );
+  console.log(
+    `sandbox RSS before ${fmt(before.rss, 1)} MB, peak sampled ${fmt(peakSampled, 1)} MB, VmHWM ${fmt(after.hwm, 1)} MB (goal < 200 MB): ${after.hwm < 200 ? 'MET' : 'NOT MET'}`,
+  );
   if (results.some((r) => r.status !== 200)) console.log(`  unexpected answers: ${JSON.stringify(results)}`);
 
   // (3) 10,000 stalled connections beside a well-behaved client; (4) the store at 100,000 videos.

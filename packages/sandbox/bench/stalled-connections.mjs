@@ -56,10 +56,14 @@ async function client(origin, count) {
   for (let i = 0; i < count; i++) {
     const t = process.hrtime.bigint();
     const status = await new Promise((resolve) => {
-      const req = http.get(`${origin}/v1/videos/${VIDEO}/`, { agent, headers: { authorization: `Bearer ${KEY}` }, timeout: 10_000 }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      });
+      const req = http.get(
+        `${origin}/v1/videos/${VIDEO}/`,
+        { agent, headers: { authorization: `Bearer ${KEY}` }, timeout: 10_000 },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+        },
+      );
       req.on('timeout', () => req.destroy());
       req.on('error', () => resolve(0));
     });
@@ -72,14 +76,22 @@ async function client(origin, count) {
   return { n: latencies.length, failures, p50: q(0.5), p99: q(0.99), max: latencies[latencies.length - 1] };
 }
 
-export async function stalledConnectionsBench({ stalled = Number(process.env.STALLED ?? 10_000), requests = Number(process.env.STALLED_REQUESTS ?? 2000) } = {}) {
+export async function stalledConnectionsBench({
+  stalled = Number(process.env.STALLED ?? 10_000),
+  requests = Number(process.env.STALLED_REQUESTS ?? 2000),
+} = {}) {
   const limit = openFiles();
   // Each stalled connection costs a descriptor on both sides; both children inherit this limit.
   if (limit && limit < stalled + 512) {
-    console.log(`open-file limit ${limit} < ${stalled} + 512: holding ${limit - 512} instead (raise it with ulimit -n)`);
+    console.log(
+      `open-file limit ${limit} < ${stalled} + 512: holding ${limit - 512} instead (raise it with ulimit -n)`,
+    );
     stalled = limit - 512;
   }
-  const sandbox = await startChild([here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false })], (o) => /ORIGIN (\S+)/.exec(o)?.[1]);
+  const sandbox = await startChild(
+    [here('./sandbox-child.mjs'), JSON.stringify({ rateLimits: false, validateResponses: false })],
+    (o) => /ORIGIN (\S+)/.exec(o)?.[1],
+  );
   const port = Number(new URL(sandbox.origin).port);
   let attacker;
   try {
@@ -87,7 +99,9 @@ export async function stalledConnectionsBench({ stalled = Number(process.env.STA
     const unloaded = await client(sandbox.origin, requests);
     const rssBefore = rss(sandbox.child.pid);
 
-    attacker = spawn(process.execPath, ['-e', ATTACKER, String(port), String(stalled)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    attacker = spawn(process.execPath, ['-e', ATTACKER, String(port), String(stalled)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let last = { open: 0, opened: 0, cut: 0 };
     attacker.stdout.on('data', (d) => {
       const m = /OPEN (\d+) (\d+) (\d+)\n[^\n]*$/.exec(String(d)) ?? /OPEN (\d+) (\d+) (\d+)/.exec(String(d));
@@ -106,14 +120,26 @@ export async function stalledConnectionsBench({ stalled = Number(process.env.STA
     const after = await client(sandbox.origin, requests);
 
     const f = (n) => (Number.isFinite(n) ? n.toFixed(2) : String(n));
-    console.log(`\nstalled connections (attacker process holds them open, re-opening what the sandbox cuts; sandbox with default limits):`);
-    console.log(`  attacker connections open: ${openAtStart} when the loaded run started, ${openAtEnd} when it ended (target ${stalled}; ${last.opened} opened, ${last.cut} cut by the sandbox so far)`);
+    console.log(
+      `\nstalled connections (attacker process holds them open, re-opening what the sandbox cuts; sandbox with default limits):`,
+    );
+    console.log(
+      `  attacker connections open: ${openAtStart} when the loaded run started, ${openAtEnd} when it ended (target ${stalled}; ${last.opened} opened, ${last.cut} cut by the sandbox so far)`,
+    );
     console.log(`  well-behaved client, ${requests} sequential keep-alive GET /v1/videos/{id}/:`);
-    console.log(`    unloaded: p50 ${f(unloaded.p50)} ms, p99 ${f(unloaded.p99)} ms, max ${f(unloaded.max)} ms, failures ${unloaded.failures}`);
-    console.log(`    loaded:   p50 ${f(loaded.p50)} ms, p99 ${f(loaded.p99)} ms, max ${f(loaded.max)} ms, failures ${loaded.failures}`);
-    console.log(`    unloaded again after the attacker left: p50 ${f(after.p50)} ms, p99 ${f(after.p99)} ms, max ${f(after.max)} ms, failures ${after.failures}`);
+    console.log(
+      `    unloaded: p50 ${f(unloaded.p50)} ms, p99 ${f(unloaded.p99)} ms, max ${f(unloaded.max)} ms, failures ${unloaded.failures}`,
+    );
+    console.log(
+      `    loaded:   p50 ${f(loaded.p50)} ms, p99 ${f(loaded.p99)} ms, max ${f(loaded.max)} ms, failures ${loaded.failures}`,
+    );
+    console.log(
+      `    unloaded again after the attacker left: p50 ${f(after.p50)} ms, p99 ${f(after.p99)} ms, max ${f(after.max)} ms, failures ${after.failures}`,
+    );
     const base = Math.min(unloaded.p99, after.p99);
-    console.log(`  p99 ratio loaded / unloaded (the lower unloaded p99): ${(loaded.p99 / base).toFixed(1)}x; sandbox RSS ${rssBefore.toFixed(0)} MB → ${rssLoaded.toFixed(0)} MB with the connections open`);
+    console.log(
+      `  p99 ratio loaded / unloaded (the lower unloaded p99): ${(loaded.p99 / base).toFixed(1)}x; sandbox RSS ${rssBefore.toFixed(0)} MB → ${rssLoaded.toFixed(0)} MB with the connections open`,
+    );
     return { unloaded, loaded, after, openAtStart, openAtEnd };
   } finally {
     if (attacker) await stop(attacker);

@@ -17,7 +17,9 @@ const rss = (pid) => {
 };
 
 function startSandboxChild(options) {
-  const child = spawn(process.execPath, [here('./sandbox-child.mjs'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [here('./sandbox-child.mjs'), JSON.stringify(options)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (d) => {
@@ -36,12 +38,30 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 function request(origin, method, path, key, body, contentType) {
   return new Promise((resolve, reject) => {
     const t = process.hrtime.bigint();
-    const req = http.request(`${origin}${path}`, { method, agent, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': contentType, 'content-length': body.length } : {}) } }, (res) => {
-      let bytes = 0;
-      const chunks = [];
-      res.on('data', (d) => ((bytes += d.length), chunks.push(d)));
-      res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - t) / 1e6, bytes, body: Buffer.concat(chunks) }));
-    });
+    const req = http.request(
+      `${origin}${path}`,
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body ? { 'content-type': contentType, 'content-length': body.length } : {}),
+        },
+      },
+      (res) => {
+        let bytes = 0;
+        const chunks = [];
+        res.on('data', (d) => ((bytes += d.length), chunks.push(d)));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            ms: Number(process.hrtime.bigint() - t) / 1e6,
+            bytes,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -50,14 +70,20 @@ function request(origin, method, path, key, body, contentType) {
 function generateBody(setting, text) {
   const b = 'store-bench-boundary';
   return {
-    body: Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="video_setting_id"\r\n\r\n${setting}\r\n--${b}\r\nContent-Disposition: form-data; name="text"\r\n\r\n${text}\r\n--${b}--\r\n`),
+    body: Buffer.from(
+      `--${b}\r\nContent-Disposition: form-data; name="video_setting_id"\r\n\r\n${setting}\r\n--${b}\r\nContent-Disposition: form-data; name="text"\r\n\r\n${text}\r\n--${b}--\r\n`,
+    ),
     type: `multipart/form-data; boundary=${b}`,
   };
 }
 
 const stats = (ms) => {
   const s = [...ms].sort((a, b) => a - b);
-  return { mean: s.reduce((a, b) => a + b, 0) / s.length, p50: s[Math.floor(s.length / 2)], p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] };
+  return {
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+    p50: s[Math.floor(s.length / 2)],
+    p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))],
+  };
 };
 
 export async function storeGrowthBench({ videos = Number(process.env.STORE_VIDEOS ?? 100_000), samples = 300 } = {}) {
@@ -68,9 +94,18 @@ export async function storeGrowthBench({ videos = Number(process.env.STORE_VIDEO
     { name: 'warm', plan: 'business', credits: 1000, keys: ['bench-warm'] },
   ];
   // A huge time scale: every generation is over at once, so the concurrency limit never answers 503.
-  const sb = await startSandboxChild({ dataDir: dir, rateLimits: false, validateResponses: false, timeScale: 1e9, accounts });
+  const sb = await startSandboxChild({
+    dataDir: dir,
+    rateLimits: false,
+    validateResponses: false,
+    timeScale: 1e9,
+    accounts,
+  });
   try {
-    const settingOf = async (key) => JSON.parse((await request(sb.origin, 'GET', '/v1/video-settings/', key)).body).results.find((s) => s.request_fields.join() === 'text').video_setting_id;
+    const settingOf = async (key) =>
+      JSON.parse((await request(sb.origin, 'GET', '/v1/video-settings/', key)).body).results.find(
+        (s) => s.request_fields.join() === 'text',
+      ).video_setting_id;
     const bulk = await settingOf('bench-bulk');
     const warm = await settingOf('bench-warm');
     const create = async (text, key = 'bench-bulk', setting = bulk) => {
@@ -105,11 +140,17 @@ export async function storeGrowthBench({ videos = Number(process.env.STORE_VIDEO
       while (writing) await create('burst');
     });
     const readsDuringWrites = [];
-    for (let i = 0; i < 200; i++) readsDuringWrites.push((await request(sb.origin, 'GET', '/v1/videos/71de0a00-0000-4000-8000-000000000001/', 'sandbox-key-acme')).ms);
+    for (let i = 0; i < 200; i++)
+      readsDuringWrites.push(
+        (await request(sb.origin, 'GET', '/v1/videos/71de0a00-0000-4000-8000-000000000001/', 'sandbox-key-acme')).ms,
+      );
     writing = false;
     await Promise.all(writers);
     const quietReads = [];
-    for (let i = 0; i < 200; i++) quietReads.push((await request(sb.origin, 'GET', '/v1/videos/71de0a00-0000-4000-8000-000000000001/', 'sandbox-key-acme')).ms);
+    for (let i = 0; i < 200; i++)
+      quietReads.push(
+        (await request(sb.origin, 'GET', '/v1/videos/71de0a00-0000-4000-8000-000000000001/', 'sandbox-key-acme')).ms,
+      );
 
     const first = await request(sb.origin, 'GET', '/v1/videos/', 'bench-bulk');
     const total = JSON.parse(first.body).total_count;
@@ -136,11 +177,21 @@ export async function storeGrowthBench({ videos = Number(process.env.STORE_VIDEO
     console.log(`\nstore growth (LMDB in a data dir; every create synced to disk before its 200):`);
     console.log(`  ${samples} sequential creates with 7 to ${7 + samples} stored videos: ${s(small)}`);
     console.log(`  ${samples} sequential creates with ${total} stored videos: ${s(large)}`);
-    console.log(`  create cost ratio (${total} vs 7 to ${7 + samples} stored), by mean: ${(large.mean / small.mean).toFixed(2)}x, by p50: ${(large.p50 / small.p50).toFixed(2)}x   (filling took ${fillSeconds.toFixed(1)} s, ${((videos - 7 - samples) / fillSeconds).toFixed(0)} creates/s with 32 clients)`);
-    console.log(`  GET /videos/{id}/ while 32 clients create: ${s(stats(readsDuringWrites))}; with no writes: ${s(stats(quietReads))}`);
-    console.log(`  GET /videos/ first page of ${total}: ${f(first.ms)} ms; deepest page (${Math.ceil(total / 50)}): ${f(deepest.ms)} ms`);
-    console.log(`  GET /videos/ page of 50 prompts of 100,000 bytes: ${(bigBytes / 1e6).toFixed(1)} MB, ${s(stats(bigPages))}`);
-    console.log(`  sandbox RSS now ${mem.rss.toFixed(0)} MB (heap and other private memory ${mem.anon.toFixed(0)} MB, pages of the mapped database file ${mem.file.toFixed(0)} MB, which the kernel can drop), peak (VmHWM) ${mem.hwm.toFixed(0)} MB`);
+    console.log(
+      `  create cost ratio (${total} vs 7 to ${7 + samples} stored), by mean: ${(large.mean / small.mean).toFixed(2)}x, by p50: ${(large.p50 / small.p50).toFixed(2)}x   (filling took ${fillSeconds.toFixed(1)} s, ${((videos - 7 - samples) / fillSeconds).toFixed(0)} creates/s with 32 clients)`,
+    );
+    console.log(
+      `  GET /videos/{id}/ while 32 clients create: ${s(stats(readsDuringWrites))}; with no writes: ${s(stats(quietReads))}`,
+    );
+    console.log(
+      `  GET /videos/ first page of ${total}: ${f(first.ms)} ms; deepest page (${Math.ceil(total / 50)}): ${f(deepest.ms)} ms`,
+    );
+    console.log(
+      `  GET /videos/ page of 50 prompts of 100,000 bytes: ${(bigBytes / 1e6).toFixed(1)} MB, ${s(stats(bigPages))}`,
+    );
+    console.log(
+      `  sandbox RSS now ${mem.rss.toFixed(0)} MB (heap and other private memory ${mem.anon.toFixed(0)} MB, pages of the mapped database file ${mem.file.toFixed(0)} MB, which the kernel can drop), peak (VmHWM) ${mem.hwm.toFixed(0)} MB`,
+    );
     return { small, large, total };
   } finally {
     await new Promise((r) => (sb.child.exitCode !== null ? r() : (sb.child.once('exit', r), sb.child.kill('SIGTERM'))));

@@ -10,4 +10,6 @@ export interface StreamedUploadOptions {
   total: number;
   chunkBytes?: number;
 }
-export function streamedUpload(options: StreamedUploadOptions): Promise<{ status: number; text: string; sentWhenAnswered: number }>;
+export function streamedUpload(
+  options: StreamedUploadOptions,
+): Promise<{ status: number; text: string; sentWhenAnswered: number }>;

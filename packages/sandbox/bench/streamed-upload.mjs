@@ -7,7 +7,15 @@ import http from 'node:http';
  * came (a server that rejects early answers before the end); rejects on a transport error that
  * comes before any answer.
  */
-export function streamedUpload({ baseUrl, key, setting, field = 'audio_file', filename = 'long.wav', total, chunkBytes = 1024 * 1024 }) {
+export function streamedUpload({
+  baseUrl,
+  key,
+  setting,
+  field = 'audio_file',
+  filename = 'long.wav',
+  total,
+  chunkBytes = 1024 * 1024,
+}) {
   return new Promise((resolve, reject) => {
     const boundary = 'sandbox-upload-boundary';
     const head = Buffer.from(
@@ -19,7 +27,11 @@ export function streamedUpload({ baseUrl, key, setting, field = 'audio_file', fi
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const req = http.request(`${baseUrl}/videos/generate/`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + total + tail.length },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': head.length + total + tail.length,
+      },
     });
     const chunk = Buffer.alloc(chunkBytes, 7);
     let sent = 0;

@@ -68,12 +68,19 @@ export class Accounts {
     for (const cfg of merged.values()) {
       if (!/^[a-z0-9][a-z0-9_-]*$/i.test(cfg.name)) throw new Error(`invalid account name ${JSON.stringify(cfg.name)}`);
       const [settingPrefix, videoPrefix] = prefixesOf(cfg.name);
-      const account: Account = { name: cfg.name, plan: cfg.plan, settingPrefix, videoPrefix, seedVideos: cfg.seedVideos !== false };
+      const account: Account = {
+        name: cfg.name,
+        plan: cfg.plan,
+        settingPrefix,
+        videoPrefix,
+        seedVideos: cfg.seedVideos !== false,
+      };
       this.all.set(cfg.name, account);
       this.initialCredits.set(cfg.name, cfg.credits ?? 10000);
       for (const key of cfg.keys) {
         const owner = this.byKey.get(key);
-        if (owner && owner.name !== cfg.name) throw new Error(`API key configured twice (accounts ${owner.name} and ${cfg.name})`);
+        if (owner && owner.name !== cfg.name)
+          throw new Error(`API key configured twice (accounts ${owner.name} and ${cfg.name})`);
         this.byKey.set(key, account);
       }
     }

@@ -41,10 +41,12 @@ async function main() {
   }
   const port = Number(values.port);
   const timeScale = Number(values['time-scale']);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0-65535, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be an integer 0-65535, got ${values.port}`);
   if (!(timeScale > 0)) throw new Error(`--time-scale must be a positive number, got ${values['time-scale']}`);
   const personality = values.personality;
-  if (!isPersonality(personality)) throw new Error(`--personality must be one of ${PERSONALITIES.join(', ')}, got ${personality}`);
+  if (!isPersonality(personality))
+    throw new Error(`--personality must be one of ${PERSONALITIES.join(', ')}, got ${personality}`);
   const rateLimiter = values['rate-limiter'];
   if (rateLimiter !== undefined && !isRateLimiterStyle(rateLimiter)) {
     throw new Error(`--rate-limiter must be one of ${RATE_LIMITER_STYLES.join(', ')}, got ${rateLimiter}`);
@@ -73,9 +75,18 @@ async function main() {
   console.log(`videogen sandbox listening on ${sandbox.origin}`);
   console.log(`  base URL   ${sandbox.baseUrl}`);
   if (docsPage()) console.log(`  docs       ${sandbox.origin}/docs`);
-  console.log(`  time scale ${timeScale}${values['data-dir'] ? `, data dir ${values['data-dir']}` : ''}${values['no-rate-limits'] ? ', rate limits OFF' : `, rate limiter ${rateLimiter ?? personalityOf(personality).rateLimiter}`}, personality ${personality}`);
+  console.log(
+    `  time scale ${timeScale}${values['data-dir'] ? `, data dir ${values['data-dir']}` : ''}${values['no-rate-limits'] ? ', rate limits OFF' : `, rate limiter ${rateLimiter ?? personalityOf(personality).rateLimiter}`}, personality ${personality}`,
+  );
   console.log('');
-  for (const r of rows) console.log('  ' + r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  for (const r of rows)
+    console.log(
+      '  ' +
+        r
+          .map((c, i) => c.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd(),
+    );
   console.log('');
 
   const stop = async () => {

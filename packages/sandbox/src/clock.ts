@@ -33,7 +33,8 @@ interface Sleeper {
 }
 
 export function createClock(timeScale = 1, wall: () => number = Date.now): Clock {
-  if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new Error(`timeScale must be a positive number, got ${timeScale}`);
+  if (!(timeScale > 0) || !Number.isFinite(timeScale))
+    throw new Error(`timeScale must be a positive number, got ${timeScale}`);
   const offsets = new Map<string, number>();
   let shared = 0;
   const sleepers: Sleeper[] = [];

@@ -12,7 +12,11 @@ const MAX_LATENCY_MS = 120_000;
 
 /** A fault to inject, as `POST /_sandbox/faults` takes it. */
 export type FaultRequest =
-  | { kind: 'latency'; /** Real milliseconds added before the request is handled. */ latency_ms: number; count?: number }
+  | {
+      kind: 'latency' /** Real milliseconds added before the request is handled. */;
+      latency_ms: number;
+      count?: number;
+    }
   | {
       kind: '429' | '503';
       count?: number;
@@ -21,7 +25,7 @@ export type FaultRequest =
       /** Default RATE_LIMIT_EXCEEDED (429), SERVICE_UNAVAILABLE (503). */
       error_code?: string;
     }
-  | { kind: '500'; count?: number; /** Default UNKNOWN_ERROR. */ error_code?: string }
+  | { kind: '500'; count?: number /** Default UNKNOWN_ERROR. */; error_code?: string }
   | { kind: 'drop'; count?: number };
 
 export interface ClockView {
@@ -36,7 +40,10 @@ export interface ClockView {
 /** An account named by one of its API keys or by its name; anything else is a programming error. */
 export function accountNamed(ctx: Context, ref: string): Account {
   const account = ctx.accounts.authenticate(`Bearer ${ref}`) ?? ctx.accounts.all.get(ref);
-  if (!account) throw new TypeError(`No sandbox account has the key or name ${JSON.stringify(ref)} (accounts: ${[...ctx.accounts.all.keys()].join(', ')})`);
+  if (!account)
+    throw new TypeError(
+      `No sandbox account has the key or name ${JSON.stringify(ref)} (accounts: ${[...ctx.accounts.all.keys()].join(', ')})`,
+    );
   return account;
 }
 
@@ -49,8 +56,10 @@ export function clockView(ctx: Context, account: Account): ClockView {
   };
 }
 
-const isInt = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-const isNum = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
+const isInt = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const isNum = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
 
 /**
  * Moves time forward by service seconds: one account's (as `/_sandbox/clock/advance`), or every
@@ -58,7 +67,8 @@ const isNum = (v: unknown, min: number, max: number): v is number => typeof v ==
  * time is the whole work: every later answer sees the videos, URLs and windows as they are then.
  */
 export function advanceClock(ctx: Context, account: Account | undefined, seconds: unknown): void {
-  if (!isNum(seconds, 0, MAX_ADVANCE_SECONDS)) throw invalidRequest(`seconds must be a number of service seconds from 0 to ${MAX_ADVANCE_SECONDS}.`);
+  if (!isNum(seconds, 0, MAX_ADVANCE_SECONDS))
+    throw invalidRequest(`seconds must be a number of service seconds from 0 to ${MAX_ADVANCE_SECONDS}.`);
   ctx.clock.advance(account?.name, ctx.clock.ms(seconds));
 }
 
@@ -79,17 +89,21 @@ export function parseFault(body: Record<string, unknown>): Fault {
   if (!isInt(count, 1, MAX_FAULT_COUNT)) throw invalidRequest(`count must be an integer from 1 to ${MAX_FAULT_COUNT}.`);
   const fault: Fault = { kind, remaining: count };
   if (kind === 'latency') {
-    if (!isNum(body.latency_ms, 0, MAX_LATENCY_MS)) throw invalidRequest(`latency_ms (real milliseconds, 0 to ${MAX_LATENCY_MS}) is required for a latency.`);
+    if (!isNum(body.latency_ms, 0, MAX_LATENCY_MS))
+      throw invalidRequest(`latency_ms (real milliseconds, 0 to ${MAX_LATENCY_MS}) is required for a latency.`);
     fault.latency_ms = body.latency_ms;
   }
   if (body.retry_after_seconds !== undefined) {
     if (kind !== '429' && kind !== '503') throw invalidRequest('retry_after_seconds applies to a 429 or a 503.');
-    if (!isNum(body.retry_after_seconds, 0, 86400)) throw invalidRequest('retry_after_seconds must be a number of service seconds from 0 to 86400.');
+    if (!isNum(body.retry_after_seconds, 0, 86400))
+      throw invalidRequest('retry_after_seconds must be a number of service seconds from 0 to 86400.');
     fault.retry_after_seconds = body.retry_after_seconds;
   }
   if (body.error_code !== undefined) {
-    if (kind !== '429' && kind !== '503' && kind !== '500') throw invalidRequest('error_code applies to a 429, a 503 or a 500.');
-    if (typeof body.error_code !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(body.error_code)) throw invalidRequest('error_code must be an upper-case code such as SERVICE_UNAVAILABLE.');
+    if (kind !== '429' && kind !== '503' && kind !== '500')
+      throw invalidRequest('error_code applies to a 429, a 503 or a 500.');
+    if (typeof body.error_code !== 'string' || !/^[A-Z][A-Z0-9_]{0,63}$/.test(body.error_code))
+      throw invalidRequest('error_code must be an upper-case code such as SERVICE_UNAVAILABLE.');
     fault.error_code = body.error_code;
   }
   return fault;

@@ -64,7 +64,12 @@ export interface DataDirLock {
 
 export function lockDataDir(dir: string): DataDirLock {
   const file = join(dir, 'sandbox.lock');
-  const mine: LockInfo = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), proc_start: procStart(process.pid) };
+  const mine: LockInfo = {
+    pid: process.pid,
+    host: hostname(),
+    started_at: new Date().toISOString(),
+    proc_start: procStart(process.pid),
+  };
   const text = JSON.stringify(mine);
   for (let attempt = 0; attempt < 10; attempt++) {
     try {

@@ -23,13 +23,76 @@ export const SETTING_MODES = [
 ] as const;
 
 export const VIDEO_SCENARIOS = [
-  { n: 1, key: 'convertible', status: 'completed', voices: 'all', convertible: true, realAvatar: false, unknownError: false, prompt: 'Explain photosynthesis to a ten-year-old in two minutes.' },
-  { n: 2, key: 'limitedVoices', status: 'completed', voices: ['ja', 'en', 'ko'], convertible: true, realAvatar: false, unknownError: false, prompt: 'Quarterly results summary for the sales team.' },
-  { n: 3, key: 'notConvertible', status: 'completed', voices: 'all', convertible: false, realAvatar: false, unknownError: false, prompt: 'Product launch teaser (no generated video data).' },
-  { n: 4, key: 'realAvatar', status: 'completed', voices: 'all', convertible: false, realAvatar: true, unknownError: false, prompt: 'CEO new-year greeting with a real avatar.' },
-  { n: 5, key: 'failed', status: 'failed', voices: 'all', convertible: false, realAvatar: false, unknownError: false, prompt: 'Onboarding walkthrough (failed).' },
-  { n: 6, key: 'expired', status: 'expired', voices: 'all', convertible: false, realAvatar: false, unknownError: false, prompt: 'Safety training recap (expired).' },
-  { n: 7, key: 'unknownError', status: 'completed', voices: 'all', convertible: true, realAvatar: false, unknownError: true, prompt: 'Conference keynote highlights.' },
+  {
+    n: 1,
+    key: 'convertible',
+    status: 'completed',
+    voices: 'all',
+    convertible: true,
+    realAvatar: false,
+    unknownError: false,
+    prompt: 'Explain photosynthesis to a ten-year-old in two minutes.',
+  },
+  {
+    n: 2,
+    key: 'limitedVoices',
+    status: 'completed',
+    voices: ['ja', 'en', 'ko'],
+    convertible: true,
+    realAvatar: false,
+    unknownError: false,
+    prompt: 'Quarterly results summary for the sales team.',
+  },
+  {
+    n: 3,
+    key: 'notConvertible',
+    status: 'completed',
+    voices: 'all',
+    convertible: false,
+    realAvatar: false,
+    unknownError: false,
+    prompt: 'Product launch teaser (no generated video data).',
+  },
+  {
+    n: 4,
+    key: 'realAvatar',
+    status: 'completed',
+    voices: 'all',
+    convertible: false,
+    realAvatar: true,
+    unknownError: false,
+    prompt: 'CEO new-year greeting with a real avatar.',
+  },
+  {
+    n: 5,
+    key: 'failed',
+    status: 'failed',
+    voices: 'all',
+    convertible: false,
+    realAvatar: false,
+    unknownError: false,
+    prompt: 'Onboarding walkthrough (failed).',
+  },
+  {
+    n: 6,
+    key: 'expired',
+    status: 'expired',
+    voices: 'all',
+    convertible: false,
+    realAvatar: false,
+    unknownError: false,
+    prompt: 'Safety training recap (expired).',
+  },
+  {
+    n: 7,
+    key: 'unknownError',
+    status: 'completed',
+    voices: 'all',
+    convertible: true,
+    realAvatar: false,
+    unknownError: true,
+    prompt: 'Conference keynote highlights.',
+  },
 ] as const;
 
 type SettingKey = (typeof SETTING_MODES)[number]['key'];
@@ -43,8 +106,12 @@ export const fixtureId = (prefix: string, n: number) => `${prefix}-0000-4000-800
 
 export function fixturesOf(account: Pick<Account, 'settingPrefix' | 'videoPrefix'>): AccountFixtures {
   return {
-    settings: Object.fromEntries(SETTING_MODES.map((m) => [m.key, fixtureId(account.settingPrefix, m.n)])) as AccountFixtures['settings'],
-    videos: Object.fromEntries(VIDEO_SCENARIOS.map((v) => [v.key, fixtureId(account.videoPrefix, v.n)])) as AccountFixtures['videos'],
+    settings: Object.fromEntries(
+      SETTING_MODES.map((m) => [m.key, fixtureId(account.settingPrefix, m.n)]),
+    ) as AccountFixtures['settings'],
+    videos: Object.fromEntries(
+      VIDEO_SCENARIOS.map((v) => [v.key, fixtureId(account.videoPrefix, v.n)]),
+    ) as AccountFixtures['videos'],
   };
 }
 

@@ -48,14 +48,23 @@ export function defaultHttpLimits(): HttpLimits {
 
 const json = (status: number, code: string, message: string) => {
   const body = JSON.stringify(envelope(code, message));
-  return { body, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' } };
+  return {
+    body,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      Connection: 'close',
+    },
+  };
 };
 
 /** Answer on a socket that has no usable ServerResponse (before a request exists), then close it. */
 export function rawAnswer(socket: Socket, status: number, code: string, message: string) {
   if (!socket.writable) return void socket.destroy();
   const { body, headers } = json(status, code, message);
-  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
   // end() waits for the peer's FIN; a peer that never reads must not keep the socket.
   setTimeout(() => socket.destroy(), 1000).unref();
@@ -89,7 +98,8 @@ export function onClientError(err: NodeJS.ErrnoException, socket: Parsed) {
   if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return cutSlowRequest(socket);
   if (socket._httpMessage?.headersSent) return void socket.destroy();
-  if (err.code === 'HPE_HEADER_OVERFLOW') return rawAnswer(socket, 431, 'INVALID_REQUEST', 'The request headers are too large.');
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return rawAnswer(socket, 431, 'INVALID_REQUEST', 'The request headers are too large.');
   rawAnswer(socket, 400, 'INVALID_REQUEST', 'Malformed HTTP request.');
 }
 

@@ -21,7 +21,9 @@ export function inProcessFetch(app: FastifyInstance, sandbox: { origin: string; 
     const request = new Request(input, init); // the global fetch's own checks, errors and defaults
     const url = new URL(request.url);
     if (url.origin !== sandbox.origin) {
-      throw new TypeError(`sb.fetch reaches only this sandbox (${sandbox.origin}), not ${url.origin}: use the global fetch for other hosts`);
+      throw new TypeError(
+        `sb.fetch reaches only this sandbox (${sandbox.origin}), not ${url.origin}: use the global fetch for other hosts`,
+      );
     }
     const { signal } = request;
     signal.throwIfAborted();
@@ -32,7 +34,9 @@ export function inProcessFetch(app: FastifyInstance, sandbox: { origin: string; 
       headers[name] = value;
     });
     // A body is streamed in as it is read, sent like fetch sends a stream (chunked).
-    const payload = request.body ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream) : undefined;
+    const payload = request.body
+      ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream)
+      : undefined;
     if (payload && headers['content-length'] === undefined) headers['transfer-encoding'] = 'chunked';
 
     return new Promise<Response>((resolve, reject) => {

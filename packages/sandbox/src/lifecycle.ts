@@ -51,7 +51,12 @@ export interface ConversionOptions {
 }
 
 /** Interface 2.4: languages come from the voices (minus the current one); all ratios when convertible. */
-export function conversionOptions(video: VideoRecord, now: number, languages: string[], aspectRatios: string[]): ConversionOptions {
+export function conversionOptions(
+  video: VideoRecord,
+  now: number,
+  languages: string[],
+  aspectRatios: string[],
+): ConversionOptions {
   const convertible = statusAt(video, now) === 'completed' && video.has_video_data && !video.real_avatar;
   const voices = video.voices === 'all' ? languages : languages.filter((l) => (video.voices as string[]).includes(l));
   return {

@@ -26,15 +26,28 @@ export function readScenario(sources: string[], model: SpecModel): Scenario {
   };
   const voices = value('voices');
   if (voices !== undefined) {
-    scenario.voices = voices.split(',').map((s) => s.trim()).filter(Boolean);
+    scenario.voices = voices
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = scenario.voices.filter((l) => !model.languages.includes(l));
-    if (unknown.length) throw new ApiError(400, 'INVALID_REQUEST', `[sandbox:voices=…] has unknown language codes: ${unknown.join(', ')}.`);
+    if (unknown.length)
+      throw new ApiError(
+        400,
+        'INVALID_REQUEST',
+        `[sandbox:voices=…] has unknown language codes: ${unknown.join(', ')}.`,
+      );
   }
   const language = value('language');
   if (language !== undefined) scenario.language = language;
   const ratio = value('aspect-ratio');
   if (ratio !== undefined) {
-    if (!model.validate.aspectRatio(ratio)) throw new ApiError(400, 'INVALID_REQUEST', `[sandbox:aspect-ratio=…] must be one of ${model.aspectRatios.join(', ')}.`);
+    if (!model.validate.aspectRatio(ratio))
+      throw new ApiError(
+        400,
+        'INVALID_REQUEST',
+        `[sandbox:aspect-ratio=…] must be one of ${model.aspectRatios.join(', ')}.`,
+      );
     scenario.aspectRatio = ratio;
   }
   return scenario;

@@ -80,7 +80,8 @@ const KINDS: Record<string, string> = {
   listVideoSettings: 'video_setting',
 };
 /** "ISO 8601 UTC": the same instant written with an explicit offset instead of `Z`. */
-const withOffset = (iso: unknown) => (typeof iso === 'string' && iso.endsWith('Z') ? `${iso.slice(0, -1).replace(/\.\d+$/, '')}+00:00` : iso);
+const withOffset = (iso: unknown) =>
+  typeof iso === 'string' && iso.endsWith('Z') ? `${iso.slice(0, -1).replace(/\.\d+$/, '')}+00:00` : iso;
 const httpDate = (ms: number) => new Date(Math.ceil(ms / 1000) * 1000).toUTCString();
 let requestSeq = 0;
 const requestId = () => `req_${Date.now().toString(36)}${(requestSeq++).toString(36).padStart(4, '0')}`;
@@ -131,12 +132,18 @@ const alternative: Personality = {
       if ('created_at' in out) out.created_at = withOffset(out.created_at);
       if ('updated_at' in out) out.updated_at = withOffset(out.updated_at);
       // 2.1: "Structure of its elements: not shown" — objects instead of strings.
-      if (Array.isArray(out.copyright)) out.copyright = out.copyright.map((c: unknown) => (typeof c === 'string' ? { notice: c } : c));
+      if (Array.isArray(out.copyright))
+        out.copyright = out.copyright.map((c: unknown) => (typeof c === 'string' ? { notice: c } : c));
       return out;
     };
     const b = body as any;
     if (b && Array.isArray(b.results)) {
-      return { object: 'list', ...b, results: b.results.map((r: any) => decorate(r, kind)), next_page: b.has_next ? b.page + 1 : null };
+      return {
+        object: 'list',
+        ...b,
+        results: b.results.map((r: any) => decorate(r, kind)),
+        next_page: b.has_next ? b.page + 1 : null,
+      };
     }
     return b && typeof b === 'object' ? decorate(b, kind) : body;
   },
@@ -152,6 +159,7 @@ const alternative: Personality = {
 };
 
 export function personality(name: PersonalityName = 'default'): Personality {
-  if (!isPersonality(name)) throw new Error(`personality must be one of ${PERSONALITIES.join(', ')}, got ${String(name)}`);
+  if (!isPersonality(name))
+    throw new Error(`personality must be one of ${PERSONALITIES.join(', ')}, got ${String(name)}`);
   return name === 'alternative' ? alternative : defaultPersonality;
 }

@@ -37,7 +37,10 @@ const sliding: Style = {
     const allowed = live.length < limit;
     if (allowed) live.push(now);
     const resetMs = live.length ? live[0] + windowMs - now : 0;
-    return { state: live, decision: { allowed, limit, remaining: Math.max(0, limit - live.length), resetMs, windowMs } };
+    return {
+      state: live,
+      decision: { allowed, limit, remaining: Math.max(0, limit - live.length), resetMs, windowMs },
+    };
   },
 };
 
@@ -58,7 +61,10 @@ const even: Style = {
     const interval = windowMs / limit;
     const allowed = tat === undefined || now >= tat - EPS;
     const next = allowed ? now + interval : tat!;
-    return { state: next, decision: { allowed, limit: 1, remaining: 0, resetMs: Math.max(0, next - now), windowMs: interval } };
+    return {
+      state: next,
+      decision: { allowed, limit: 1, remaining: 0, resetMs: Math.max(0, next - now), windowMs: interval },
+    };
   },
 };
 
@@ -89,7 +95,8 @@ export class RateLimiter {
     private readonly enabled: boolean,
     readonly styleName: RateLimiterStyle = DEFAULT_RATE_LIMITER,
   ) {
-    if (!isRateLimiterStyle(styleName)) throw new Error(`rateLimiter must be one of ${RATE_LIMITER_STYLES.join(', ')}, got ${String(styleName)}`);
+    if (!isRateLimiterStyle(styleName))
+      throw new Error(`rateLimiter must be one of ${RATE_LIMITER_STYLES.join(', ')}, got ${String(styleName)}`);
     this.style = STYLES[styleName];
   }
 
@@ -99,7 +106,13 @@ export class RateLimiter {
     const key = `${account}\u0000${cls}`;
     const { state, decision } = this.style.take(this.states.get(key), now, limit, windowMs);
     if (!this.enabled) {
-      return { allowed: true, limit: decision.limit, remaining: decision.limit, resetMs: 0, windowMs: decision.windowMs };
+      return {
+        allowed: true,
+        limit: decision.limit,
+        remaining: decision.limit,
+        resetMs: 0,
+        windowMs: decision.windowMs,
+      };
     }
     this.states.set(key, state);
     return decision;

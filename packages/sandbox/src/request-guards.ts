@@ -36,7 +36,9 @@ export function registerRequestGuards(
     }
     if (authorizations > 1) {
       reply.header('Connection', 'close');
-      return done(invalidRequest('More than one Authorization header: send exactly one "Authorization: Bearer <API_KEY>".'));
+      return done(
+        invalidRequest('More than one Authorization header: send exactly one "Authorization: Bearer <API_KEY>".'),
+      );
     }
     if (raw.method === 'OPTIONS') return answerPreflight(reply);
     // Fastify would read (and wait for) the body before its not-found handler runs.
@@ -79,4 +81,3 @@ export function boundUnreadBody(request: FastifyRequest, limits: HttpLimits) {
   raw.once('end', settle);
   socket.once('close', settle);
 }
-

@@ -24,7 +24,10 @@ export function responseProblems(
   }
   // checkResponse's typed findings are read here as their messages: the sandbox judges its own
   // answers, where every departure (interface or decision) is a sandbox bug.
-  if (!personality) return checkResponse(model.ajv, model.spec, op.operation, { status, contentType, body, headers }).map((f) => f.message);
+  if (!personality)
+    return checkResponse(model.ajv, model.spec, op.operation, { status, contentType, body, headers }).map(
+      (f) => f.message,
+    );
   // Another personality is checked against the document with its deliberate differences taken out
   // (its statuses mapped back, its own error codes): the interface's facts are still checked.
   const declared = personality.declaredStatus(op, status, body);
@@ -37,7 +40,13 @@ export function responseProblems(
 const REMEMBERED_RESPONSES = 1_000;
 const REMEMBERED_BODY_CHARS = 16_384;
 
-export type ResponseChecker = (op: Operation, status: number, contentType: string, payload: unknown, headers: Record<string, unknown>) => string[];
+export type ResponseChecker = (
+  op: Operation,
+  status: number,
+  contentType: string,
+  payload: unknown,
+  headers: Record<string, unknown>,
+) => string[];
 
 /**
  * responseProblems with a memory: a response identical to one already checked (the same operation,
@@ -49,7 +58,8 @@ export function responseChecker(model: SpecModel, personality?: Personality): Re
   // Keyed by the body text first: a view answered again is the very same string, whose hash V8 keeps.
   const verdicts = new BoundedMap<string, Map<string, string[]>>(REMEMBERED_RESPONSES);
   return (op, status, contentType, payload, headers) => {
-    const check = () => responseProblems(model, op, status, contentType, payload, headers as Record<string, string>, personality);
+    const check = () =>
+      responseProblems(model, op, status, contentType, payload, headers as Record<string, string>, personality);
     if (typeof payload !== 'string' || payload.length > REMEMBERED_BODY_CHARS) return check();
     let rest = `${op.operationId}\n${status}\n${contentType}`;
     for (const name in headers) rest += `\n${name}: ${String(headers[name])}`;

@@ -17,7 +17,12 @@ export const SANDBOX_PREFIX = '/_sandbox';
 
 function accountOf(ctx: Context, request: FastifyRequest): Account {
   const account = ctx.accounts.authenticate(request.headers.authorization);
-  if (!account) throw new ApiError(401, 'UNAUTHORIZED', 'Send the API key of the account to act on: "Authorization: Bearer <API_KEY>".');
+  if (!account)
+    throw new ApiError(
+      401,
+      'UNAUTHORIZED',
+      'Send the API key of the account to act on: "Authorization: Bearer <API_KEY>".',
+    );
   return account;
 }
 
@@ -31,7 +36,8 @@ function jsonBody(request: FastifyRequest): Record<string, unknown> {
   } catch {
     throw invalidRequest('The request body must be a JSON object.');
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw invalidRequest('The request body must be a JSON object.');
   return body as Record<string, unknown>;
 }
 
@@ -67,5 +73,4 @@ export function registerSandboxApi(app: FastifyInstance, ctx: Context) {
     const account = accountOf(ctx, request);
     return { account: account.name, responses: ctx.stats.of(account.name) };
   });
-
 }

@@ -22,7 +22,16 @@ import { settingHandlers } from './routes/settings.js';
 import { videoHandlers } from './routes/videos.js';
 import { UrlSigner } from './signing.js';
 import { specModel } from './spec.js';
-import { accountNamed, advanceClock, asTypeError, clockView, parseFault, resetAccount, type ClockView, type FaultRequest } from './controls.js';
+import {
+  accountNamed,
+  advanceClock,
+  asTypeError,
+  clockView,
+  parseFault,
+  resetAccount,
+  type ClockView,
+  type FaultRequest,
+} from './controls.js';
 import { inProcessFetch, type SandboxFetch } from './in-process.js';
 import { API_PREFIX, registerSpecRoutes } from './spec-routes.js';
 import { RECORD_CACHE_SIZE, Store } from './store.js';
@@ -161,7 +170,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     views: new BoundedMap(RECORD_CACHE_SIZE),
   };
   const violations: string[] = [];
-  const log = options.logger === true ? (line: string) => process.stdout.write(`${line}\n`) : options.logger || undefined;
+  const log =
+    options.logger === true ? (line: string) => process.stdout.write(`${line}\n`) : options.logger || undefined;
   const httpLimits = { ...defaultHttpLimits(), ...options.httpLimits };
   const app = buildApp(ctx, { httpLimits, validateResponses: options.validateResponses ?? false, violations, log });
 
@@ -201,7 +211,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     clock: {
       now: (account) => clock.now(account === undefined ? undefined : named(account).name),
       sleep: (ms, signal) => clock.sleep(ms, signal),
-      advance: (seconds, account) => asTypeError(() => advanceClock(ctx, account === undefined ? undefined : named(account), seconds)),
+      advance: (seconds, account) =>
+        asTypeError(() => advanceClock(ctx, account === undefined ? undefined : named(account), seconds)),
       read: (account) => clockView(ctx, named(account)),
     },
     faults: {
@@ -251,7 +262,8 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     clientErrorHandler: onClientError,
     // Never echo the URL: its query string may hold a download signature.
     frameworkErrors: (error, _request, reply: any) => {
-      const what = error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid percent-encoding' : 'the request could not be read';
+      const what =
+        error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid percent-encoding' : 'the request could not be read';
       reply.code(400).send(envelope('INVALID_REQUEST', `Malformed request: ${what}.`));
     },
   });
@@ -278,7 +290,9 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
       const message = `internal error on ${request.method} ${request.url.split('?')[0]}: ${err?.stack ?? err}`;
       opts.violations.push(message);
       process.stderr.write(`[sandbox] ${message}\n`);
-      reply.code(500).send(envelope('UNKNOWN_ERROR', 'An unexpected error occurred (sandbox bug; see the sandbox log).'));
+      reply
+        .code(500)
+        .send(envelope('UNKNOWN_ERROR', 'An unexpected error occurred (sandbox bug; see the sandbox log).'));
     }
   });
 
@@ -286,10 +300,18 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     const path = request.url.split('?')[0];
     if (path.startsWith(`${API_PREFIX}/`)) {
       const specPath = path.slice(API_PREFIX.length);
-      const allowed = ctx.model.operations.map((o) => o.method).filter((m, i, a) => a.indexOf(m) === i && matchOperation(ctx.model.spec, m, specPath)).sort();
+      const allowed = ctx.model.operations
+        .map((o) => o.method)
+        .filter((m, i, a) => a.indexOf(m) === i && matchOperation(ctx.model.spec, m, specPath))
+        .sort();
       if (allowed.length) {
         reply.code(405).header('Allow', allowed.join(', '));
-        return reply.send(envelope('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`));
+        return reply.send(
+          envelope(
+            'METHOD_NOT_ALLOWED',
+            `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,
+          ),
+        );
       }
     }
     return reply.code(404).send(envelope('NOT_FOUND', `No such endpoint: ${request.method} ${path}.`));
@@ -302,7 +324,13 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     app.addHook('onSend', (request, reply, payload, done) => {
       const op = request.routeOptions.config?.operation;
       if (op) {
-        for (const p of check(op, reply.statusCode, String(reply.getHeader('content-type') ?? ''), payload, reply.getHeaders())) {
+        for (const p of check(
+          op,
+          reply.statusCode,
+          String(reply.getHeader('content-type') ?? ''),
+          payload,
+          reply.getHeaders(),
+        )) {
           const line = `${request.method} ${request.url.split('?')[0]} → ${reply.statusCode}: ${p}`;
           opts.violations.push(line);
           process.stderr.write(`[sandbox] RESPONSE VIOLATES THE OPENAPI DOCUMENT: ${line}\n`);
@@ -320,7 +348,10 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     if (request.url.startsWith(`${API_PREFIX}/`)) ctx.stats.record(request.account?.name, reply.statusCode);
     boundUnreadBody(request, opts.httpLimits);
     // Never the key: the account name stands for the caller.
-    if (log) log(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.account?.name ?? '-'}`);
+    if (log)
+      log(
+        `${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.account?.name ?? '-'}`,
+      );
     done();
   });
 

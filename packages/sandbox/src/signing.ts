@@ -33,7 +33,13 @@ export class UrlSigner {
   }
 
   verify(videoId: string, expires: unknown, signature: unknown, now: number): 'ok' | 'invalid' | 'expired' {
-    if (typeof expires !== 'string' || typeof signature !== 'string' || !/^\d{1,16}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return 'invalid';
+    if (
+      typeof expires !== 'string' ||
+      typeof signature !== 'string' ||
+      !/^\d{1,16}$/.test(expires) ||
+      !/^[0-9a-f]{64}$/.test(signature)
+    )
+      return 'invalid';
     const good = Buffer.from(this.mac(videoId, expires), 'hex');
     if (!timingSafeEqual(good, Buffer.from(signature, 'hex'))) return 'invalid';
     return Number(expires) <= now ? 'expired' : 'ok';

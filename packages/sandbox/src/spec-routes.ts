@@ -20,7 +20,8 @@ export const fastifyPath = (specPath: string) => API_PREFIX + specPath.replace(/
 export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers: Record<string, OperationHandler>) {
   for (const op of ctx.model.operations) {
     const handler = handlers[op.operationId];
-    if (!handler) throw new Error(`the document has an operation ${op.operationId} that the sandbox does not implement`);
+    if (!handler)
+      throw new Error(`the document has an operation ${op.operationId} that the sandbox does not implement`);
     const validateParams = compileParameters(ctx, op);
     const rate = rateLimitOf(op);
     app.route({
@@ -32,8 +33,14 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
       onRequest: (request, reply, done) => {
         const account = ctx.accounts.authenticate(request.headers.authorization);
         if (!account) {
-          const err = new ApiError(401, 'UNAUTHORIZED', 'Authentication failed: send a valid API key as "Authorization: Bearer <API_KEY>".');
-          return done(ctx.personality.error(op, err, { now: ctx.clock.now(), authorization: request.headers.authorization }));
+          const err = new ApiError(
+            401,
+            'UNAUTHORIZED',
+            'Authentication failed: send a valid API key as "Authorization: Bearer <API_KEY>".',
+          );
+          return done(
+            ctx.personality.error(op, err, { now: ctx.clock.now(), authorization: request.headers.authorization }),
+          );
         }
         request.account = account;
         const fault = ctx.faults.take(account.name);
@@ -45,7 +52,9 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
         try {
           const params = validateParams(request);
           const body = handler(request, reply, params);
-          return body instanceof Promise ? body.then((b) => answer(request, reply, params, b), fail) : answer(request, reply, params, body);
+          return body instanceof Promise
+            ? body.then((b) => answer(request, reply, params, b), fail)
+            : answer(request, reply, params, body);
         } catch (err) {
           return fail(err);
         }
@@ -55,7 +64,8 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
     /** `RateLimit-Policy`, the same string for every request of the class (written once per window and quota). */
     let policy = { limit: NaN, windowMs: NaN, text: '' };
     function policyOf(limit: number, windowMs: number): string {
-      if (policy.limit !== limit || policy.windowMs !== windowMs) policy = { limit, windowMs, text: `${limit};w=${ctx.clock.headerSeconds(windowMs)}` };
+      if (policy.limit !== limit || policy.windowMs !== windowMs)
+        policy = { limit, windowMs, text: `${limit};w=${ctx.clock.headerSeconds(windowMs)}` };
       return policy.text;
     }
 
@@ -93,25 +103,51 @@ export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers:
           return;
         case '429':
         case '503': {
-          const wait = ctx.clock.headerSeconds(ctx.clock.ms(fault.retry_after_seconds ?? (fault.kind === '429' ? rate.window_seconds : 30)));
+          const wait = ctx.clock.headerSeconds(
+            ctx.clock.ms(fault.retry_after_seconds ?? (fault.kind === '429' ? rate.window_seconds : 30)),
+          );
           const code = fault.error_code ?? (fault.kind === '429' ? 'RATE_LIMIT_EXCEEDED' : 'SERVICE_UNAVAILABLE');
-          return fail(new ApiError(Number(fault.kind), code, `Injected by /_sandbox/faults: ${fault.kind} ${code}. Retry after ${wait} seconds.`, { 'Retry-After': wait }));
+          return fail(
+            new ApiError(
+              Number(fault.kind),
+              code,
+              `Injected by /_sandbox/faults: ${fault.kind} ${code}. Retry after ${wait} seconds.`,
+              { 'Retry-After': wait },
+            ),
+          );
         }
         case '500':
-          return fail(new ApiError(500, fault.error_code ?? 'UNKNOWN_ERROR', 'Injected by /_sandbox/faults: an unexpected error occurred.'));
+          return fail(
+            new ApiError(
+              500,
+              fault.error_code ?? 'UNKNOWN_ERROR',
+              'Injected by /_sandbox/faults: an unexpected error occurred.',
+            ),
+          );
       }
     }
 
     /** The operation's error in this personality's words (a non-API error stays a sandbox bug). */
     function fail(err: unknown): never {
       if (!(err instanceof ApiError)) throw err;
-      throw ctx.personality.error(op, err, { now: ctx.clock.now(), pathParameter: (err as ParamError).parameterIn === 'path' });
+      throw ctx.personality.error(op, err, {
+        now: ctx.clock.now(),
+        pathParameter: (err as ParamError).parameterIn === 'path',
+      });
     }
 
     function answer(request: FastifyRequest, reply: FastifyReply, params: Params, body: unknown): unknown {
       // A page past the end: the alternative answers the last page (2.5: "page number returned").
-      const page = body as { results?: unknown[]; total_count?: number; items_per_page?: number; page?: number } | undefined;
-      if (ctx.personality.clampPage && Array.isArray(page?.results) && !page.results.length && page.total_count! > 0 && page.page! > 1) {
+      const page = body as
+        | { results?: unknown[]; total_count?: number; items_per_page?: number; page?: number }
+        | undefined;
+      if (
+        ctx.personality.clampPage &&
+        Array.isArray(page?.results) &&
+        !page.results.length &&
+        page.total_count! > 0 &&
+        page.page! > 1
+      ) {
         const last = { ...params, page: Math.ceil(page.total_count! / page.items_per_page!) };
         return Promise.resolve(handler(request, reply, last)).then((b) => send(reply, b), fail);
       }
@@ -146,7 +182,9 @@ function compileParameters(ctx: Context, op: Operation): (request: FastifyReques
   // Compiled on the operation's first request (start-up compiles nothing it does not need).
   let checks: Array<{ p: Operation['parameters'][number]; validate: (v: unknown) => boolean }> | undefined;
   const compile = () =>
-    op.parameters.filter((p) => p.in === 'path' || p.in === 'query').map((p) => ({ p, validate: ctx.model.ajv.compile(p.schema ?? {}) as (v: unknown) => boolean }));
+    op.parameters
+      .filter((p) => p.in === 'path' || p.in === 'query')
+      .map((p) => ({ p, validate: ctx.model.ajv.compile(p.schema ?? {}) as (v: unknown) => boolean }));
   return (request) => {
     const out: Params = {};
     for (const { p, validate } of (checks ??= compile())) {
@@ -170,6 +208,7 @@ function compileParameters(ctx: Context, op: Operation): (request: FastifyReques
 
 function describe(schema: any): string {
   if (schema?.format === 'uuid') return 'a UUID';
-  if (schema?.type === 'integer') return schema.minimum !== undefined ? `an integer of at least ${schema.minimum}` : 'an integer';
+  if (schema?.type === 'integer')
+    return schema.minimum !== undefined ? `an integer of at least ${schema.minimum}` : 'an integer';
   return `a valid ${schema?.type ?? 'value'}`;
 }

@@ -1,7 +1,14 @@
 // Everything the sandbox knows about the API comes from the bundled OpenAPI document, read here once
 // through the shared @videogen/openapi module (no schema is retyped in this package).
 import type { Plan } from '@videogen/openapi/rules';
-import { createAjv, loadSpec, listOperations, validatorFor, type Operation, type OpenApiDocument } from '@videogen/openapi';
+import {
+  createAjv,
+  loadSpec,
+  listOperations,
+  validatorFor,
+  type Operation,
+  type OpenApiDocument,
+} from '@videogen/openapi';
 
 export type { Plan };
 export type UploadPlan = 'personal' | 'business';
@@ -78,7 +85,9 @@ export function specModel(): SpecModel {
     validate: {
       language: (v) => language()(v) as boolean,
       aspectRatio: (v) => aspectRatio()(v) as boolean,
-      generateForm: Object.defineProperty((v: unknown) => generateForm()(v) as boolean, 'errors', { get: () => generateForm().errors }) as SpecModel['validate']['generateForm'],
+      generateForm: Object.defineProperty((v: unknown) => generateForm()(v) as boolean, 'errors', {
+        get: () => generateForm().errors,
+      }) as SpecModel['validate']['generateForm'],
     },
   };
   return model;

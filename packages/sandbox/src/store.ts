@@ -98,7 +98,8 @@ export class Store {
             this.listing.putSync([v.account, v.created_at, 0], v.video_id);
           }
         }
-        if (this.credits.get(account.name) === undefined) this.credits.putSync(account.name, accounts.initialCredits.get(account.name)!);
+        if (this.credits.get(account.name) === undefined)
+          this.credits.putSync(account.name, accounts.initialCredits.get(account.name)!);
       }
     });
     for (const account of accounts.all.values()) {
@@ -106,7 +107,10 @@ export class Store {
       this.balance.set(name, this.credits.get(name)!);
       this.counts.set(name, this.listing.getCount({ start: [name, LOW, 0], end: [name, HIGH, 0] }));
       const running: Running[] = [];
-      for (const { key } of this.finishing.getRange({ start: [name, now - RUNNING_HORIZON_MS, ''], end: [name, HIGH, ''] })) {
+      for (const { key } of this.finishing.getRange({
+        start: [name, now - RUNNING_HORIZON_MS, ''],
+        end: [name, HIGH, ''],
+      })) {
         running.push({ finishes_at: key[1], video_id: key[2] });
       }
       this.running.set(name, running);
@@ -139,7 +143,11 @@ export class Store {
   private migrateStateJson(dir: string) {
     const file = join(dir, 'state.json');
     if (!existsSync(file)) return;
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { signing_secret: string; credits: Record<string, number>; videos: VideoRecord[] };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      signing_secret: string;
+      credits: Record<string, number>;
+      videos: VideoRecord[];
+    };
     let seq = this.meta.get('seq') ?? 0;
     this.root.transactionSync(() => {
       if (!this.meta.get('signing_secret')) this.meta.putSync('signing_secret', saved.signing_secret);
@@ -236,7 +244,8 @@ export class Store {
     const own: Array<[ListingKey, string, VideoRecord | undefined]> = [];
     let kept = 0;
     for (const { key, value } of this.listing.getRange({ start: [account, LOW, 0], end: [account, HIGH, 0] })) {
-      if (key[2] === 0) kept++; // a seed
+      if (key[2] === 0)
+        kept++; // a seed
       else own.push([key, value, this.videos.get(value)]);
     }
     await this.root.transaction(() => {

@@ -95,7 +95,8 @@ export async function readGenerateForm(request: FastifyRequest, plan: Plan, mode
 }
 
 /** busboy's own rule for a text part: no filename, and not sent as application/octet-stream. */
-const isTextPart = (part: { filename?: string; mimetype?: string }) => !part.filename && part.mimetype !== 'application/octet-stream';
+const isTextPart = (part: { filename?: string; mimetype?: string }) =>
+  !part.filename && part.mimetype !== 'application/octet-stream';
 
 async function readText(stream: AsyncIterable<Buffer>, name: string, max: number): Promise<string> {
   const chunks: Buffer[] = [];

@@ -24,7 +24,9 @@ export function statusView(ctx: Context, v: Readonly<VideoRecord>): StatusView {
   return {
     video_id: v.video_id,
     status,
-    download_url: completed ? ctx.signer.issue(ctx.origin, v.video_id, now, ctx.clock.ms(ctx.durations.downloadTtlSeconds)) : '',
+    download_url: completed
+      ? ctx.signer.issue(ctx.origin, v.video_id, now, ctx.clock.ms(ctx.durations.downloadTtlSeconds))
+      : '',
     copyright: completed ? v.copyright : [],
   };
 }

@@ -17,8 +17,19 @@ const key = SANDBOX_KEYS.acme;
 describe('the store keeps decoded videos only while they exist', () => {
   const accounts = new Accounts();
   const record = (id: string) => ({
-    video_id: id, account: 'acme', created_at: Date.now(), prompt: 'cached', finishes_at: Date.now() + 1000, outcome: 'completed' as const,
-    expires_at: null, language: 'en', aspect_ratio: '16:9', voices: 'all' as const, has_video_data: true, real_avatar: false, copyright: [],
+    video_id: id,
+    account: 'acme',
+    created_at: Date.now(),
+    prompt: 'cached',
+    finishes_at: Date.now() + 1000,
+    outcome: 'completed' as const,
+    expires_at: null,
+    language: 'en',
+    aspect_ratio: '16:9',
+    voices: 'all' as const,
+    has_video_data: true,
+    real_avatar: false,
+    copyright: [],
   });
 
   it('forgets a video removed by a reset, even one read again while the reset commits', async () => {
@@ -53,7 +64,10 @@ describe('the store keeps decoded videos only while they exist', () => {
   it('a bounded map forgets its oldest entry past its limit', () => {
     const m = new BoundedMap<string, number>(2);
     m.set('a', 1).set('b', 2).set('a', 3).set('c', 4);
-    expect([...m]).toEqual([['b', 2], ['c', 4]]); // (a key set again keeps its place)
+    expect([...m]).toEqual([
+      ['b', 2],
+      ['c', 4],
+    ]); // (a key set again keeps its place)
   });
 });
 
@@ -63,14 +77,20 @@ describe('over HTTP', async () => {
   const get = async (id: string) => (await call(sb, 'GET', `/videos/${id}/`, { key })).body;
 
   it('a reset makes a cached generated video 404', async () => {
-    const g = await call(sb, 'POST', '/videos/generate/', { key, form: form({ video_setting_id: A.settings.text, text: 'cache me' }) });
+    const g = await call(sb, 'POST', '/videos/generate/', {
+      key,
+      form: form({ video_setting_id: A.settings.text, text: 'cache me' }),
+    });
     expect((await get(g.body.video_id)).video_id).toBe(g.body.video_id);
     expect((await call(sb, 'POST', `${sb.origin}/_sandbox/reset`, { key })).status).toBe(200);
     expect((await call(sb, 'GET', `/videos/${g.body.video_id}/`, { key })).status).toBe(404);
   });
 
   it('the answered view follows the clock: running, completed with a URL, a new URL, expired', async () => {
-    const g = await call(sb, 'POST', '/videos/generate/', { key, form: form({ video_setting_id: A.settings.text, text: 'watch me' }) });
+    const g = await call(sb, 'POST', '/videos/generate/', {
+      key,
+      form: form({ video_setting_id: A.settings.text, text: 'watch me' }),
+    });
     const id = g.body.video_id;
     expect(await get(id)).toMatchObject({ status: 'running', download_url: '' });
     expect(await get(id)).toMatchObject({ status: 'running', download_url: '' }); // the cached view
@@ -92,7 +112,10 @@ describe('the alternative personality still decorates a cached view', async () =
   const sb = await sandbox({ personality: 'alternative', rateLimits: false });
   it('every answer of a polled video carries its `object`', async () => {
     for (let i = 0; i < 3; i++) {
-      expect((await call(sb, 'GET', `/videos/${A.videos.convertible}/`, { key })).body).toMatchObject({ object: 'video', status: 'completed' });
+      expect((await call(sb, 'GET', `/videos/${A.videos.convertible}/`, { key })).body).toMatchObject({
+        object: 'video',
+        status: 'completed',
+      });
     }
   });
 });
@@ -101,8 +124,19 @@ describe('the response self-check remembers verdicts only for identical answers'
   const model = specModel();
   const op = model.operations.find((o) => o.operationId === 'getVideo')!;
   const json = 'application/json; charset=utf-8';
-  const running = JSON.stringify({ video_id: '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10', status: 'running', download_url: '', copyright: [] });
-  const headers = { 'content-type': json, 'ratelimit-limit': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '2', 'ratelimit-policy': '1;w=2' };
+  const running = JSON.stringify({
+    video_id: '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10',
+    status: 'running',
+    download_url: '',
+    copyright: [],
+  });
+  const headers = {
+    'content-type': json,
+    'ratelimit-limit': '1',
+    'ratelimit-remaining': '0',
+    'ratelimit-reset': '2',
+    'ratelimit-policy': '1;w=2',
+  };
 
   it('judges a changed body, status, content type or header afresh', () => {
     const check = responseChecker(model);

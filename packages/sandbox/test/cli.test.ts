@@ -11,7 +11,10 @@ let out = '';
 
 beforeAll(async () => {
   if (!existsSync(`${pkg}/dist/cli.js`)) execFileSync('npx', ['tsup'], { cwd: pkg, stdio: 'ignore' });
-  child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--time-scale', '10'], { cwd: pkg, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--time-scale', '10'], {
+    cwd: pkg,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   // The whole banner: the base URL, a blank line, the keys table, a blank line (it may come in pieces).
@@ -28,7 +31,14 @@ afterAll(() => {
 it('prints the base URL and the keys table, then one log line per request without the key', async () => {
   const baseUrl = /base URL\s+(\S+)/.exec(out)![1];
   expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-  for (const key of ['sandbox-key-acme', 'sandbox-key-acme-2', 'sandbox-key-globex', 'sandbox-key-initech', 'sandbox-key-umbrella']) expect(out).toContain(key);
+  for (const key of [
+    'sandbox-key-acme',
+    'sandbox-key-acme-2',
+    'sandbox-key-globex',
+    'sandbox-key-initech',
+    'sandbox-key-umbrella',
+  ])
+    expect(out).toContain(key);
   const banner = out.length;
   const res = await fetch(`${baseUrl}/videos/?page=1`, { headers: { authorization: 'Bearer sandbox-key-globex' } });
   expect(res.status).toBe(200);
@@ -47,10 +57,17 @@ it('prints the base URL and the keys table, then one log line per request withou
 
 it('takes --personality and --rate-limiter, and refuses unknown values with a clear message', () => {
   expect(out).toMatch(/rate limiter even, personality default/);
-  for (const [flag, value] of [['--rate-limiter', 'leaky'], ['--personality', 'grumpy']]) {
+  for (const [flag, value] of [
+    ['--rate-limiter', 'leaky'],
+    ['--personality', 'grumpy'],
+  ]) {
     let message = '';
     try {
-      execFileSync(process.execPath, ['dist/cli.js', '--port', '0', flag, value], { cwd: pkg, stdio: 'pipe', timeout: WAIT_MS });
+      execFileSync(process.execPath, ['dist/cli.js', '--port', '0', flag, value], {
+        cwd: pkg,
+        stdio: 'pipe',
+        timeout: WAIT_MS,
+      });
     } catch (err: any) {
       message = String(err.stderr);
       expect(err.status).toBe(1);

@@ -112,7 +112,11 @@ describe('early answers and idle keep-alive connections', async () => {
     ];
     const results = await Promise.all(cases.map(([bytes]) => converse(sb.port, bytes, { boundMs: WAIT_MS })));
     results.forEach((r, i) => {
-      expect({ i, status: lastAnswer(r.text).status, closed: r.closed }).toEqual({ i, status: cases[i][1], closed: true });
+      expect({ i, status: lastAnswer(r.text).status, closed: r.closed }).toEqual({
+        i,
+        status: cases[i][1],
+        closed: true,
+      });
       expect(lastAnswer(r.text).body.error_code).toEqual(expect.any(String));
       // closed by the linger bound: the idle and request limits would have taken 30 s and more
       expect(r.ms).toBeLessThan(limits.idleMs);
@@ -120,7 +124,9 @@ describe('early answers and idle keep-alive connections', async () => {
   });
 
   it('an idle keep-alive connection is closed after its answer', async () => {
-    const r = await converse(sb.port, `GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`, { boundMs: WAIT_MS });
+    const r = await converse(sb.port, `GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`, {
+      boundMs: WAIT_MS,
+    });
     expect(lastAnswer(r.text).status).toBe(200);
     expect(r.closed).toBe(true);
     // by the keep-alive limit: the headers limit for a next request would have taken 30 s
@@ -130,7 +136,10 @@ describe('early answers and idle keep-alive connections', async () => {
 
 describe('many early answers on one keep-alive connection', async () => {
   // Nothing closes the connection during the test (a proxy's keep-alive connection to the sandbox).
-  const sb = await sandbox({ rateLimits: false, httpLimits: { headersMs: WAIT_MS, idleMs: WAIT_MS, requestMs: WAIT_MS, keepAliveMs: WAIT_MS, lingerMs: WAIT_MS } });
+  const sb = await sandbox({
+    rateLimits: false,
+    httpLimits: { headersMs: WAIT_MS, idleMs: WAIT_MS, requestMs: WAIT_MS, keepAliveMs: WAIT_MS, lingerMs: WAIT_MS },
+  });
 
   it('each request answered before its body: the connection stays usable and gathers no listeners (no MaxListenersExceededWarning)', async () => {
     const warnings: string[] = [];
@@ -149,14 +158,21 @@ describe('many early answers on one keep-alive connection', async () => {
       const REQUESTS = 25; // more than Node's 10 listeners per event
       for (let i = 1; i <= REQUESTS; i++) {
         // No key: 401 before the body is read; the body follows the answer, on the same connection.
-        socket.write('POST /v1/videos/generate/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+        socket.write(
+          'POST /v1/videos/generate/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n',
+        );
         while (answers() < i && !closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
         expect({ i, answers: answers(), closed }).toEqual({ i, answers: i, closed: false });
         socket.write('{}');
       }
       // One more request proves the connection still serves after them all.
       socket.write(`GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`);
-      while (!(answers() > REQUESTS && complete(text.slice(text.lastIndexOf('HTTP/1.1 ')))) && !closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      while (
+        !(answers() > REQUESTS && complete(text.slice(text.lastIndexOf('HTTP/1.1 ')))) &&
+        !closed &&
+        Date.now() < deadline
+      )
+        await new Promise((r) => setTimeout(r, 5));
       expect(lastAnswer(text).status).toBe(200);
       expect(text.match(/HTTP\/1\.1 401 /g)).toHaveLength(REQUESTS);
       await new Promise((r) => setImmediate(r)); // warnings are emitted on a later tick
@@ -170,7 +186,10 @@ describe('many early answers on one keep-alive connection', async () => {
 
 describe('connection cap', async () => {
   // Keep-alive long: the three connections inside the cap stay open, counted, until the test closes them.
-  const sb = await sandbox({ rateLimits: false, httpLimits: { maxConnections: 3, headersMs: WAIT_MS, idleMs: WAIT_MS, keepAliveMs: WAIT_MS } });
+  const sb = await sandbox({
+    rateLimits: false,
+    httpLimits: { maxConnections: 3, headersMs: WAIT_MS, idleMs: WAIT_MS, keepAliveMs: WAIT_MS },
+  });
   const get = `GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`;
 
   /** A connection that got its answer and stays open (the server has accepted it and counts it). */
@@ -211,7 +230,10 @@ describe('connection cap', async () => {
     const deadline = Date.now() + WAIT_MS;
     let status = 0;
     while (status !== 200 && Date.now() < deadline) {
-      status = await fetch(`${sb.baseUrl}/videos/`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status, () => 0);
+      status = await fetch(`${sb.baseUrl}/videos/`, { headers: { authorization: `Bearer ${key}` } }).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status !== 200) await new Promise((r) => setTimeout(r, 50));
     }
     expect(status).toBe(200);

@@ -10,7 +10,8 @@ const clock = manualClock();
 beforeAll(async () => {
   sb = await sandbox({ rateLimits: false, now: clock.now });
 });
-const convert = (id: string, json: unknown, key: string = SANDBOX_KEYS.acme) => call(sb, 'POST', `/videos/${id}/conversions/`, { key, json });
+const convert = (id: string, json: unknown, key: string = SANDBOX_KEYS.acme) =>
+  call(sb, 'POST', `/videos/${id}/conversions/`, { key, json });
 
 describe('GET conversions', () => {
   it('derives available_languages from the voices, without the current language', async () => {
@@ -21,12 +22,27 @@ describe('GET conversions', () => {
     expect(a.body.available_languages).not.toContain('ja');
     expect(a.body.available_aspect_ratios).toEqual(ALL_RATIOS);
     const limited = await call(sb, 'GET', `/videos/${acme.limitedVoices}/conversions/`, { key: SANDBOX_KEYS.acme });
-    expect(limited.body).toEqual({ is_convertible: true, current_language: 'ja', available_languages: ['en', 'ko'], current_aspect_ratio: '16:9', available_aspect_ratios: ALL_RATIOS });
+    expect(limited.body).toEqual({
+      is_convertible: true,
+      current_language: 'ja',
+      available_languages: ['en', 'ko'],
+      current_aspect_ratio: '16:9',
+      available_aspect_ratios: ALL_RATIOS,
+    });
   });
-  it.each(['notConvertible', 'realAvatar', 'failed', 'expired'] as const)('a %s video has is_convertible false and empty lists', async (k) => {
-    const a = await call(sb, 'GET', `/videos/${acme[k]}/conversions/`, { key: SANDBOX_KEYS.acme });
-    expect(a.body).toEqual({ is_convertible: false, current_language: 'ja', available_languages: [], current_aspect_ratio: '16:9', available_aspect_ratios: [] });
-  });
+  it.each(['notConvertible', 'realAvatar', 'failed', 'expired'] as const)(
+    'a %s video has is_convertible false and empty lists',
+    async (k) => {
+      const a = await call(sb, 'GET', `/videos/${acme[k]}/conversions/`, { key: SANDBOX_KEYS.acme });
+      expect(a.body).toEqual({
+        is_convertible: false,
+        current_language: 'ja',
+        available_languages: [],
+        current_aspect_ratio: '16:9',
+        available_aspect_ratios: [],
+      });
+    },
+  );
 });
 
 describe('POST conversions', () => {
@@ -44,13 +60,18 @@ describe('POST conversions', () => {
     expect(opts.body.available_languages).not.toContain('fr');
     const after = await call(sb, 'GET', `/videos/${acme.convertible}/`, { key: SANDBOX_KEYS.acme });
     expect(after.body.status).toBe(before.body.status);
-    expect((await call(sb, 'GET', `/videos/${acme.convertible}/conversions/`, { key: SANDBOX_KEYS.acme })).body.current_language).toBe('ja');
+    expect(
+      (await call(sb, 'GET', `/videos/${acme.convertible}/conversions/`, { key: SANDBOX_KEYS.acme })).body
+        .current_language,
+    ).toBe('ja');
   });
   it('converts only the aspect ratio, keeping the language', async () => {
     const a = await convert(acme.limitedVoices, { aspect_ratio: '1:1' });
     expect(a.status).toBe(200);
     clock.advance(30_001);
-    expect((await call(sb, 'GET', `/videos/${a.body.video_id}/conversions/`, { key: SANDBOX_KEYS.acme })).body).toMatchObject({
+    expect(
+      (await call(sb, 'GET', `/videos/${a.body.video_id}/conversions/`, { key: SANDBOX_KEYS.acme })).body,
+    ).toMatchObject({
       current_language: 'ja',
       current_aspect_ratio: '1:1',
       available_languages: ['en', 'ko'],
@@ -79,9 +100,21 @@ describe('POST conversions', () => {
   });
 
   it('answers 403 INSUFFICIENT_CREDIT on the Free plan, after NOT_FOUND', async () => {
-    expectError(await convert(FIXTURES.initech.videos.convertible, { language: 'en' }, SANDBOX_KEYS.initech), 403, 'INSUFFICIENT_CREDIT');
-    expectError(await convert(FIXTURES.acme.videos.convertible, { language: 'en' }, SANDBOX_KEYS.initech), 404, 'NOT_FOUND');
-    expectError(await convert(FIXTURES.initech.videos.convertible, {}, SANDBOX_KEYS.initech), 403, 'INSUFFICIENT_CREDIT');
+    expectError(
+      await convert(FIXTURES.initech.videos.convertible, { language: 'en' }, SANDBOX_KEYS.initech),
+      403,
+      'INSUFFICIENT_CREDIT',
+    );
+    expectError(
+      await convert(FIXTURES.acme.videos.convertible, { language: 'en' }, SANDBOX_KEYS.initech),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await convert(FIXTURES.initech.videos.convertible, {}, SANDBOX_KEYS.initech),
+      403,
+      'INSUFFICIENT_CREDIT',
+    );
   });
   it('answers 429 INSUFFICIENT_CREDIT without credit, after the validation rows', async () => {
     const u = FIXTURES.umbrella.videos;
@@ -104,16 +137,27 @@ describe('POST conversions', () => {
     ['malformed JSON', '{"language":'],
     ['empty', ''],
   ])('answers 400 INVALID_REQUEST for a body that is %s', async (_n, raw) => {
-    const a = await call(sb, 'POST', `/videos/${acme.convertible}/conversions/`, { key: SANDBOX_KEYS.acme, body: raw, headers: { 'content-type': 'application/json' } });
+    const a = await call(sb, 'POST', `/videos/${acme.convertible}/conversions/`, {
+      key: SANDBOX_KEYS.acme,
+      body: raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(a, 400, 'INVALID_REQUEST');
   });
   it('answers 400 INVALID_REQUEST for a non-JSON content type', async () => {
-    const a = await call(sb, 'POST', `/videos/${acme.convertible}/conversions/`, { key: SANDBOX_KEYS.acme, body: 'language=en', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const a = await call(sb, 'POST', `/videos/${acme.convertible}/conversions/`, {
+      key: SANDBOX_KEYS.acme,
+      body: 'language=en',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectError(a, 400, 'INVALID_REQUEST');
   });
   it('a generated [sandbox:voices=…] / [sandbox:real-avatar] / [sandbox:not-convertible] video converts as told', async () => {
     const make = async (text: string) => {
-      const a = await call(sb, 'POST', '/videos/generate/', { key: SANDBOX_KEYS.acme, form: form({ video_setting_id: FIXTURES.acme.settings.text, text }) });
+      const a = await call(sb, 'POST', '/videos/generate/', {
+        key: SANDBOX_KEYS.acme,
+        form: form({ video_setting_id: FIXTURES.acme.settings.text, text }),
+      });
       expect(a.status).toBe(200);
       clock.advance(30_001);
       return a.body.video_id as string;
@@ -127,10 +171,21 @@ describe('POST conversions', () => {
       available_aspect_ratios: ALL_RATIOS,
     });
     expectError(await convert(voices, { language: 'ja' }), 400, 'LANGUAGE_NOT_SUPPORTED_BY_VOICES');
-    expectError(await convert(await make(`x ${MAGIC.realAvatar}`), { language: 'ja' }), 400, 'UNSUPPORTED_HEAVY_AVATAR');
-    expectError(await convert(await make(`x ${MAGIC.notConvertible}`), { language: 'ja' }), 400, 'SOURCE_VIDEO_NOT_CONVERTIBLE');
+    expectError(
+      await convert(await make(`x ${MAGIC.realAvatar}`), { language: 'ja' }),
+      400,
+      'UNSUPPORTED_HEAVY_AVATAR',
+    );
+    expectError(
+      await convert(await make(`x ${MAGIC.notConvertible}`), { language: 'ja' }),
+      400,
+      'SOURCE_VIDEO_NOT_CONVERTIBLE',
+    );
     // a running video has no generated data yet
-    const running = await call(sb, 'POST', '/videos/generate/', { key: SANDBOX_KEYS.acme, form: form({ video_setting_id: FIXTURES.acme.settings.text, text: 'still running' }) });
+    const running = await call(sb, 'POST', '/videos/generate/', {
+      key: SANDBOX_KEYS.acme,
+      form: form({ video_setting_id: FIXTURES.acme.settings.text, text: 'still running' }),
+    });
     expectError(await convert(running.body.video_id, { language: 'fr' }), 400, 'SOURCE_VIDEO_NOT_CONVERTIBLE');
     clock.advance(30_001);
   });

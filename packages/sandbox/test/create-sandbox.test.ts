@@ -48,7 +48,10 @@ describe('the sample flow through the client, in-process', () => {
     for await (const s of client.settings.list()) settings.push(s);
     expect(settings.map((s) => s.video_setting_id)).toContain(A.settings.text);
     const progress: string[] = [];
-    const video = await client.generateAndWait({ video_setting_id: A.settings.text, text: 'In-process flow' }, { onProgress: (v) => progress.push(v.status) });
+    const video = await client.generateAndWait(
+      { video_setting_id: A.settings.text, text: 'In-process flow' },
+      { onProgress: (v) => progress.push(v.status) },
+    );
     expect(video.status).toBe('completed');
     expect(progress[0]).toBe('running');
     expect(video.download_url.startsWith(`${sb.origin}/downloads/`)).toBe(true);
@@ -60,7 +63,9 @@ describe('the sample flow through the client, in-process', () => {
 
     const options = await client.conversions.get(video.video_id);
     expect(options.is_convertible).toBe(true);
-    const converted = await client.convertAndWait(video.video_id, { language: 'fr', aspect_ratio: '9:16' }, { conversionOptions: options } as never);
+    const converted = await client.convertAndWait(video.video_id, { language: 'fr', aspect_ratio: '9:16' }, {
+      conversionOptions: options,
+    } as never);
     expect(converted.status).toBe('completed');
     expect(converted.video_id).not.toBe(video.video_id);
 
@@ -77,11 +82,17 @@ describe('the sample flow through the client, in-process', () => {
     const pdf = join(work, 'deck.pdf');
     writeFileSync(pdf, Buffer.alloc(3_000_000, 7));
     const progress: number[] = [];
-    const { video_id } = await client.videos.generate({ video_setting_id: A.settings.pdf, pdf_file: pdf }, { onUploadProgress: (p) => progress.push(p.loaded) });
+    const { video_id } = await client.videos.generate(
+      { video_setting_id: A.settings.pdf, pdf_file: pdf },
+      { onUploadProgress: (p) => progress.push(p.loaded) },
+    );
     expect(progress.at(-1)).toBeGreaterThanOrEqual(3_000_000);
     expect((await client.videos.get(video_id)).status).toBe('running');
     // The magic values work in a file name, as over HTTP.
-    const failing = await client.videos.generate({ video_setting_id: A.settings.audio, audio_file: { data: new Uint8Array(10), filename: `talk${MAGIC.fail}.mp3` } });
+    const failing = await client.videos.generate({
+      video_setting_id: A.settings.audio,
+      audio_file: { data: new Uint8Array(10), filename: `talk${MAGIC.fail}.mp3` },
+    });
     await expect(client.waitForVideo(failing.video_id)).rejects.toMatchObject({ kind: 'video_failed' });
   });
 
@@ -108,7 +119,10 @@ describe('with a port', () => {
     expect(sb.port).toBeGreaterThan(0);
     expect(sb.baseUrl).toBe(`http://127.0.0.1:${sb.port}/v1`);
     const overSocket = createClient({ apiKey: key, baseUrl: sb.baseUrl, clock: sb.clock });
-    const { video_id } = await overSocket.videos.generate({ video_setting_id: A.settings.text, text: 'over the socket' });
+    const { video_id } = await overSocket.videos.generate({
+      video_setting_id: A.settings.text,
+      text: 'over the socket',
+    });
     sb.clock.advance(2); // this unpaced read must not come within class B's 2 s of the client's last one
     const inProcess = await sb.fetch(`${sb.baseUrl}/videos/${video_id}/`, { headers: auth });
     expect(inProcess.status).toBe(200);
@@ -190,7 +204,10 @@ describe('sb.fetch', async () => {
     });
     const res = await sb.fetch(`${sb.baseUrl}/videos/generate/`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${SANDBOX_KEYS.globex}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        authorization: `Bearer ${SANDBOX_KEYS.globex}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
       body,
       duplex: 'half',
     } as RequestInit);
@@ -210,12 +227,16 @@ describe('sb.fetch', async () => {
     expect(head.status).toBe(200);
     expect(head.body).toBeNull();
     // (Its first hex digit changed to another one.)
-    const tampered = await sb.fetch(video.download_url.replace(/signature=(.)/, (_: string, c: string) => `signature=${c === '0' ? '1' : '0'}`));
+    const tampered = await sb.fetch(
+      video.download_url.replace(/signature=(.)/, (_: string, c: string) => `signature=${c === '0' ? '1' : '0'}`),
+    );
     expect(tampered.status).toBe(403);
   });
 
   it('rejects with the signal reason: already aborted, or aborted while the sandbox holds the request', async () => {
-    await expect(sb.fetch(url, { headers: auth, signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(sb.fetch(url, { headers: auth, signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     sb.faults.add(key, { kind: 'latency', latency_ms: 60_000 });
     const controller = new AbortController();
     const pending = sb.fetch(url, { headers: auth, signal: controller.signal });
@@ -225,7 +246,10 @@ describe('sb.fetch', async () => {
 
   it('fails as fetch fails on a connection the sandbox drops (fault drop), and the client retries it', async () => {
     sb.faults.add(key, { kind: 'drop' });
-    await expect(sb.fetch(url, { headers: auth })).rejects.toMatchObject({ name: 'TypeError', message: 'fetch failed' });
+    await expect(sb.fetch(url, { headers: auth })).rejects.toMatchObject({
+      name: 'TypeError',
+      message: 'fetch failed',
+    });
     sb.faults.add(key, { kind: 'drop' });
     const video = await clientOf(sb).videos.get(A.videos.convertible);
     expect(video.status).toBe('completed');
@@ -236,7 +260,9 @@ describe('sb.fetch', async () => {
     await expect(sb.fetch('https://example.com/v1/videos/')).rejects.toThrow(/reaches only this sandbox/);
     const other = await createSandbox();
     await other.close();
-    await expect(other.fetch(`${other.baseUrl}/video-settings/`, { headers: auth })).rejects.toMatchObject({ message: 'fetch failed' });
+    await expect(other.fetch(`${other.baseUrl}/video-settings/`, { headers: auth })).rejects.toMatchObject({
+      message: 'fetch failed',
+    });
   });
 });
 
@@ -245,7 +271,9 @@ describe('bad input gets the same answers through sb.fetch as over a socket', as
   const jsonHeaders = { ...auth, 'content-type': 'application/json' };
   const form = (fields: Array<[string, string | [Blob, string]]>) => () => {
     const f = new FormData();
-    for (const [name, value] of fields) if (typeof value === 'string') f.append(name, value); else f.append(name, ...value);
+    for (const [name, value] of fields)
+      if (typeof value === 'string') f.append(name, value);
+      else f.append(name, ...value);
     return f;
   };
   // A body that is a function is made anew for each of the two sends (a FormData is read once).
@@ -263,29 +291,146 @@ describe('bad input gets the same answers through sb.fetch as over a socket', as
     ['page 0', `/v1/videos/?page=0`, { headers: auth }],
     ['page not an integer', `/v1/video-settings/?page=1.5`, { headers: auth }],
     ['unknown video', `/v1/videos/00000000-0000-4000-8000-000000000000/`, { headers: auth }],
-    ['another account\'s video', `/v1/videos/${FIXTURES.globex.videos.convertible}/`, { headers: auth }],
-    ['conversion: not JSON', `/v1/videos/${A.videos.convertible}/conversions/`, { method: 'POST', headers: jsonHeaders, body: '{nope' }],
-    ['conversion: an array', `/v1/videos/${A.videos.convertible}/conversions/`, { method: 'POST', headers: jsonHeaders, body: '[]' }],
-    ['conversion: no target', `/v1/videos/${A.videos.convertible}/conversions/`, { method: 'POST', headers: jsonHeaders, body: '{}' }],
-    ['conversion: unknown language', `/v1/videos/${A.videos.convertible}/conversions/`, { method: 'POST', headers: jsonHeaders, body: '{"language":"xx"}' }],
-    ['conversion: body over 64 KiB', `/v1/videos/${A.videos.convertible}/conversions/`, { method: 'POST', headers: jsonHeaders, body: `{"language":"${'x'.repeat(70_000)}"}` }],
-    ['conversion: text/plain', `/v1/videos/${A.videos.convertible}/conversions/`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'en' }],
-    ['conversion: free plan', `/v1/videos/${FIXTURES.initech.videos.convertible}/conversions/`, { method: 'POST', headers: { authorization: `Bearer ${SANDBOX_KEYS.initech}`, 'content-type': 'application/json' }, body: '{"language":"en"}' }],
+    ["another account's video", `/v1/videos/${FIXTURES.globex.videos.convertible}/`, { headers: auth }],
+    [
+      'conversion: not JSON',
+      `/v1/videos/${A.videos.convertible}/conversions/`,
+      { method: 'POST', headers: jsonHeaders, body: '{nope' },
+    ],
+    [
+      'conversion: an array',
+      `/v1/videos/${A.videos.convertible}/conversions/`,
+      { method: 'POST', headers: jsonHeaders, body: '[]' },
+    ],
+    [
+      'conversion: no target',
+      `/v1/videos/${A.videos.convertible}/conversions/`,
+      { method: 'POST', headers: jsonHeaders, body: '{}' },
+    ],
+    [
+      'conversion: unknown language',
+      `/v1/videos/${A.videos.convertible}/conversions/`,
+      { method: 'POST', headers: jsonHeaders, body: '{"language":"xx"}' },
+    ],
+    [
+      'conversion: body over 64 KiB',
+      `/v1/videos/${A.videos.convertible}/conversions/`,
+      { method: 'POST', headers: jsonHeaders, body: `{"language":"${'x'.repeat(70_000)}"}` },
+    ],
+    [
+      'conversion: text/plain',
+      `/v1/videos/${A.videos.convertible}/conversions/`,
+      { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'en' },
+    ],
+    [
+      'conversion: free plan',
+      `/v1/videos/${FIXTURES.initech.videos.convertible}/conversions/`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SANDBOX_KEYS.initech}`, 'content-type': 'application/json' },
+        body: '{"language":"en"}',
+      },
+    ],
     ['generate: not multipart', `/v1/videos/generate/`, { method: 'POST', headers: jsonHeaders, body: '{}' }],
-    ['generate: broken multipart', `/v1/videos/generate/`, { method: 'POST', headers: { ...auth, 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nnonsense' }],
-    ['generate: image_files[]', `/v1/videos/generate/`, { method: 'POST', headers: auth, body: form([['video_setting_id', A.settings.text], ['image_files[]', [new Blob(['x']), 'a.png']]]) }],
-    ['generate: wrong extension', `/v1/videos/generate/`, { method: 'POST', headers: auth, body: form([['video_setting_id', A.settings.pdf], ['pdf_file', [new Blob(['x']), 'a.doc']]]) }],
-    ['generate: two inputs', `/v1/videos/generate/`, { method: 'POST', headers: auth, body: form([['video_setting_id', A.settings.text], ['text', 'x'], ['audio_file', [new Blob(['x']), 'a.mp3']]]) }],
-    ['generate: setting of another mode', `/v1/videos/generate/`, { method: 'POST', headers: auth, body: form([['video_setting_id', A.settings.pdf], ['text', 'x']]) }],
-    ['generate: unknown-error token', `/v1/videos/generate/`, { method: 'POST', headers: auth, body: form([['video_setting_id', A.settings.text], ['text', MAGIC.unknownError]]) }],
-    ['generate: no credit', `/v1/videos/generate/`, { method: 'POST', headers: { authorization: `Bearer ${SANDBOX_KEYS.umbrella}` }, body: form([['video_setting_id', FIXTURES.umbrella.settings.text], ['text', 'x']]) }],
-    ['download: bad signature', `/downloads/${A.videos.convertible}.mp4?expires=9999999999999&signature=${'0'.repeat(64)}`],
+    [
+      'generate: broken multipart',
+      `/v1/videos/generate/`,
+      {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'multipart/form-data; boundary=x' },
+        body: '--x\r\nnonsense',
+      },
+    ],
+    [
+      'generate: image_files[]',
+      `/v1/videos/generate/`,
+      {
+        method: 'POST',
+        headers: auth,
+        body: form([
+          ['video_setting_id', A.settings.text],
+          ['image_files[]', [new Blob(['x']), 'a.png']],
+        ]),
+      },
+    ],
+    [
+      'generate: wrong extension',
+      `/v1/videos/generate/`,
+      {
+        method: 'POST',
+        headers: auth,
+        body: form([
+          ['video_setting_id', A.settings.pdf],
+          ['pdf_file', [new Blob(['x']), 'a.doc']],
+        ]),
+      },
+    ],
+    [
+      'generate: two inputs',
+      `/v1/videos/generate/`,
+      {
+        method: 'POST',
+        headers: auth,
+        body: form([
+          ['video_setting_id', A.settings.text],
+          ['text', 'x'],
+          ['audio_file', [new Blob(['x']), 'a.mp3']],
+        ]),
+      },
+    ],
+    [
+      'generate: setting of another mode',
+      `/v1/videos/generate/`,
+      {
+        method: 'POST',
+        headers: auth,
+        body: form([
+          ['video_setting_id', A.settings.pdf],
+          ['text', 'x'],
+        ]),
+      },
+    ],
+    [
+      'generate: unknown-error token',
+      `/v1/videos/generate/`,
+      {
+        method: 'POST',
+        headers: auth,
+        body: form([
+          ['video_setting_id', A.settings.text],
+          ['text', MAGIC.unknownError],
+        ]),
+      },
+    ],
+    [
+      'generate: no credit',
+      `/v1/videos/generate/`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SANDBOX_KEYS.umbrella}` },
+        body: form([
+          ['video_setting_id', FIXTURES.umbrella.settings.text],
+          ['text', 'x'],
+        ]),
+      },
+    ],
+    [
+      'download: bad signature',
+      `/downloads/${A.videos.convertible}.mp4?expires=9999999999999&signature=${'0'.repeat(64)}`,
+    ],
     ['download: extra parameter', `/downloads/${A.videos.convertible}.mp4?expires=1&signature=${'0'.repeat(64)}&x=1`],
     ['sandbox API without a key', `/_sandbox/clock`],
-    ['sandbox API: bad advance', `/_sandbox/clock/advance`, { method: 'POST', headers: jsonHeaders, body: '{"seconds":-1}' }],
+    [
+      'sandbox API: bad advance',
+      `/_sandbox/clock/advance`,
+      { method: 'POST', headers: jsonHeaders, body: '{"seconds":-1}' },
+    ],
     ['sandbox API: bad fault', `/_sandbox/faults`, { method: 'POST', headers: jsonHeaders, body: '{"kind":"teapot"}' }],
   ];
-  const pick = (h: Headers) => Object.fromEntries(['content-type', 'allow', 'retry-after', 'ratelimit-limit', 'ratelimit-policy'].map((n) => [n, h.get(n)]));
+  const pick = (h: Headers) =>
+    Object.fromEntries(
+      ['content-type', 'allow', 'retry-after', 'ratelimit-limit', 'ratelimit-policy'].map((n) => [n, h.get(n)]),
+    );
   const read = async (res: Response) => ({ status: res.status, headers: pick(res.headers), body: await res.text() });
 
   it.each(cases)('%s', async (_name, path, init = {}) => {
@@ -319,12 +464,17 @@ describe('the clock', async () => {
     const f = new FormData();
     f.append('video_setting_id', setting);
     f.append('text', 'clock');
-    const res = await sb.fetch(`${sb.baseUrl}/videos/generate/`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` }, body: f });
+    const res = await sb.fetch(`${sb.baseUrl}/videos/generate/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}` },
+      body: f,
+    });
     expect(res.status).toBe(200);
     return (await json(res)).video_id as string;
   };
   const status = async (apiKey: string, id: string) =>
-    (await json(await sb.fetch(`${sb.baseUrl}/videos/${id}/`, { headers: { authorization: `Bearer ${apiKey}` } }))).status;
+    (await json(await sb.fetch(`${sb.baseUrl}/videos/${id}/`, { headers: { authorization: `Bearer ${apiKey}` } })))
+      .status;
 
   it('advance(seconds) moves every account; advance(seconds, account) only that one', async () => {
     const mine = await generate(key, A.settings.text);
@@ -379,7 +529,11 @@ describe('faults, reset and stats as functions', async () => {
       const res = await get();
       answers.push([res.status, (await json(res)).error_code]);
     }
-    expect(answers).toEqual([[503, 'SERVICE_UNAVAILABLE'], [503, 'SERVICE_UNAVAILABLE'], [500, 'BOOM']]);
+    expect(answers).toEqual([
+      [503, 'SERVICE_UNAVAILABLE'],
+      [503, 'SERVICE_UNAVAILABLE'],
+      [500, 'BOOM'],
+    ]);
     sb.faults.add('acme', { kind: 'latency', latency_ms: 1 });
     expect(sb.faults.list('acme')).toHaveLength(1);
     sb.faults.clear();
@@ -394,7 +548,10 @@ describe('faults, reset and stats as functions', async () => {
   it('reset(account) takes one account back to its seed; reset() every account', async () => {
     const client = clientOf(sb);
     const { video_id } = await client.videos.generate({ video_setting_id: A.settings.text, text: 'to be reset' });
-    const g = await clientOf(sb, SANDBOX_KEYS.globex).videos.generate({ video_setting_id: FIXTURES.globex.settings.text, text: 'kept' });
+    const g = await clientOf(sb, SANDBOX_KEYS.globex).videos.generate({
+      video_setting_id: FIXTURES.globex.settings.text,
+      text: 'kept',
+    });
     sb.clock.advance(10, 'acme');
     await sb.reset(key);
     expect(sb.stats('acme')).toEqual({});
@@ -404,7 +561,9 @@ describe('faults, reset and stats as functions', async () => {
     expect(isVideoApiError(gone) && gone.status).toBe(404);
     expect((await clientOf(sb, SANDBOX_KEYS.globex).videos.get(g.video_id)).video_id).toBe(g.video_id);
     await sb.reset();
-    const page = await json(await sb.fetch(`${sb.baseUrl}/videos/`, { headers: { authorization: `Bearer ${SANDBOX_KEYS.globex}` } }));
+    const page = await json(
+      await sb.fetch(`${sb.baseUrl}/videos/`, { headers: { authorization: `Bearer ${SANDBOX_KEYS.globex}` } }),
+    );
     expect(page.total_count).toBe(7);
   });
 

@@ -30,10 +30,25 @@ afterAll(() => {
 
 /** The CLI in its own process on `dir`; resolves once it listens. */
 async function cliSandbox(dir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--data-dir', dir, '--time-scale', '100000', '--no-rate-limits', '--no-validate', '--quiet'], {
-    cwd: pkg,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      'dist/cli.js',
+      '--port',
+      '0',
+      '--data-dir',
+      dir,
+      '--time-scale',
+      '100000',
+      '--no-rate-limits',
+      '--no-validate',
+      '--quiet',
+    ],
+    {
+      cwd: pkg,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -46,14 +61,19 @@ async function cliSandbox(dir: string): Promise<{ child: ChildProcess; baseUrl: 
   return { child, baseUrl: /base URL\s+(\S+)/.exec(out)![1] };
 }
 
-const killed = (child: ChildProcess) => new Promise((r) => (child.exitCode !== null || child.signalCode ? r(null) : (child.once('exit', r), child.kill('SIGKILL'))));
+const killed = (child: ChildProcess) =>
+  new Promise((r) =>
+    child.exitCode !== null || child.signalCode ? r(null) : (child.once('exit', r), child.kill('SIGKILL')),
+  );
 const textSetting = FIXTURES.acme.settings.text;
 
 describe('one sandbox per data dir', () => {
   it('a second sandbox refuses to start and names the first (another process, then this one)', async () => {
     const dir = tempDir();
     const other = await cliSandbox(dir);
-    await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(new RegExp(`in use by another sandbox \\(pid ${other.child.pid} `));
+    await expect(startSandbox({ port: 0, dataDir: dir })).rejects.toThrow(
+      new RegExp(`in use by another sandbox \\(pid ${other.child.pid} `),
+    );
     await killed(other.child);
     // kill -9 left its lock behind: stale, taken over
     const first = await startSandbox({ port: 0, dataDir: dir });
@@ -80,7 +100,11 @@ describe('durability', () => {
           const fd = new FormData();
           fd.append('video_setting_id', textSetting);
           fd.append('text', `kept ${acked.length}`);
-          const res = await fetch(`${baseUrl}/videos/generate/`, { method: 'POST', headers: { authorization: `Bearer ${SANDBOX_KEYS.acme}` }, body: fd });
+          const res = await fetch(`${baseUrl}/videos/generate/`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${SANDBOX_KEYS.acme}` },
+            body: fd,
+          });
           const body = (await res.json()) as { video_id?: string };
           if (res.status === 200 && body.video_id) acked.push(body.video_id);
         } catch {
@@ -102,9 +126,12 @@ describe('durability', () => {
     const sb = await startSandbox({ port: 0, dataDir: dir, rateLimits: false });
     try {
       const missing: string[] = [];
-      for (const id of acked) if ((await call(sb, 'GET', `/videos/${id}/`, { key: SANDBOX_KEYS.acme })).status !== 200) missing.push(id);
+      for (const id of acked)
+        if ((await call(sb, 'GET', `/videos/${id}/`, { key: SANDBOX_KEYS.acme })).status !== 200) missing.push(id);
       expect({ acked: acked.length, missing }).toEqual({ acked: acked.length, missing: [] });
-      expect((await call(sb, 'GET', '/videos/', { key: SANDBOX_KEYS.acme })).body.total_count).toBeGreaterThanOrEqual(acked.length + 7);
+      expect((await call(sb, 'GET', '/videos/', { key: SANDBOX_KEYS.acme })).body.total_count).toBeGreaterThanOrEqual(
+        acked.length + 7,
+      );
     } finally {
       await sb.close();
     }
@@ -114,10 +141,24 @@ describe('durability', () => {
     const dir = tempDir();
     const id = '0b5e7e00-0000-4000-8000-000000000001';
     const video = {
-      video_id: id, account: 'acme', created_at: Date.UTC(2026, 5, 1), prompt: 'from the JSON era', finishes_at: Date.UTC(2026, 5, 1, 0, 0, 30),
-      outcome: 'completed', expires_at: null, language: 'en', aspect_ratio: '16:9', voices: 'all', has_video_data: true, real_avatar: false, copyright: [],
+      video_id: id,
+      account: 'acme',
+      created_at: Date.UTC(2026, 5, 1),
+      prompt: 'from the JSON era',
+      finishes_at: Date.UTC(2026, 5, 1, 0, 0, 30),
+      outcome: 'completed',
+      expires_at: null,
+      language: 'en',
+      aspect_ratio: '16:9',
+      voices: 'all',
+      has_video_data: true,
+      real_avatar: false,
+      copyright: [],
     };
-    writeFileSync(join(dir, 'state.json'), JSON.stringify({ version: 1, signing_secret: 'f'.repeat(64), credits: { acme: 42 }, videos: [video] }));
+    writeFileSync(
+      join(dir, 'state.json'),
+      JSON.stringify({ version: 1, signing_secret: 'f'.repeat(64), credits: { acme: 42 }, videos: [video] }),
+    );
     const sb = await startSandbox({ port: 0, dataDir: dir, rateLimits: false });
     try {
       expect((await call(sb, 'GET', `/videos/${id}/`, { key: SANDBOX_KEYS.acme })).body.status).toBe('completed');
@@ -133,13 +174,27 @@ describe('text limit', () => {
   it('a text of 100,000 bytes is accepted, one byte more is 400', async () => {
     const sb = await startSandbox({ port: 0, rateLimits: false, validateResponses: true, timeScale: 100000 });
     try {
-      const ok = await call(sb, 'POST', '/videos/generate/', { key: SANDBOX_KEYS.acme, form: form({ video_setting_id: textSetting, text: 'é'.repeat(50_000) }) });
+      const ok = await call(sb, 'POST', '/videos/generate/', {
+        key: SANDBOX_KEYS.acme,
+        form: form({ video_setting_id: textSetting, text: 'é'.repeat(50_000) }),
+      });
       expect(ok.status).toBe(200);
-      const long = await call(sb, 'POST', '/videos/generate/', { key: SANDBOX_KEYS.acme, form: form({ video_setting_id: textSetting, text: 'x'.repeat(100_001) }) });
+      const long = await call(sb, 'POST', '/videos/generate/', {
+        key: SANDBOX_KEYS.acme,
+        form: form({ video_setting_id: textSetting, text: 'x'.repeat(100_001) }),
+      });
       expect({ status: long.status, code: long.body.error_code }).toEqual({ status: 400, code: 'INVALID_REQUEST' });
       expect(long.body.error).toContain('100000');
       // 50 MB of text is refused while it streams: the answer comes long before the end, nothing is buffered whole
-      const big = await streamedUpload({ baseUrl: sb.baseUrl, key: SANDBOX_KEYS.acme, setting: textSetting, field: 'text', filename: null, total: 50_000_000, chunkBytes: 64 * 1024 });
+      const big = await streamedUpload({
+        baseUrl: sb.baseUrl,
+        key: SANDBOX_KEYS.acme,
+        setting: textSetting,
+        field: 'text',
+        filename: null,
+        total: 50_000_000,
+        chunkBytes: 64 * 1024,
+      });
       expect(big.status).toBe(400);
       expect(big.sentWhenAnswered).toBeLessThan(10_000_000);
       expect(sb.violations).toEqual([]);

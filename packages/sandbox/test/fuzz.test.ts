@@ -34,7 +34,10 @@ const uuid = fc.uuid();
 const anyText = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
 const enumOf = (name: string) => fc.constantFrom(...(schemas[name].enum as string[]));
 const keyArb = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom(...Object.values(SANDBOX_KEYS), 'sandbox-key-fuzz').map((k) => `Bearer ${k}`) },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom(...Object.values(SANDBOX_KEYS), 'sandbox-key-fuzz').map((k) => `Bearer ${k}`),
+  },
   { weight: 1, arbitrary: fc.constantFrom(undefined, '', 'Bearer', 'Bearer nope', 'Basic eDp5') },
   { weight: 1, arbitrary: fc.string({ maxLength: 30 }).filter((s) => /^[\x20-\x7e]*$/.test(s)) },
 );
@@ -46,10 +49,20 @@ const videoIdArb = fc.oneof(
 );
 const paramValue = (p: any) =>
   p.schema?.type === 'integer'
-    ? fc.oneof(fc.integer({ min: p.schema.minimum ?? 0, max: 5 }).map(String), fc.integer().map(String), anyText.map(encodeURIComponent))
+    ? fc.oneof(
+        fc.integer({ min: p.schema.minimum ?? 0, max: 5 }).map(String),
+        fc.integer().map(String),
+        anyText.map(encodeURIComponent),
+      )
     : fc.oneof(uuid, anyText.map(encodeURIComponent));
 const conversionBody = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ language: fc.oneof(enumOf('Language'), anyText), aspect_ratio: fc.oneof(enumOf('AspectRatio'), anyText) }, { requiredKeys: [] }) },
+  {
+    weight: 6,
+    arbitrary: fc.record(
+      { language: fc.oneof(enumOf('Language'), anyText), aspect_ratio: fc.oneof(enumOf('AspectRatio'), anyText) },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
 );
 const settingArb = fc.oneof(
@@ -59,18 +72,39 @@ const settingArb = fc.oneof(
 );
 const fileFieldNames = Object.keys(limits);
 const extensionArb = fc.oneof(
-  fc.constantFrom(...new Set(Object.values(limits).flatMap((l: any) => [...l.extensions.personal, ...l.extensions.business]))),
+  fc.constantFrom(
+    ...new Set(Object.values(limits).flatMap((l: any) => [...l.extensions.personal, ...l.extensions.business])),
+  ),
   fc.constantFrom('.exe', '.PDF', '', '.mp4.txt'),
 );
 const fileArb = fc.record({
-  field: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...fileFieldNames) }, { weight: 1, arbitrary: fc.constantFrom('text', 'other') }),
-  name: fc.tuple(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(MAGIC.fail, MAGIC.realAvatar, MAGIC.unknownError)), extensionArb).map(([b, e]) => b + e),
+  field: fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...fileFieldNames) },
+    { weight: 1, arbitrary: fc.constantFrom('text', 'other') },
+  ),
+  name: fc
+    .tuple(
+      fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(MAGIC.fail, MAGIC.realAvatar, MAGIC.unknownError)),
+      extensionArb,
+    )
+    .map(([b, e]) => b + e),
   size: fc.integer({ min: 0, max: 2048 }),
 });
 const generateForm = fc.record(
   {
     video_setting_id: settingArb,
-    text: fc.oneof(anyText, fc.constantFrom(MAGIC.fail, MAGIC.expire, MAGIC.unknownError, MAGIC.voices(['en']), '[sandbox:voices=zz]', MAGIC.aspectRatio('1:1'), '[sandbox:aspect-ratio=3:1]')),
+    text: fc.oneof(
+      anyText,
+      fc.constantFrom(
+        MAGIC.fail,
+        MAGIC.expire,
+        MAGIC.unknownError,
+        MAGIC.voices(['en']),
+        '[sandbox:voices=zz]',
+        MAGIC.aspectRatio('1:1'),
+        '[sandbox:aspect-ratio=3:1]',
+      ),
+    ),
     files: fc.array(fileArb, { maxLength: 12 }),
   },
   { requiredKeys: [] },
@@ -87,7 +121,10 @@ const specRequest: fc.Arbitrary<Req> = fc.constantFrom(...operations).chain((op)
   fc
     .record({
       auth: keyArb,
-      params: fc.record(Object.fromEntries(op.parameters.map((p: any) => [p.name, p.name === 'video_id' ? videoIdArb : paramValue(p)])), { requiredKeys: op.parameters.filter((p: any) => p.required).map((p: any) => p.name) as never[] }),
+      params: fc.record(
+        Object.fromEntries(op.parameters.map((p: any) => [p.name, p.name === 'video_id' ? videoIdArb : paramValue(p)])),
+        { requiredKeys: op.parameters.filter((p: any) => p.required).map((p: any) => p.name) as never[] },
+      ),
       conv: conversionBody,
       rawBody: fc.oneof(fc.constant(undefined), anyText),
       contentType: fc.constantFrom('application/json', 'text/plain', 'multipart/form-data; boundary=zz', undefined),
@@ -96,7 +133,9 @@ const specRequest: fc.Arbitrary<Req> = fc.constantFrom(...operations).chain((op)
     .map(({ auth, params, conv, rawBody, contentType, form }) => {
       const p = params as Record<string, string>;
       let path = op.path.replace(/\{([^}]+)\}/g, (_m, n) => p[n] ?? 'missing');
-      const query = op.parameters.filter((x: any) => x.in === 'query' && p[x.name] !== undefined).map((x: any) => `${x.name}=${p[x.name]}`);
+      const query = op.parameters
+        .filter((x: any) => x.in === 'query' && p[x.name] !== undefined)
+        .map((x: any) => `${x.name}=${p[x.name]}`);
       if (query.length) path += `?${query.join('&')}`;
       const headers: Record<string, string> = {};
       if (auth !== undefined) headers.authorization = auth;
@@ -121,16 +160,21 @@ const specRequest: fc.Arbitrary<Req> = fc.constantFrom(...operations).chain((op)
 );
 const offSpecRequest: fc.Arbitrary<Req> = fc.record({
   method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
-  path: fc.oneof(fc.constantFrom('/v1/videos/', '/v1/video-settings/', '/v1/', '/docs', '/downloads/x.mp4', '/v1/videos/generate/'), anyText.map((s) => `/v1/${encodeURIComponent(s)}`)),
+  path: fc.oneof(
+    fc.constantFrom('/v1/videos/', '/v1/video-settings/', '/v1/', '/docs', '/downloads/x.mp4', '/v1/videos/generate/'),
+    anyText.map((s) => `/v1/${encodeURIComponent(s)}`),
+  ),
   headers: keyArb.map((k): Record<string, string> => (k ? { authorization: k } : {})),
 });
 const requestArb = fc.oneof({ weight: 9, arbitrary: specRequest }, { weight: 1, arbitrary: offSpecRequest });
 
 async function pool<T>(items: T[], size: number, run: (item: T) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: size }, async () => {
-    while (next < items.length) await run(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < items.length) await run(items[next++]);
+    }),
+  );
 }
 
 it(`survives ${REQUESTS} generated requests with no undocumented 5xx and no contract violation`, async () => {
@@ -138,7 +182,12 @@ it(`survives ${REQUESTS} generated requests with no undocumented 5xx and no cont
   const problems: string[] = [];
   const statuses = new Map<number, number>();
   await pool(requests, 8, async (r) => {
-    const res = await fetch(sb.origin + r.path, { method: r.method, headers: r.headers, body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body, redirect: 'error' });
+    const res = await fetch(sb.origin + r.path, {
+      method: r.method,
+      headers: r.headers,
+      body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body,
+      redirect: 'error',
+    });
     const text = await res.text();
     statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     let body: any = text;
@@ -148,14 +197,27 @@ it(`survives ${REQUESTS} generated requests with no undocumented 5xx and no cont
       // not JSON
     }
     const where = `${r.method} ${r.path}`;
-    if (res.status >= 500 && !(res.status === 500 && body?.error_code === 'UNKNOWN_ERROR' && !/sandbox bug/.test(body.error))) problems.push(`${where} → ${res.status} ${text.slice(0, 200)}`);
-    if (res.status >= 400 && (typeof body?.error_code !== 'string' || typeof body?.error !== 'string')) problems.push(`${where} → ${res.status} without the envelope: ${text.slice(0, 200)}`);
+    if (
+      res.status >= 500 &&
+      !(res.status === 500 && body?.error_code === 'UNKNOWN_ERROR' && !/sandbox bug/.test(body.error))
+    )
+      problems.push(`${where} → ${res.status} ${text.slice(0, 200)}`);
+    if (res.status >= 400 && (typeof body?.error_code !== 'string' || typeof body?.error !== 'string'))
+      problems.push(`${where} → ${res.status} without the envelope: ${text.slice(0, 200)}`);
     const op = r.path.startsWith('/v1/') ? matchOperation(spec, r.method, r.path.slice(3).split('?')[0]) : undefined;
     if (op) {
-      for (const p of checkResponse(ajv, spec, op.operation, { status: res.status, contentType: res.headers.get('content-type'), body, headers: res.headers })) problems.push(`${where}: ${p.message}`);
+      for (const p of checkResponse(ajv, spec, op.operation, {
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        body,
+        headers: res.headers,
+      }))
+        problems.push(`${where}: ${p.message}`);
     }
   });
-  console.log(`fuzz: ${requests.length} HTTP requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+  console.log(
+    `fuzz: ${requests.length} HTTP requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+  );
   expect(problems.slice(0, 20)).toEqual([]);
   expect(sb.violations).toEqual([]);
   expect(statuses.get(200) ?? 0).toBeGreaterThan(REQUESTS / 10);
@@ -164,8 +226,15 @@ it(`survives ${REQUESTS} generated requests with no undocumented 5xx and no cont
 
 it(`survives ${RAW} malformed byte streams over raw TCP`, async () => {
   const valid = `GET /v1/videos/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${SANDBOX_KEYS.acme}\r\n\r\n`;
-  const mutated = fc.tuple(fc.integer({ min: 0, max: valid.length - 1 }), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(([at, bytes]) => Buffer.concat([Buffer.from(valid.slice(0, at)), Buffer.from(bytes), Buffer.from(valid.slice(at))]));
-  const arb = fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b) => Buffer.from(b)), mutated);
+  const mutated = fc
+    .tuple(fc.integer({ min: 0, max: valid.length - 1 }), fc.uint8Array({ minLength: 1, maxLength: 8 }))
+    .map(([at, bytes]) =>
+      Buffer.concat([Buffer.from(valid.slice(0, at)), Buffer.from(bytes), Buffer.from(valid.slice(at))]),
+    );
+  const arb = fc.oneof(
+    fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b) => Buffer.from(b)),
+    mutated,
+  );
   const inputs = fc.sample(arb, { numRuns: RAW, seed: 7 });
   const bad: string[] = [];
   await pool(inputs, 8, async (bytes) => {

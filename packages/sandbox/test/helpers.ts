@@ -46,7 +46,13 @@ export async function call(
   sb: RunningSandbox,
   method: string,
   path: string,
-  opts: { key?: string; json?: unknown; body?: string | Uint8Array | FormData; headers?: Record<string, string>; form?: FormData } = {},
+  opts: {
+    key?: string;
+    json?: unknown;
+    body?: string | Uint8Array | FormData;
+    headers?: Record<string, string>;
+    form?: FormData;
+  } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -56,7 +62,11 @@ export async function call(
     body = JSON.stringify(opts.json);
   }
   if (opts.form) body = opts.form;
-  const url = path.startsWith('http') ? path : path.startsWith('/v1') || path.startsWith('/d') ? sb.origin + path : sb.baseUrl + path;
+  const url = path.startsWith('http')
+    ? path
+    : path.startsWith('/v1') || path.startsWith('/d')
+      ? sb.origin + path
+      : sb.baseUrl + path;
   const res = await fetch(url, { method, headers, body, redirect: 'error' });
   const text = await res.text();
   let parsed: any = text;
@@ -69,7 +79,10 @@ export async function call(
 }
 
 /** Build the generation form: strings are fields; [name, bytes|size] pairs are files. */
-export function form(fields: Record<string, string>, files: Array<[field: string, filename: string, content?: number | string]> = []): FormData {
+export function form(
+  fields: Record<string, string>,
+  files: Array<[field: string, filename: string, content?: number | string]> = [],
+): FormData {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   for (const [field, filename, content = 'x'] of files) {

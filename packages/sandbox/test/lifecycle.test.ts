@@ -26,7 +26,9 @@ describe('lifecycle (hand-driven clock)', async () => {
     const done = await status(id);
     expect(done.status).toBe('completed');
     expect(done.copyright.length).toBeGreaterThan(0);
-    expect(done.download_url).toMatch(new RegExp(`^${sb.origin}/downloads/${id}\\.mp4\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    expect(done.download_url).toMatch(
+      new RegExp(`^${sb.origin}/downloads/${id}\\.mp4\\?expires=\\d+&signature=[0-9a-f]{64}$`),
+    );
     clock.advance(86_400_000 - 1);
     expect((await status(id)).status).toBe('completed');
     clock.advance(1);
@@ -45,7 +47,10 @@ describe('lifecycle (hand-driven clock)', async () => {
     expect((await status(id)).status).toBe('expired');
   });
   it('a magic token in a file name works for file-only modes', async () => {
-    const a = await call(sb, 'POST', '/videos/generate/', { key, form: form({ video_setting_id: S.pdf }, [['pdf_file', `deck${MAGIC.fail}.pdf`]]) });
+    const a = await call(sb, 'POST', '/videos/generate/', {
+      key,
+      form: form({ video_setting_id: S.pdf }, [['pdf_file', `deck${MAGIC.fail}.pdf`]]),
+    });
     clock.advance(30_000);
     expect((await status(a.body.video_id)).status).toBe('failed');
   });
@@ -99,7 +104,10 @@ describe('lifecycle (real time, --time-scale 100)', async () => {
   const linkMs = 3_600_000 / 100;
   it('completes a 30 s generation in 0.3 s and links live 36 s', async () => {
     const posted = Date.now();
-    const a = await call(sb, 'POST', '/videos/generate/', { key, form: form({ video_setting_id: S.text, text: 'fast' }) });
+    const a = await call(sb, 'POST', '/videos/generate/', {
+      key,
+      form: form({ video_setting_id: S.text, text: 'fast' }),
+    });
     const id = a.body.video_id;
     let v: any;
     let asked: number;

@@ -36,7 +36,10 @@ describe('class B: 5 per 10 s per account', async () => {
   });
   it('counts class A separately from class B', async () => {
     // class B of acme is exhausted above; class A still answers
-    const a = await call(sb, 'POST', `/videos/${A.videos.convertible}/conversions/`, { key: SANDBOX_KEYS.acme, json: { language: 'en' } });
+    const a = await call(sb, 'POST', `/videos/${A.videos.convertible}/conversions/`, {
+      key: SANDBOX_KEYS.acme,
+      json: { language: 'en' },
+    });
     expect(a.status).toBe(200);
     expect(a.headers.get('ratelimit-limit')).toBe('2');
     expect(a.headers.get('ratelimit-policy')).toBe('2;w=10');
@@ -47,7 +50,11 @@ describe('class A: 2 per 10 s, concurrency 2, under a time scale', async () => {
   const clock = manualClock();
   const sb = await sandbox({ now: clock.now, timeScale: 4, rateLimiter: 'sliding' });
   it('allows 2 per 2.5 s (10 s / 4) with decimal headers', async () => {
-    const gen = () => call(sb, 'POST', '/videos/generate/', { key: SANDBOX_KEYS.acme, form: form({ video_setting_id: A.settings.text, text: 'a' }) });
+    const gen = () =>
+      call(sb, 'POST', '/videos/generate/', {
+        key: SANDBOX_KEYS.acme,
+        form: form({ video_setting_id: A.settings.text, text: 'a' }),
+      });
     expect((await gen()).status).toBe(200);
     clock.advance(500);
     const second = await gen();
@@ -65,38 +72,78 @@ describe('class A: 2 per 10 s, concurrency 2, under a time scale', async () => {
     expect(busy.headers.get('retry-after')).toBe('5');
     // a request refused with 503 still counted against class A: wait for the window
     clock.advance(500);
-    const conv = await call(sb, 'POST', `/videos/${A.videos.convertible}/conversions/`, { key: SANDBOX_KEYS.acme2, json: { aspect_ratio: '1:1' } });
+    const conv = await call(sb, 'POST', `/videos/${A.videos.convertible}/conversions/`, {
+      key: SANDBOX_KEYS.acme2,
+      json: { aspect_ratio: '1:1' },
+    });
     expectError(conv, 503, 'SIMULTANEOUS_GENERATE_LIMIT');
     expect(conv.headers.get('retry-after')).toBe('4.5');
     // the first generation finishes at 7.5 s
     clock.advance(4500);
-    expect((await call(sb, 'POST', `/videos/${A.videos.convertible}/conversions/`, { key: SANDBOX_KEYS.acme2, json: { aspect_ratio: '1:1' } })).status).toBe(200);
+    expect(
+      (
+        await call(sb, 'POST', `/videos/${A.videos.convertible}/conversions/`, {
+          key: SANDBOX_KEYS.acme2,
+          json: { aspect_ratio: '1:1' },
+        })
+      ).status,
+    ).toBe(200);
   });
   it('another account has its own concurrency', async () => {
-    const a = await call(sb, 'POST', '/videos/generate/', { key: SANDBOX_KEYS.globex, form: form({ video_setting_id: FIXTURES.globex.settings.text, text: 'g' }) });
+    const a = await call(sb, 'POST', '/videos/generate/', {
+      key: SANDBOX_KEYS.globex,
+      form: form({ video_setting_id: FIXTURES.globex.settings.text, text: 'g' }),
+    });
     expect(a.status).toBe(200);
   });
 });
 
 describe('credits', async () => {
   const clock = manualClock();
-  const sb = await sandbox({ now: clock.now, rateLimits: false, generationSeconds: 0, accounts: [{ name: 'small', plan: 'business', credits: 2, keys: ['key-small'] }] });
+  const sb = await sandbox({
+    now: clock.now,
+    rateLimits: false,
+    generationSeconds: 0,
+    accounts: [{ name: 'small', plan: 'business', credits: 2, keys: ['key-small'] }],
+  });
   it('spends 1 credit per generation or conversion, then answers 429 INSUFFICIENT_CREDIT', async () => {
     const settings = (await call(sb, 'GET', '/video-settings/', { key: 'key-small' })).body.results;
     const text = settings.find((s: any) => s.request_fields.join() === 'text').video_setting_id;
-    const first = await call(sb, 'POST', '/videos/generate/', { key: 'key-small', form: form({ video_setting_id: text, text: '1' }) });
+    const first = await call(sb, 'POST', '/videos/generate/', {
+      key: 'key-small',
+      form: form({ video_setting_id: text, text: '1' }),
+    });
     expect(first.status).toBe(200);
-    const conv = await call(sb, 'POST', `/videos/${first.body.video_id}/conversions/`, { key: 'key-small', json: { language: 'fr' } });
+    const conv = await call(sb, 'POST', `/videos/${first.body.video_id}/conversions/`, {
+      key: 'key-small',
+      json: { language: 'fr' },
+    });
     expect(conv.status).toBe(200);
-    expectError(await call(sb, 'POST', '/videos/generate/', { key: 'key-small', form: form({ video_setting_id: text, text: '2' }) }), 429, 'INSUFFICIENT_CREDIT');
-    expectError(await call(sb, 'POST', `/videos/${first.body.video_id}/conversions/`, { key: 'key-small', json: { language: 'de' } }), 429, 'INSUFFICIENT_CREDIT');
+    expectError(
+      await call(sb, 'POST', '/videos/generate/', {
+        key: 'key-small',
+        form: form({ video_setting_id: text, text: '2' }),
+      }),
+      429,
+      'INSUFFICIENT_CREDIT',
+    );
+    expectError(
+      await call(sb, 'POST', `/videos/${first.body.video_id}/conversions/`, {
+        key: 'key-small',
+        json: { language: 'de' },
+      }),
+      429,
+      'INSUFFICIENT_CREDIT',
+    );
   });
 });
 
 describe('rateLimits: false', async () => {
   const sb = await sandbox({ rateLimits: false });
   it('never answers 429 for rate limits', async () => {
-    const answers = await Promise.all(Array.from({ length: 30 }, () => call(sb, 'GET', '/videos/', { key: SANDBOX_KEYS.acme })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => call(sb, 'GET', '/videos/', { key: SANDBOX_KEYS.acme })),
+    );
     expect(answers.every((a) => a.status === 200)).toBe(true);
   });
 });

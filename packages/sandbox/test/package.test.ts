@@ -16,7 +16,9 @@ describe('the package', () => {
     const bare = new Set<string>();
     for (const f of dist) {
       // Static imports and the CLI's createRequire(...)('name') calls.
-      for (const m of readFileSync(join(root, 'dist', f), 'utf8').matchAll(/(?:(?:^|\n)(?:import|export)[^'"]*?from |createRequire\([^)]*\)\()["']([^"'.][^"']*)["']/g)) {
+      for (const m of readFileSync(join(root, 'dist', f), 'utf8').matchAll(
+        /(?:(?:^|\n)(?:import|export)[^'"]*?from |createRequire\([^)]*\)\()["']([^"'.][^"']*)["']/g,
+      )) {
         if (m[1].startsWith('node:')) continue;
         bare.add(m[1].startsWith('@') ? m[1].split('/').slice(0, 2).join('/') : m[1].split('/')[0]);
       }
@@ -29,12 +31,23 @@ describe('the package', () => {
   });
 
   it('packs dist, the sample MP4, the control API document, the README, the CHANGELOG and nothing else', () => {
-    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }),
+    );
     const files = packed.files.map((f: { path: string }) => f.path).sort();
-    expect(files.filter((f: string) => !f.startsWith('dist/'))).toEqual(['CHANGELOG.md', 'README.md', 'assets/sample.mp4', 'package.json', 'sandbox-api.yaml']);
+    expect(files.filter((f: string) => !f.startsWith('dist/'))).toEqual([
+      'CHANGELOG.md',
+      'README.md',
+      'assets/sample.mp4',
+      'package.json',
+      'sandbox-api.yaml',
+    ]);
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/index.d.ts');
     expect(files).toContain('dist/cli.js');
   });
 });
-

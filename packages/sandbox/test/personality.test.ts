@@ -12,7 +12,8 @@ const model = specModel();
 describe('alternative personality', async () => {
   const clock = manualClock();
   const sb = await sandbox({ personality: 'alternative', now: clock.now, generationSeconds: 30 });
-  const gen = (fields: Record<string, string>, files: any[] = []) => call(sb, 'POST', '/videos/generate/', { key, form: form(fields, files) });
+  const gen = (fields: Record<string, string>, files: any[] = []) =>
+    call(sb, 'POST', '/videos/generate/', { key, form: form(fields, files) });
   const step = () => clock.advance(5000); // one class-A slot of the even limiter, and more than one of class B
 
   it('answers 201 on both creations, with extra fields', async () => {
@@ -28,7 +29,8 @@ describe('alternative personality', async () => {
   it('sends no rate-limit headers', async () => {
     const a = await call(sb, 'GET', '/videos/', { key });
     expect(a.status).toBe(200);
-    for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) expect(a.headers.get(h)).toBeNull();
+    for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'])
+      expect(a.headers.get(h)).toBeNull();
     step();
   });
   it('limits evenly and answers 429 TOO_MANY_REQUESTS with an HTTP-date Retry-After', async () => {
@@ -48,7 +50,11 @@ describe('alternative personality', async () => {
     step();
     expectError(await gen({ video_setting_id: A.settings.pdf, text: 'x' }), 422, 'VIDEO_SETTING_MISMATCH');
     step();
-    expectError(await gen({ video_setting_id: A.settings.text, text: 'x' }, [['image_files', 'a.gif']]), 422, 'UPLOAD_REJECTED');
+    expectError(
+      await gen({ video_setting_id: A.settings.text, text: 'x' }, [['image_files', 'a.gif']]),
+      422,
+      'UPLOAD_REJECTED',
+    );
     step();
     clock.advance(60_000); // free the two running slots
     // The text + pdf_file setting used with the PDF alone: our reading (#26) refuses it, this one does not.
@@ -77,7 +83,14 @@ describe('alternative personality', async () => {
       expectError(await call(sb, 'POST', `/videos/${id}/conversions/`, { key, json }), status, code);
       step();
     }
-    expectError(await call(sb, 'POST', `/videos/${FIXTURES.initech.videos.convertible}/conversions/`, { key: SANDBOX_KEYS.initech, json: { language: 'en' } }), 403, 'INSUFFICIENT_CREDIT');
+    expectError(
+      await call(sb, 'POST', `/videos/${FIXTURES.initech.videos.convertible}/conversions/`, {
+        key: SANDBOX_KEYS.initech,
+        json: { language: 'en' },
+      }),
+      403,
+      'INSUFFICIENT_CREDIT',
+    );
   });
   it('keeps 503 SIMULTANEOUS_GENERATE_LIMIT (without Retry-After)', async () => {
     clock.advance(60_000);
@@ -96,7 +109,10 @@ describe('alternative personality', async () => {
     expect(page.body.object).toBe('list');
     const times = page.body.results.map((r: any) => Date.parse(r.created_at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    expect(page.body.results[0]).toMatchObject({ object: 'video_list_item', created_at: expect.stringMatching(/\+00:00$/) });
+    expect(page.body.results[0]).toMatchObject({
+      object: 'video_list_item',
+      created_at: expect.stringMatching(/\+00:00$/),
+    });
     step();
     const past = await call(sb, 'GET', '/videos/?page=9', { key });
     expect(past.status).toBe(200);
@@ -109,7 +125,11 @@ describe('alternative personality', async () => {
   });
   it('shows copyright elements as objects, and keeps the 2.1 and 2.4 fields', async () => {
     const v = await call(sb, 'GET', `/videos/${A.videos.convertible}/`, { key });
-    expect(v.body).toMatchObject({ video_id: A.videos.convertible, status: 'completed', download_url: expect.stringMatching(/^http/) });
+    expect(v.body).toMatchObject({
+      video_id: A.videos.convertible,
+      status: 'completed',
+      download_url: expect.stringMatching(/^http/),
+    });
     expect(v.body.copyright[0]).toMatchObject({ notice: expect.any(String) });
     step();
     const o = await call(sb, 'GET', `/videos/${A.videos.convertible}/conversions/`, { key });
@@ -126,9 +146,41 @@ describe('the relaxed self-check still catches interface violations', () => {
     const alt = personality('alternative');
     const op = (id: string) => model.operations.find((o) => o.operationId === id)!;
     const json = 'application/json';
-    expect(responseProblems(model, op('generateVideo'), 201, json, { video_id: A.videos.convertible, object: 'video' }, {}, alt)).toEqual([]);
-    expect(responseProblems(model, op('generateVideo'), 422, json, { error_code: 'VALIDATION_ERROR', error: 'x' }, {}, alt)).toEqual([]);
-    expect(responseProblems(model, op('getVideo'), 200, json, { video_id: A.videos.convertible, status: 'completed', copyright: [] }, {}, alt).length).toBeGreaterThan(0);
-    expect(responseProblems(model, op('listVideos'), 200, json, { results: [], has_next: false, total_count: 0, page: 1, items_per_page: 20 }, {}, alt).length).toBeGreaterThan(0);
+    expect(
+      responseProblems(
+        model,
+        op('generateVideo'),
+        201,
+        json,
+        { video_id: A.videos.convertible, object: 'video' },
+        {},
+        alt,
+      ),
+    ).toEqual([]);
+    expect(
+      responseProblems(model, op('generateVideo'), 422, json, { error_code: 'VALIDATION_ERROR', error: 'x' }, {}, alt),
+    ).toEqual([]);
+    expect(
+      responseProblems(
+        model,
+        op('getVideo'),
+        200,
+        json,
+        { video_id: A.videos.convertible, status: 'completed', copyright: [] },
+        {},
+        alt,
+      ).length,
+    ).toBeGreaterThan(0);
+    expect(
+      responseProblems(
+        model,
+        op('listVideos'),
+        200,
+        json,
+        { results: [], has_next: false, total_count: 0, page: 1, items_per_page: 20 },
+        {},
+        alt,
+      ).length,
+    ).toBeGreaterThan(0);
   });
 });

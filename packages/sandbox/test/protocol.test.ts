@@ -10,7 +10,8 @@ const id = FIXTURES.acme.videos.convertible;
 
 describe('protocol answers with the envelope', async () => {
   const sb = await sandbox({ rateLimits: false });
-  const ask = async (bytes: string) => lastAnswer((await converse(sb.port, bytes, { boundMs: 3000, untilAnswer: true })).text);
+  const ask = async (bytes: string) =>
+    lastAnswer((await converse(sb.port, bytes, { boundMs: 3000, untilAnswer: true })).text);
   const expectEnvelope = (a: ReturnType<typeof lastAnswer>, status: number, code = 'INVALID_REQUEST') => {
     expect({ status: a.status, code: a.body?.error_code }).toEqual({ status, code });
     expect(a.head.toLowerCase()).toContain('content-type: application/json');
@@ -20,19 +21,28 @@ describe('protocol answers with the envelope', async () => {
     expectEnvelope(await ask(`GET /v1/videos/ HTTP/1.1\r\nAuthorization: Bearer ${key}\r\n\r\n`), 400);
   });
   it('two Host headers → 400', async () => {
-    expectEnvelope(await ask(`GET /v1/videos/ HTTP/1.1\r\nHost: a\r\nHost: b\r\nAuthorization: Bearer ${key}\r\n\r\n`), 400);
+    expectEnvelope(
+      await ask(`GET /v1/videos/ HTTP/1.1\r\nHost: a\r\nHost: b\r\nAuthorization: Bearer ${key}\r\n\r\n`),
+      400,
+    );
   });
   it('two Authorization headers → 400, not the first one silently', async () => {
-    const a = await ask(`GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nAuthorization: Bearer ${SANDBOX_KEYS.globex}\r\n\r\n`);
+    const a = await ask(
+      `GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nAuthorization: Bearer ${SANDBOX_KEYS.globex}\r\n\r\n`,
+    );
     expectEnvelope(a, 400);
     expect(a.body.error).not.toContain(key);
   });
   it('Expect: foo → 417', async () => {
-    expectEnvelope(await ask(`GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nAuthorization: Bearer ${key}\r\n\r\n`), 417);
+    expectEnvelope(
+      await ask(`GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nAuthorization: Bearer ${key}\r\n\r\n`),
+      417,
+    );
   });
   it('Expect: 100-continue → 100 only after authentication', async () => {
     const body = '{"language":"en"}';
-    const head = (auth: string) => `POST /v1/videos/${id}/conversions/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`;
+    const head = (auth: string) =>
+      `POST /v1/videos/${id}/conversions/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`;
     const refused = await converse(sb.port, head('wrong-key'), { boundMs: 3000, untilAnswer: true });
     expect(refused.text).not.toContain('100 Continue');
     expectEnvelope(lastAnswer(refused.text), 401, 'UNAUTHORIZED');
@@ -48,7 +58,9 @@ describe('protocol answers with the envelope', async () => {
     expectError(await call(sb, 'GET', `/videos/urn:uuid:${id}/`, { key }), 400, 'INVALID_REQUEST');
   });
   it('a malformed URL → 400 without echoing the URL or its query', async () => {
-    const a = await ask(`GET /v1/videos/%E0%A4%A/?signature=${'ab'.repeat(32)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    const a = await ask(
+      `GET /v1/videos/%E0%A4%A/?signature=${'ab'.repeat(32)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+    );
     expectEnvelope(a, 400);
     expect(a.body.error).not.toContain('abab');
     expect(a.body.error).not.toContain('%E0');

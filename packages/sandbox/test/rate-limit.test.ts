@@ -17,7 +17,11 @@ const T = W / N; // the even spacing of class B (1 per 2 s)
 function limiter(style: RateLimiterStyle, timeScale = 1) {
   const clock = manualClock(0);
   const l = new RateLimiter(createClock(timeScale, clock.now), true, style);
-  return { clock, take: (cls = classB) => l.take('acme', cls.class, cls.requests, cls.window_seconds), reset: () => l.reset('acme') };
+  return {
+    clock,
+    take: (cls = classB) => l.take('acme', cls.class, cls.requests, cls.window_seconds),
+    reset: () => l.reset('acme'),
+  };
 }
 
 /** Which of the given send times (ms) are allowed. */
@@ -116,7 +120,7 @@ describe('token-bucket: capacity N, one back every W/N', () => {
 describe('even is the strictest: whatever another style rejects, even rejects too', () => {
   it('on random sequences', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let k = 0; k < 300; k++) {
       let t = Math.floor(rnd() * W);
       const times = Array.from({ length: 12 }, () => (t += Math.floor(rnd() * T * 1.5)));
@@ -124,7 +128,8 @@ describe('even is the strictest: whatever another style rejects, even rejects to
       // Only up to the first rejection: after it the styles' states diverge by design.
       const firstNo = verdicts.even.indexOf(false);
       const upto = firstNo < 0 ? times.length : firstNo;
-      for (const s of RATE_LIMITER_STYLES) for (let i = 0; i < upto; i++) expect(verdicts[s][i], `${s} ${times}`).toBe(true);
+      for (const s of RATE_LIMITER_STYLES)
+        for (let i = 0; i < upto; i++) expect(verdicts[s][i], `${s} ${times}`).toBe(true);
     }
   });
 });
@@ -147,8 +152,14 @@ describe.each(RATE_LIMITER_STYLES)('%s over HTTP', async (style) => {
     expect(limited.headers.get('ratelimit-limit')).toBe(policy.split(';')[0]);
     // Waiting the advertised time is enough; a bit less is not.
     clock.advance(wait * 1000 - 1);
-    expectError(await call(sb, 'GET', `/videos/${FIXTURES.acme.videos.convertible}/`, { key: SANDBOX_KEYS.acme }), 429, 'RATE_LIMIT_EXCEEDED');
+    expectError(
+      await call(sb, 'GET', `/videos/${FIXTURES.acme.videos.convertible}/`, { key: SANDBOX_KEYS.acme }),
+      429,
+      'RATE_LIMIT_EXCEEDED',
+    );
     clock.advance(1);
-    expect((await call(sb, 'GET', `/videos/${FIXTURES.acme.videos.convertible}/`, { key: SANDBOX_KEYS.acme })).status).toBe(200);
+    expect(
+      (await call(sb, 'GET', `/videos/${FIXTURES.acme.videos.convertible}/`, { key: SANDBOX_KEYS.acme })).status,
+    ).toBe(200);
   });
 });

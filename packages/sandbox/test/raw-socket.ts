@@ -21,7 +21,13 @@ export { WAIT_MS } from './helpers.js';
 export function converse(
   port: number,
   first: string,
-  opts: { boundMs: number; more?: string[]; everyMs?: number; untilAnswer?: boolean; until?: (text: string) => boolean },
+  opts: {
+    boundMs: number;
+    more?: string[];
+    everyMs?: number;
+    untilAnswer?: boolean;
+    until?: (text: string) => boolean;
+  },
 ): Promise<RawResult> {
   return new Promise((resolve) => {
     const start = Date.now();
@@ -41,7 +47,11 @@ export function converse(
     socket.on('connect', () => {
       socket.write(first);
       const more = [...(opts.more ?? [])];
-      if (more.length) trickle = setInterval(() => (more.length ? socket.write(more.shift()!) : clearInterval(trickle)), opts.everyMs ?? 100);
+      if (more.length)
+        trickle = setInterval(
+          () => (more.length ? socket.write(more.shift()!) : clearInterval(trickle)),
+          opts.everyMs ?? 100,
+        );
     });
     socket.on('data', (d) => {
       text += d.toString('latin1');

@@ -19,9 +19,21 @@ const dir = join(root, 'test', '.tmp', 'readme-samples');
 const run = promisify(execFile);
 
 const samples = [
-  { file: 'videos.test.ts', doc: join(dirname(require.resolve('@videogen/client/package.json')), 'README.md'), heading: '## Testing your integration' },
-  { file: 'sandbox-quickstart.ts', doc: join(root, 'README.md'), heading: "## Quick start: in your application's tests" },
-  { file: 'guide-in-your-tests.ts', doc: join(root, '..', 'docs', 'guides', '07-sandbox.md'), heading: '## In your tests' },
+  {
+    file: 'videos.test.ts',
+    doc: join(dirname(require.resolve('@videogen/client/package.json')), 'README.md'),
+    heading: '## Testing your integration',
+  },
+  {
+    file: 'sandbox-quickstart.ts',
+    doc: join(root, 'README.md'),
+    heading: "## Quick start: in your application's tests",
+  },
+  {
+    file: 'guide-in-your-tests.ts',
+    doc: join(root, '..', 'docs', 'guides', '07-sandbox.md'),
+    heading: '## In your tests',
+  },
 ];
 
 /** The first ```ts block of a section (up to the next ## heading). */
@@ -40,7 +52,15 @@ beforeAll(() => {
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+      },
       files: samples.map((s) => s.file),
     }),
   );
@@ -64,14 +84,33 @@ it('every sample type-checks under strict TypeScript', async () => {
 
 it('the client README file runs under vitest, every test passing', async () => {
   const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
-  const r = await output(run(process.execPath, [vitest, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs'), '--reporter', 'verbose', '--testTimeout', '20000'], { cwd: dir, env }));
+  const r = await output(
+    run(
+      process.execPath,
+      [
+        vitest,
+        'run',
+        '--root',
+        dir,
+        '--config',
+        join(dir, 'vitest.config.mjs'),
+        '--reporter',
+        'verbose',
+        '--testTimeout',
+        '20000',
+      ],
+      { cwd: dir, env },
+    ),
+  );
   expect(r.text).toMatch(/Tests\s+4 passed \(4\)/);
   expect(r.text).not.toMatch(/\d+ failed/);
 }, 90_000);
 
 /** A sample as Node runs it: its types stripped by TypeScript. */
 async function runScript(file: string) {
-  const js = ts.transpileModule(readFileSync(join(dir, file), 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const js = ts.transpileModule(readFileSync(join(dir, file), 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
   const mjs = join(dir, file.replace(/\.ts$/, '.mjs'));
   writeFileSync(mjs, js);
   return output(run(process.execPath, [mjs], { cwd: dir, env, timeout: 30_000 }));

@@ -41,11 +41,18 @@ describe('bad input', async () => {
   it('a bad UUID → 400 INVALID_REQUEST', async () => {
     for (const id of ['abc', '71de0a00-0000-4000-8000-00000000000g', `${'a'.repeat(500)}`, '%20', 'null']) {
       expectError(await call(sb, 'GET', `/videos/${id}/`, { key }), 400, 'INVALID_REQUEST');
-      expectError(await call(sb, 'POST', `/videos/${id}/conversions/`, { key, json: { language: 'en' } }), 400, 'INVALID_REQUEST');
+      expectError(
+        await call(sb, 'POST', `/videos/${id}/conversions/`, { key, json: { language: 'en' } }),
+        400,
+        'INVALID_REQUEST',
+      );
     }
   });
   it('a malformed percent-encoding → 400 INVALID_REQUEST', async () => {
-    expect(parse(await raw(sb.port, `GET /v1/videos/%E0%A4%A/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`)).status).toBe(400);
+    expect(
+      parse(await raw(sb.port, `GET /v1/videos/%E0%A4%A/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`))
+        .status,
+    ).toBe(400);
   });
   it('unknown paths → 404 NOT_FOUND, unknown methods → 405 METHOD_NOT_ALLOWED with Allow', async () => {
     expectError(await call(sb, 'GET', '/v1/nothing/', { key }), 404, 'NOT_FOUND');
@@ -61,11 +68,17 @@ describe('bad input', async () => {
     expectError(await call(sb, 'GET', '/videos/generate/', { key }), 400, 'INVALID_REQUEST'); // a GET there is getVideo with a bad id
   });
   it('a huge JSON body → 413 with the envelope', async () => {
-    const a = await call(sb, 'POST', conv, { key, body: JSON.stringify({ language: 'en', pad: 'x'.repeat(2_000_000) }), headers: { 'content-type': 'application/json' } });
+    const a = await call(sb, 'POST', conv, {
+      key,
+      body: JSON.stringify({ language: 'en', pad: 'x'.repeat(2_000_000) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(a, 413, 'PAYLOAD_TOO_LARGE');
   });
   it('huge headers → 431 with the envelope', async () => {
-    const answer = parse(await raw(sb.port, `GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`));
+    const answer = parse(
+      await raw(sb.port, `GET /v1/videos/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`),
+    );
     expect(answer.status).toBe(431);
     expect(answer.body.error_code).toBe('INVALID_REQUEST');
   });
@@ -76,11 +89,19 @@ describe('bad input', async () => {
   });
   it('a body with a wrong content length is answered or closed, never crashes', async () => {
     // (Whatever comes within 300 ms, or nothing: what counts is that the server still answers after it.)
-    await raw(sb.port, `POST /v1${conv} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lang`, 300);
+    await raw(
+      sb.port,
+      `POST /v1${conv} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lang`,
+      300,
+    );
     expect((await call(sb, 'GET', '/videos/', { key })).status).toBe(200);
   });
   it('JSON with a prototype-polluting key is just an object', async () => {
-    const a = await call(sb, 'POST', conv, { key, body: '{"__proto__":{"language":"en"}}', headers: { 'content-type': 'application/json' } });
+    const a = await call(sb, 'POST', conv, {
+      key,
+      body: '{"__proto__":{"language":"en"}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(a, 400, 'CONVERT_TARGET_REQUIRED');
   });
   it('/docs answers the built docs or a 404 envelope with a hint', async () => {
@@ -109,11 +130,20 @@ describe('CORS, for browser apps on a local dev server', () => {
   afterAll(() => sb.close());
   it('answers a preflight and exposes the pacing headers on the real request', async () => {
     const url = `${sb.baseUrl}/videos/${FIXTURES.acme.videos.convertible}/conversions/`;
-    const pre = await fetch(url, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const pre = await fetch(url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     expect(pre.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
-    const get = await fetch(`${sb.baseUrl}/videos/`, { headers: { origin: 'http://localhost:5173', authorization: `Bearer ${SANDBOX_KEYS.acme}` } });
+    const get = await fetch(`${sb.baseUrl}/videos/`, {
+      headers: { origin: 'http://localhost:5173', authorization: `Bearer ${SANDBOX_KEYS.acme}` },
+    });
     expect(get.status).toBe(200);
     expect(get.headers.get('access-control-allow-origin')).toBe('*');
     expect(get.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining');

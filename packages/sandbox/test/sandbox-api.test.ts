@@ -24,7 +24,14 @@ async function api(sb: any, method: string, path: string, json?: unknown, k: str
   const a = await call(sb, method, `${sb.origin}/_sandbox${path}`, { key: k, json });
   const operation = doc.paths[`/_sandbox${path}`]?.[method.toLowerCase()];
   if (!operation) docProblems.push(`${method} /_sandbox${path} is not in sandbox-api.yaml`);
-  else docProblems.push(...checkResponse(ajv, doc, operation, { status: a.status, contentType: a.headers.get('content-type') ?? '', body: a.body }).map((f) => f.message));
+  else
+    docProblems.push(
+      ...checkResponse(ajv, doc, operation, {
+        status: a.status,
+        contentType: a.headers.get('content-type') ?? '',
+        body: a.body,
+      }).map((f) => f.message),
+    );
   checked++;
   return a;
 }
@@ -33,7 +40,10 @@ describe('the clock', async () => {
   // Real time, real documented durations: only the clock API can move things along.
   const sb = await sandbox({ rateLimiter: 'even' });
   it('advances a generation to completed and its download URL to 403, with no wait', async () => {
-    const g = await call(sb, 'POST', '/videos/generate/', { key, form: form({ video_setting_id: A.settings.text, text: 'clock' }) });
+    const g = await call(sb, 'POST', '/videos/generate/', {
+      key,
+      form: form({ video_setting_id: A.settings.text, text: 'clock' }),
+    });
     expect(g.status).toBe(200);
     const before = (await api(sb, 'GET', '/clock')).body;
     expect(before).toMatchObject({ account: 'acme', advanced_seconds: 0, time_scale: 1 });
@@ -73,9 +83,23 @@ describe('the clock', async () => {
   it('needs the account key, and answers bad bodies with the envelope', async () => {
     expectError(await api(sb, 'GET', '/clock', undefined, 'nobody'), 401, 'UNAUTHORIZED');
     expectError(await call(sb, 'GET', `${sb.origin}/_sandbox/clock`), 401, 'UNAUTHORIZED');
-    for (const body of [{}, { seconds: -1 }, { seconds: 'x' }]) expectError(await api(sb, 'POST', '/clock/advance', body), 400, 'INVALID_REQUEST');
-    expectError(await call(sb, 'POST', `${sb.origin}/_sandbox/clock/advance`, { key, body: '{', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_REQUEST');
-    for (const body of [{ kind: 'teapot' }, { kind: 'latency' }, { kind: '429', count: 0 }, { kind: '500', retry_after_seconds: 1 }]) {
+    for (const body of [{}, { seconds: -1 }, { seconds: 'x' }])
+      expectError(await api(sb, 'POST', '/clock/advance', body), 400, 'INVALID_REQUEST');
+    expectError(
+      await call(sb, 'POST', `${sb.origin}/_sandbox/clock/advance`, {
+        key,
+        body: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'INVALID_REQUEST',
+    );
+    for (const body of [
+      { kind: 'teapot' },
+      { kind: 'latency' },
+      { kind: '429', count: 0 },
+      { kind: '500', retry_after_seconds: 1 },
+    ]) {
       expectError(await api(sb, 'POST', '/faults', body), 400, 'INVALID_REQUEST');
     }
   });
@@ -86,7 +110,9 @@ describe('injected behaviour for the next K requests', async () => {
   const get = () => call(sb, 'GET', `/videos/${A.videos.convertible}/`, { key });
   it('a 429, K times, then normal again', async () => {
     await api(sb, 'POST', '/faults', { kind: '429', count: 2, retry_after_seconds: 4 });
-    expect((await api(sb, 'GET', '/faults')).body.faults).toEqual([{ kind: '429', remaining: 2, retry_after_seconds: 4 }]);
+    expect((await api(sb, 'GET', '/faults')).body.faults).toEqual([
+      { kind: '429', remaining: 2, retry_after_seconds: 4 },
+    ]);
     for (let i = 0; i < 2; i++) {
       const a = await get();
       expectError(a, 429, 'RATE_LIMIT_EXCEEDED');

@@ -16,8 +16,14 @@ const combinations: Array<{ fields: string[]; optional?: string[] }> = formSchem
 const inputs = Object.keys(formSchema.properties).filter((f) => f !== 'video_setting_id');
 const limits = formSchema['x-upload-limits'].fields;
 
-const subsets = <T,>(items: T[]): T[][] => items.reduce<T[][]>((all, item) => [...all, ...all.map((s) => [...s, item])], [[]]);
-const valid = (given: string[]) => combinations.some((c) => c.fields.every((f) => given.includes(f)) && given.every((g) => c.fields.includes(g) || (c.optional ?? []).includes(g)));
+const subsets = <T>(items: T[]): T[][] =>
+  items.reduce<T[][]>((all, item) => [...all, ...all.map((s) => [...s, item])], [[]]);
+const valid = (given: string[]) =>
+  combinations.some(
+    (c) =>
+      c.fields.every((f) => given.includes(f)) &&
+      given.every((g) => c.fields.includes(g) || (c.optional ?? []).includes(g)),
+  );
 
 /** The form with these input fields: text as a field, files named with an extension the plan takes. */
 function formWith(video_setting_id: string, given: string[], imagesAs = 'image_files') {
@@ -43,9 +49,22 @@ describe('the sandbox', () => {
     const verdicts: string[] = [];
     for (const given of subsets(inputs)) {
       clock.advance(60_000); // rate windows free, earlier generations finished
-      const optional = combinations.find((c) => c.fields.every((f) => given.includes(f)) && given.every((g) => [...c.fields, ...(c.optional ?? [])].includes(g)))?.optional ?? [];
-      const setting = settings.find((s) => given.every((g) => s.request_fields.includes(g)) && s.request_fields.every((f) => given.includes(f) || optional.includes(f))) ?? settings[0];
-      const a = await call(sb, 'POST', '/videos/generate/', { key: SANDBOX_KEYS.acme, form: formWith(setting.video_setting_id, given) });
+      const optional =
+        combinations.find(
+          (c) =>
+            c.fields.every((f) => given.includes(f)) &&
+            given.every((g) => [...c.fields, ...(c.optional ?? [])].includes(g)),
+        )?.optional ?? [];
+      const setting =
+        settings.find(
+          (s) =>
+            given.every((g) => s.request_fields.includes(g)) &&
+            s.request_fields.every((f) => given.includes(f) || optional.includes(f)),
+        ) ?? settings[0];
+      const a = await call(sb, 'POST', '/videos/generate/', {
+        key: SANDBOX_KEYS.acme,
+        form: formWith(setting.video_setting_id, given),
+      });
       const expected = valid(given) ? '200' : '400 INVALID_REQUEST';
       const got = a.status === 200 ? '200' : `${a.status} ${a.body?.error_code}`;
       if (got !== expected) verdicts.push(`[${given.join(', ')}]: expected ${expected}, got ${got} ${a.text}`);
@@ -74,7 +93,9 @@ describe('the Prism mock (npm run mock)', () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     let stderr = '';
-    prism = spawn(process.execPath, [bin, 'mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'warn', specPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+    prism = spawn(process.execPath, [bin, 'mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'warn', specPath], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     prism.stderr!.on('data', (d) => (stderr += d));
     const deadline = Date.now() + 30_000;
     for (;;) {
@@ -99,10 +120,17 @@ describe('the Prism mock (npm run mock)', () => {
       // Prism rejects `image_files` parts as "must be array" even when valid (an open upstream bug; see
       // the README), and does not validate `image_files[]`: forms with images cannot be judged there.
       if (given.includes('image_files')) continue;
-      const res = await fetch(`${baseUrl}/videos/generate/`, { method: 'POST', headers: { authorization: 'Bearer any' }, body: formWith(setting, given) });
+      const res = await fetch(`${baseUrl}/videos/generate/`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer any' },
+        body: formWith(setting, given),
+      });
       await res.arrayBuffer();
       const expected = valid(given) ? 200 : 400;
-      if (res.status !== expected) verdicts.push(`[${given.join(', ')}]: expected ${expected}, got ${res.status} ${res.headers.get('sl-violations') ?? ''}`);
+      if (res.status !== expected)
+        verdicts.push(
+          `[${given.join(', ')}]: expected ${expected}, got ${res.status} ${res.headers.get('sl-violations') ?? ''}`,
+        );
     }
     expect(verdicts).toEqual([]);
   }, 60_000);

@@ -33,7 +33,9 @@ interface ExampleRequest {
 }
 
 function paramsOf(op: Operation, where: string) {
-  return Object.fromEntries(op.parameters.filter((p) => p.in === where && p.example !== undefined).map((p) => [p.name, String(p.example)]));
+  return Object.fromEntries(
+    op.parameters.filter((p) => p.in === where && p.example !== undefined).map((p) => [p.name, String(p.example)]),
+  );
 }
 
 /** Every request the examples of an operation make: one per body example, or one without a body. */
@@ -43,8 +45,11 @@ function exampleRequests(op: Operation): ExampleRequest[] {
   if (!content) return [{ ...base, name: 'parameters' }];
   const out: ExampleRequest[] = [];
   for (const [type, media] of Object.entries<any>(content)) {
-    const examples = media.examples ? Object.entries<any>(media.examples).map(([n, e]) => [n, e.value] as const) : [['schema example', deref(spec, media.schema).example] as const];
-    for (const [name, value] of examples) out.push({ ...base, name, body: type === 'multipart/form-data' ? { form: value } : { json: value } });
+    const examples = media.examples
+      ? Object.entries<any>(media.examples).map(([n, e]) => [n, e.value] as const)
+      : [['schema example', deref(spec, media.schema).example] as const];
+    for (const [name, value] of examples)
+      out.push({ ...base, name, body: type === 'multipart/form-data' ? { form: value } : { json: value } });
   }
   return out;
 }
@@ -90,22 +95,25 @@ describe('the requests the document’s examples make', () => {
     expect(new Set(requests.map((r) => r.op.operationId))).toEqual(new Set(Object.keys(ops)));
   });
 
-  it.each(requests.map((r) => [`${r.op.operationId} (${r.name})`, r] as const))('%s answers 2xx, and its links lead to 2xx', async (_n, r) => {
-    fresh();
-    const a = await send(r);
-    expect(a.status, `${a.sent} → ${a.text}`).toBeGreaterThanOrEqual(200);
-    expect(a.status, `${a.sent} → ${a.text}`).toBeLessThan(300);
-    // Follow each link of the answer as a workflow tool does, with the target's own example body.
-    const declared = deref(spec, r.op.operation.responses[String(a.status)]);
-    for (const [name, l] of Object.entries<any>(declared?.links ?? {})) {
-      const link = deref(spec, l);
-      const target = ops[link.operationId];
-      const pathParams = linkParameters(link, { body: a.body, pathParams: r.pathParams }) as Record<string, string>;
+  it.each(requests.map((r) => [`${r.op.operationId} (${r.name})`, r] as const))(
+    '%s answers 2xx, and its links lead to 2xx',
+    async (_n, r) => {
       fresh();
-      const next = await send({ ...exampleRequests(target)[0], pathParams });
-      expect(next.status, `link ${name} of ${r.op.operationId}: ${next.sent} → ${next.text}`).toBe(200);
-    }
-  });
+      const a = await send(r);
+      expect(a.status, `${a.sent} → ${a.text}`).toBeGreaterThanOrEqual(200);
+      expect(a.status, `${a.sent} → ${a.text}`).toBeLessThan(300);
+      // Follow each link of the answer as a workflow tool does, with the target's own example body.
+      const declared = deref(spec, r.op.operation.responses[String(a.status)]);
+      for (const [name, l] of Object.entries<any>(declared?.links ?? {})) {
+        const link = deref(spec, l);
+        const target = ops[link.operationId];
+        const pathParams = linkParameters(link, { body: a.body, pathParams: r.pathParams }) as Record<string, string>;
+        fresh();
+        const next = await send({ ...exampleRequests(target)[0], pathParams });
+        expect(next.status, `link ${name} of ${r.op.operationId}: ${next.sent} → ${next.text}`).toBe(200);
+      }
+    },
+  );
 });
 
 describe('every id an example names', () => {
@@ -143,7 +151,10 @@ describe('every id an example names', () => {
       if (!v || typeof v !== 'object') return;
       const o = v as Record<string, any>;
       if (o.video_setting_id && o.request_fields) {
-        expect({ title: o.title, request_fields: o.request_fields }).toEqual({ title: settings.get(o.video_setting_id)?.title, request_fields: settings.get(o.video_setting_id)?.request_fields });
+        expect({ title: o.title, request_fields: o.request_fields }).toEqual({
+          title: settings.get(o.video_setting_id)?.title,
+          request_fields: settings.get(o.video_setting_id)?.request_fields,
+        });
         compared++;
       }
       if (o.video_id && o.prompt) {
@@ -164,9 +175,17 @@ const fault = async (kind: string) => {
   const a = await call(sb, 'POST', `${sb.origin}/_sandbox/faults`, { key: KEY, json: { kind } });
   expect(a.status).toBe(200);
 };
-const withBody = (op: Operation, json: unknown, video_id?: string): ExampleRequest => ({ ...first(op), ...(video_id ? { pathParams: { video_id } } : {}), body: { json } });
-const generateForm = (fields: Record<string, string>): ExampleRequest => ({ ...first(ops.generateVideo), body: { form: fields } });
-const settingOfExample = () => (first(ops.generateVideo).body as { form: Record<string, string> }).form.video_setting_id;
+const withBody = (op: Operation, json: unknown, video_id?: string): ExampleRequest => ({
+  ...first(op),
+  ...(video_id ? { pathParams: { video_id } } : {}),
+  body: { json },
+});
+const generateForm = (fields: Record<string, string>): ExampleRequest => ({
+  ...first(ops.generateVideo),
+  body: { form: fields },
+});
+const settingOfExample = () =>
+  (first(ops.generateVideo).body as { form: Record<string, string> }).form.video_setting_id;
 const acme = FIXTURES.acme.videos;
 
 let scratch: string | undefined;
@@ -187,7 +206,9 @@ async function bigFile(size: number): Promise<Blob> {
 const PROVOKE: Record<string, Provoke> = {
   '401 UNAUTHORIZED': (op) => send(first(op), null),
   '400 INVALID_REQUEST': (op) =>
-    op.parameters.some((p) => p.name === 'page') ? send({ ...first(op), query: { page: '0' } }) : send({ ...first(op), pathParams: { video_id: 'not-a-uuid' } }),
+    op.parameters.some((p) => p.name === 'page')
+      ? send({ ...first(op), query: { page: '0' } })
+      : send({ ...first(op), pathParams: { video_id: 'not-a-uuid' } }),
   '404 NOT_FOUND': (op, ex) => send({ ...first(op), pathParams: { video_id: ex.error.match(UUID)![0] } }),
   '429 RATE_LIMIT_EXCEEDED': async (op) => {
     await send(first(op));
@@ -201,9 +222,11 @@ const PROVOKE: Record<string, Provoke> = {
     await fault('500');
     return send(first(op));
   },
-  '413 PAYLOAD_TOO_LARGE': (op) => send({ ...first(op), body: { json: { language: 'en', padding: 'x'.repeat(100_000) } } }),
+  '413 PAYLOAD_TOO_LARGE': (op) =>
+    send({ ...first(op), body: { json: { language: 'en', padding: 'x'.repeat(100_000) } } }),
   'generateVideo 400 INVALID_REQUEST': () => send(generateForm({ video_setting_id: settingOfExample() })),
-  'generateVideo 400 INVALID_VIDEO_SETTING': (_op, ex) => send(generateForm({ video_setting_id: ex.error.match(UUID)![0], text: 'Explain tides.' })),
+  'generateVideo 400 INVALID_VIDEO_SETTING': (_op, ex) =>
+    send(generateForm({ video_setting_id: ex.error.match(UUID)![0], text: 'Explain tides.' })),
   'generateVideo 400 FILE_UPLOAD_ERROR': async () => {
     // The example: a pdf_file over the Personal plan's limit (globex is the Personal account).
     const limit = spec.components.schemas.GenerateVideoRequest['x-upload-limits'].fields.pdf_file.max_bytes.personal;
@@ -212,7 +235,11 @@ const PROVOKE: Record<string, Provoke> = {
     fd.append('pdf_file', await bigFile(limit + 1), 'deck.pdf');
     return call(sb, 'POST', '/videos/generate/', { key: SANDBOX_KEYS.globex, form: fd });
   },
-  'generateVideo 429 INSUFFICIENT_CREDIT': () => send(generateForm({ video_setting_id: FIXTURES.umbrella.settings.text, text: 'Explain tides.' }), SANDBOX_KEYS.umbrella),
+  'generateVideo 429 INSUFFICIENT_CREDIT': () =>
+    send(
+      generateForm({ video_setting_id: FIXTURES.umbrella.settings.text, text: 'Explain tides.' }),
+      SANDBOX_KEYS.umbrella,
+    ),
   'generateVideo 503 SIMULTANEOUS_GENERATE_LIMIT': async (op) => {
     // Two generations still running (30 s each), spaced beyond class A's 5 s, then a third.
     await send(first(op));
@@ -221,17 +248,22 @@ const PROVOKE: Record<string, Provoke> = {
     clock.advance(6_000);
     return send(first(op));
   },
-  'generateVideo 5XX UNKNOWN_ERROR': () => send(generateForm({ video_setting_id: settingOfExample(), text: `Explain tides. ${MAGIC.unknownError}` })),
+  'generateVideo 5XX UNKNOWN_ERROR': () =>
+    send(generateForm({ video_setting_id: settingOfExample(), text: `Explain tides. ${MAGIC.unknownError}` })),
   'createConversion 400 CONVERT_TARGET_REQUIRED': (op) => send(withBody(op, {})),
   'createConversion 400 INVALID_LANGUAGE': (op) => send(withBody(op, { language: 'xx' })),
   'createConversion 400 INVALID_ASPECT_RATIO': (op) => send(withBody(op, { aspect_ratio: '5:4' })),
-  'createConversion 400 LANGUAGE_NOT_SUPPORTED_BY_VOICES': (op) => send(withBody(op, { language: 'th' }, acme.limitedVoices)),
+  'createConversion 400 LANGUAGE_NOT_SUPPORTED_BY_VOICES': (op) =>
+    send(withBody(op, { language: 'th' }, acme.limitedVoices)),
   'createConversion 400 CONVERT_NO_CHANGE': (op) => send(withBody(op, { language: 'ja', aspect_ratio: '16:9' })),
-  'createConversion 400 SOURCE_VIDEO_NOT_CONVERTIBLE': (op) => send(withBody(op, { language: 'en' }, acme.notConvertible)),
+  'createConversion 400 SOURCE_VIDEO_NOT_CONVERTIBLE': (op) =>
+    send(withBody(op, { language: 'en' }, acme.notConvertible)),
   'createConversion 400 UNSUPPORTED_HEAVY_AVATAR': (op) => send(withBody(op, { language: 'en' }, acme.realAvatar)),
   'createConversion 400 INVALID_REQUEST': (op) => send(withBody(op, [])),
-  'createConversion 403 INSUFFICIENT_CREDIT': (op) => send(withBody(op, { language: 'en' }, FIXTURES.initech.videos.convertible), SANDBOX_KEYS.initech),
-  'createConversion 429 INSUFFICIENT_CREDIT': (op) => send(withBody(op, { language: 'en' }, FIXTURES.umbrella.videos.convertible), SANDBOX_KEYS.umbrella),
+  'createConversion 403 INSUFFICIENT_CREDIT': (op) =>
+    send(withBody(op, { language: 'en' }, FIXTURES.initech.videos.convertible), SANDBOX_KEYS.initech),
+  'createConversion 429 INSUFFICIENT_CREDIT': (op) =>
+    send(withBody(op, { language: 'en' }, FIXTURES.umbrella.videos.convertible), SANDBOX_KEYS.umbrella),
   'createConversion 500 UNKNOWN_ERROR': (op) => send(withBody(op, { language: 'en' }, acme.unknownError)),
   'createConversion 503 SIMULTANEOUS_GENERATE_LIMIT': async (op) => {
     await send(first(op));
@@ -243,7 +275,8 @@ const PROVOKE: Record<string, Provoke> = {
 };
 /** Error examples the sandbox cannot be made to answer, each with its reason. */
 const NOT_PRODUCIBLE: Record<string, string> = {
-  '403 FORBIDDEN': 'the sandbox answers every failed authentication with 401 (DECISIONS #29) and has no key restricted to some operations',
+  '403 FORBIDDEN':
+    'the sandbox answers every failed authentication with 401 (DECISIONS #29) and has no key restricted to some operations',
 };
 
 describe('every error example is what the sandbox answers for the matching bad request', () => {
@@ -251,24 +284,41 @@ describe('every error example is what the sandbox answers for the matching bad r
     Object.entries<any>(op.operation.responses)
       .filter(([status]) => !status.startsWith('2'))
       .flatMap(([status, r]) =>
-        Object.entries<any>(deref(spec, r).content?.['application/json']?.examples ?? {}).map(([name, e]) => ({ op, status, name, example: e.value })),
+        Object.entries<any>(deref(spec, r).content?.['application/json']?.examples ?? {}).map(([name, e]) => ({
+          op,
+          status,
+          name,
+          example: e.value,
+        })),
       ),
   );
   const keyOf = (c: (typeof cases)[number]) => `${c.status} ${c.name}`;
 
   it('each has a way to provoke it, or a reason why there is none', () => {
     expect(cases.length).toBeGreaterThan(40);
-    const missing = cases.filter((c) => !PROVOKE[`${c.op.operationId} ${keyOf(c)}`] && !PROVOKE[keyOf(c)] && !NOT_PRODUCIBLE[keyOf(c)]);
+    const missing = cases.filter(
+      (c) => !PROVOKE[`${c.op.operationId} ${keyOf(c)}`] && !PROVOKE[keyOf(c)] && !NOT_PRODUCIBLE[keyOf(c)],
+    );
     expect(missing.map((c) => `${c.op.operationId} ${keyOf(c)}`)).toEqual([]);
     const used = new Set(cases.flatMap((c) => [`${c.op.operationId} ${keyOf(c)}`, keyOf(c)]));
-    expect(Object.keys({ ...PROVOKE, ...NOT_PRODUCIBLE }).filter((k) => !used.has(k)), 'entries that match no example').toEqual([]);
+    expect(
+      Object.keys({ ...PROVOKE, ...NOT_PRODUCIBLE }).filter((k) => !used.has(k)),
+      'entries that match no example',
+    ).toEqual([]);
   });
 
-  it.each(cases.filter((c) => !NOT_PRODUCIBLE[keyOf(c)]).map((c) => [`${c.op.operationId} ${keyOf(c)}`, c] as const))('%s', async (_n, c) => {
-    fresh();
-    const provoke = PROVOKE[`${c.op.operationId} ${keyOf(c)}`] ?? PROVOKE[keyOf(c)];
-    const a = await provoke(c.op, c.example);
-    const status = /^\dXX$/.test(c.status) ? `${String(a.status)[0]}XX` : String(a.status);
-    expect({ status, error_code: a.body?.error_code }, a.text).toEqual({ status: c.status, error_code: c.example.error_code });
-  }, 60_000);
+  it.each(cases.filter((c) => !NOT_PRODUCIBLE[keyOf(c)]).map((c) => [`${c.op.operationId} ${keyOf(c)}`, c] as const))(
+    '%s',
+    async (_n, c) => {
+      fresh();
+      const provoke = PROVOKE[`${c.op.operationId} ${keyOf(c)}`] ?? PROVOKE[keyOf(c)];
+      const a = await provoke(c.op, c.example);
+      const status = /^\dXX$/.test(c.status) ? `${String(a.status)[0]}XX` : String(a.status);
+      expect({ status, error_code: a.body?.error_code }, a.text).toEqual({
+        status: c.status,
+        error_code: c.example.error_code,
+      });
+    },
+    60_000,
+  );
 });

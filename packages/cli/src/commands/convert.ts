@@ -45,9 +45,12 @@ Examples:
       const invalid = (message: string) => new CliError(message, EXIT.INVALID_INPUT, early?.error_code);
       if (early?.kind === 'target_required') throw invalid('Give --language, --aspect-ratio, or both.');
       if (early?.kind === 'invalid_language') {
-        throw invalid(`--language ${language} is not a supported language code: use one of ${LANGUAGES.join(', ')} (names: "videogen languages").`);
+        throw invalid(
+          `--language ${language} is not a supported language code: use one of ${LANGUAGES.join(', ')} (names: "videogen languages").`,
+        );
       }
-      if (early?.kind === 'invalid_aspect_ratio') throw invalid(`--aspect-ratio ${aspectRatio} is not supported: use one of ${ASPECT_RATIOS.join(', ')}.`);
+      if (early?.kind === 'invalid_aspect_ratio')
+        throw invalid(`--aspect-ratio ${aspectRatio} is not supported: use one of ${ASPECT_RATIOS.join(', ')}.`);
       const ctx = createContext(cmd.optsWithGlobals());
 
       // The allowed targets differ from video to video: read them once, so that the message can list
@@ -91,7 +94,11 @@ function explainConvertError(err: unknown, id: string, available: string[]): unk
   const detail = raw.replace(new RegExp(`^${code}:\\s*`), '');
   switch (code) {
     case 'LANGUAGE_NOT_SUPPORTED_BY_VOICES':
-      return new CliError(`${detail} (${code}): available for video ${id}: ${describeLanguages(available)}.`, EXIT.INVALID_INPUT, code);
+      return new CliError(
+        `${detail} (${code}): available for video ${id}: ${describeLanguages(available)}.`,
+        EXIT.INVALID_INPUT,
+        code,
+      );
     case 'SOURCE_VIDEO_NOT_CONVERTIBLE':
     case 'UNSUPPORTED_HEAVY_AVATAR':
       return new CliError(
@@ -100,7 +107,11 @@ function explainConvertError(err: unknown, id: string, available: string[]): unk
         code,
       );
     case 'CONVERT_NO_CHANGE':
-      return new CliError(`${detail} (${code}): choose a language or aspect ratio different from the source video's.`, EXIT.INVALID_INPUT, code);
+      return new CliError(
+        `${detail} (${code}): choose a language or aspect ratio different from the source video's.`,
+        EXIT.INVALID_INPUT,
+        code,
+      );
     default:
       return err;
   }

@@ -25,7 +25,10 @@ const COMBINATIONS_HELP = ((all: string[]) => `${all.slice(0, -1).join(', ')}, o
 
 /** The extensions of a file field (x-upload-limits): "a, b" or "a; Business also b, c". */
 function formats(field: keyof typeof UPLOAD_LIMITS): string {
-  const { personal, business } = UPLOAD_LIMITS[field].extensions as { personal: readonly string[]; business: readonly string[] };
+  const { personal, business } = UPLOAD_LIMITS[field].extensions as {
+    personal: readonly string[];
+    business: readonly string[];
+  };
   const more = business.filter((e) => !personal.includes(e));
   return `${personal.join(', ')}${more.length ? `; Business also ${more.join(', ')}` : ''}`;
 }
@@ -43,7 +46,11 @@ export function registerGenerate(program: Command): void {
       .option('--pptx <file>', `PowerPoint document (${formats('pptx_file')})`)
       .option('--audio <file>', `audio file (${formats('audio_file')})`)
       .option('--video <file>', `video file (${formats('video_file')})`)
-      .option('--image <file>', `image to go with --text (${formats('image_files')}); repeat up to ${UPLOAD_LIMITS.image_files.maxItems} times`, collect)
+      .option(
+        '--image <file>',
+        `image to go with --text (${formats('image_files')}); repeat up to ${UPLOAD_LIMITS.image_files.maxItems} times`,
+        collect,
+      )
       .option('--wait', 'wait until the video is completed')
       .option('--download <out>', 'wait, then download the video to this file (implies --wait)'),
   )
@@ -100,7 +107,9 @@ export async function finish(
   extra: { source_video_id?: string },
 ): Promise<void> {
   if (!opts.wait && !opts.download) {
-    ctx.out.result({ ...extra, video_id: id, status: 'running' }, () => describeVideo({ ...extra, video_id: id, status: 'running' }));
+    ctx.out.result({ ...extra, video_id: id, status: 'running' }, () =>
+      describeVideo({ ...extra, video_id: id, status: 'running' }),
+    );
     ctx.progress.info(`Started video ${id}: follow it with "videogen wait ${id}".`);
     return;
   }
@@ -119,17 +128,23 @@ function inputFields(opts: GenerateFlags & { image: string[] }): string[] {
   if (given.length === 0) throw usageError(`Give an input: ${COMBINATIONS_HELP}.`);
   const fields = opts.image.length ? [...given, 'image_files'] : [...given];
   // The shared rule (x-valid-combinations); the messages name the flags.
-  if (formProblem(given)) throw usageError(`${flagsOf(given)} cannot be combined: give exactly one of ${COMBINATIONS_HELP}.`);
+  if (formProblem(given))
+    throw usageError(`${flagsOf(given)} cannot be combined: give exactly one of ${COMBINATIONS_HELP}.`);
   if (formProblem(fields)) {
-    const withImages = VALID_COMBINATIONS.filter(([, optional]) => (optional as readonly string[]).includes('image_files'));
+    const withImages = VALID_COMBINATIONS.filter(([, optional]) =>
+      (optional as readonly string[]).includes('image_files'),
+    );
     throw usageError(`--image goes with ${withImages.map(([f]) => flagsOf(f)).join(' or ')} only.`);
   }
-  if (opts.text !== undefined && opts.text.trim() === '') throw usageError('--text is empty: give the question or instruction.');
+  if (opts.text !== undefined && opts.text.trim() === '')
+    throw usageError('--text is empty: give the question or instruction.');
   return fields;
 }
 
 /** Every file must exist before anything is sent; sizes are kept for the error messages. */
-async function checkFiles(opts: GenerateFlags & { image: string[] }): Promise<Record<string, { path: string; size: number }[]>> {
+async function checkFiles(
+  opts: GenerateFlags & { image: string[] },
+): Promise<Record<string, { path: string; size: number }[]>> {
   const byField: Record<string, string[]> = {
     pdf_file: opts.pdf ? [opts.pdf] : [],
     pptx_file: opts.pptx ? [opts.pptx] : [],
@@ -166,7 +181,10 @@ async function findSetting(ctx: Context, id: string, fields: string[]) {
     if (formProblem(fields, accepted)) {
       const optionalFields = new Set(VALID_COMBINATIONS.flatMap(([, optional]) => optional as readonly string[]));
       const primary = accepted.filter((f) => !optionalFields.has(f));
-      const optional = accepted.filter((f) => optionalFields.has(f)).map((f) => ` (and optionally ${FIELD_FLAGS[f] ?? f})`).join('');
+      const optional = accepted
+        .filter((f) => optionalFields.has(f))
+        .map((f) => ` (and optionally ${FIELD_FLAGS[f] ?? f})`)
+        .join('');
       throw new CliError(
         `Video setting ${id} ("${s.title}") expects ${flagsOf(primary)}${optional}, but you gave ${flagsOf(fields)}: ` +
           `pass ${flagsOf(primary)}, or pick another setting with "videogen settings".`,

@@ -10,6 +10,11 @@ export function registerLanguages(program: Command): void {
     .action((_opts, cmd: Command) => {
       // Local data only: no key and no network needed.
       const out = createOutput(Boolean(cmd.optsWithGlobals().json));
-      out.result(LANGUAGE_LIST, () => table(['CODE', 'LANGUAGE'], LANGUAGE_LIST.map((l) => [l.code, l.name])));
+      out.result(LANGUAGE_LIST, () =>
+        table(
+          ['CODE', 'LANGUAGE'],
+          LANGUAGE_LIST.map((l) => [l.code, l.name]),
+        ),
+      );
     });
 }

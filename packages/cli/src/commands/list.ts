@@ -13,7 +13,9 @@ const positiveInt = (value: string) => {
 export function registerList(program: Command): void {
   program
     .command('list')
-    .description(`List your videos, in the order the service returns them: one page of ${PAGE_SIZE}, or every page with --all.`)
+    .description(
+      `List your videos, in the order the service returns them: one page of ${PAGE_SIZE}, or every page with --all.`,
+    )
     .option('--all', 'fetch every page')
     .option('--page <n>', 'the page to show (starts at 1)', positiveInt, 1)
     .action(async (opts: { all?: boolean; page: number }, cmd: Command) => {
@@ -33,8 +35,13 @@ export function registerList(program: Command): void {
       }
       ctx.out.result(videos, () =>
         videos.length
-          ? table(['VIDEO_ID', 'CREATED_AT', 'PROMPT'], videos.map((v) => [v.video_id, v.created_at, v.prompt.replace(/\s+/g, ' ')]))
-          : opts.page > 1 ? `No videos on page ${opts.page}.` : 'No videos yet.',
+          ? table(
+              ['VIDEO_ID', 'CREATED_AT', 'PROMPT'],
+              videos.map((v) => [v.video_id, v.created_at, v.prompt.replace(/\s+/g, ' ')]),
+            )
+          : opts.page > 1
+            ? `No videos on page ${opts.page}.`
+            : 'No videos yet.',
       );
       if (hint) ctx.progress.info(hint);
     });

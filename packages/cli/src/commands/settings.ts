@@ -16,7 +16,11 @@ export function registerSettings(program: Command): void {
         settings.length
           ? table(
               ['VIDEO_SETTING_ID', 'INPUT', 'TITLE'],
-              settings.map((s) => [s.video_setting_id, s.request_fields.map((f: string) => FIELD_FLAGS[f] ?? f).join(' '), s.title]),
+              settings.map((s) => [
+                s.video_setting_id,
+                s.request_fields.map((f: string) => FIELD_FLAGS[f] ?? f).join(' '),
+                s.title,
+              ]),
             )
           : 'No video settings.',
       );

@@ -19,7 +19,12 @@ export interface WaitFlags {
 export function addWaitOptions(cmd: Command): Command {
   return cmd
     .option('--interval <seconds>', 'seconds between status checks', parseSeconds('--interval'), DEFAULT_INTERVAL_S)
-    .option('--timeout <seconds>', 'give up waiting after this many seconds', parseSeconds('--timeout'), DEFAULT_TIMEOUT_S);
+    .option(
+      '--timeout <seconds>',
+      'give up waiting after this many seconds',
+      parseSeconds('--timeout'),
+      DEFAULT_TIMEOUT_S,
+    );
 }
 
 export interface VideoView {
@@ -81,13 +86,16 @@ export async function downloadTo(ctx: Context, videoId: string, out: string): Pr
 }
 
 /** Key/value lines for a person. */
-export function describeVideo(video: Partial<VideoView> & { path?: string; bytes?: number; source_video_id?: string }): string {
+export function describeVideo(
+  video: Partial<VideoView> & { path?: string; bytes?: number; source_video_id?: string },
+): string {
   const rows: [string, string][] = [];
   if (video.source_video_id) rows.push(['source_video_id', video.source_video_id]);
   if (video.video_id) rows.push(['video_id', video.video_id]);
   if (video.status) rows.push(['status', video.status]);
   if (video.download_url) rows.push(['download_url', video.download_url]);
-  if (video.copyright?.length) rows.push(['copyright', video.copyright.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join('; ')]);
+  if (video.copyright?.length)
+    rows.push(['copyright', video.copyright.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join('; ')]);
   if (video.path) rows.push(['file', `${video.path} (${formatBytes(video.bytes ?? 0)})`]);
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');

@@ -6,7 +6,7 @@ export function registerStatus(program: Command): void {
   program
     .command('status')
     .argument('<id>', 'video id')
-    .description('Show a video\'s status and, when completed, its temporary download URL.')
+    .description("Show a video's status and, when completed, its temporary download URL.")
     .action(async (id: string, _opts, cmd: Command) => {
       errorContext.videoId = id;
       const ctx = createContext(cmd.optsWithGlobals());

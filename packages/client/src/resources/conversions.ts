@@ -26,7 +26,11 @@ export class Conversions {
    * Converts a video after checking the target against its conversion options: a target that cannot
    * succeed throws the ValidationError the service would answer, and nothing is sent.
    */
-  create(videoId: string, target: ConversionTarget, { conversionOptions, ...o }: ConvertOptions = {}): APIPromise<Schemas['VideoCreated']> {
+  create(
+    videoId: string,
+    target: ConversionTarget,
+    { conversionOptions, ...o }: ConvertOptions = {},
+  ): APIPromise<Schemas['VideoCreated']> {
     const options = Promise.resolve().then(() => {
       checkConversion(target);
       return conversionOptions ?? this.get(videoId, o);
@@ -36,7 +40,12 @@ export class Conversions {
     const sent = options.then((options) => {
       checkConversion(target, options);
       return this.core
-        .post(`${videoPath(videoId)}conversions/`, { type: 'application/json', body: JSON.stringify(target) }, { ...o, beforeResend: async () => 'unknown' }, created)
+        .post(
+          `${videoPath(videoId)}conversions/`,
+          { type: 'application/json', body: JSON.stringify(target) },
+          { ...o, beforeResend: async () => 'unknown' },
+          created,
+        )
         .withResponse();
     });
     return APIPromise.from(

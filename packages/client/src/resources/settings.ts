@@ -12,11 +12,17 @@ export class Settings {
 
   /** Every setting, page by page; await it for one page. */
   list({ page, ...o }: ListOptions = {}): Paginated<VideoSetting> {
-    return new Paginated((n) => {
-      const p = this.core.get<Page<VideoSetting>>(`/video-settings/?page=${n}`, o);
-      void p.then((pg) => Array.isArray(pg.results) && pg.results.forEach((s) => this.#seen.set(s.video_setting_id, s)), () => {});
-      return p;
-    }, { page });
+    return new Paginated(
+      (n) => {
+        const p = this.core.get<Page<VideoSetting>>(`/video-settings/?page=${n}`, o);
+        void p.then(
+          (pg) => Array.isArray(pg.results) && pg.results.forEach((s) => this.#seen.set(s.video_setting_id, s)),
+          () => {},
+        );
+        return p;
+      },
+      { page },
+    );
   }
 
   /** A setting by id, from the lists read so far, else read from the list (once per client). */

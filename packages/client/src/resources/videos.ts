@@ -72,14 +72,20 @@ export class Videos {
         .withResponse();
     } catch (e) {
       noteNotResent(e);
-      if (form.once && (e as VideoApiError).retryable) (e as Error).message += ' (not retried: a stream input is sent once; pass a path, Blob or Buffer to allow retries)';
+      if (form.once && (e as VideoApiError).retryable)
+        (e as Error).message +=
+          ' (not retried: a stream input is sent once; pass a path, Blob or Buffer to allow retries)';
       throw e;
     }
   }
 
   async #setting(id: string, o: RequestOptions) {
     const s = await this.settings.find(id, o);
-    if (!s) throw new ValidationError(`Unknown video setting ${id}`, { field: 'video_setting_id', error_code: 'INVALID_VIDEO_SETTING' });
+    if (!s)
+      throw new ValidationError(`Unknown video setting ${id}`, {
+        field: 'video_setting_id',
+        error_code: 'INVALID_VIDEO_SETTING',
+      });
     return s;
   }
 
@@ -95,9 +101,14 @@ export class Videos {
       const pages = [first];
       const last = Math.ceil(first.total_count / (first.items_per_page || PAGE_SIZE));
       if (last > 1) pages.push(await this.list({ page: last, signal }));
-      const hit = pages.flatMap((p) => p.results).find((v) => v.prompt === text && Date.parse(v.created_at) >= since - 60_000);
+      const hit = pages
+        .flatMap((p) => p.results)
+        .find((v) => v.prompt === text && Date.parse(v.created_at) >= since - 60_000);
       if (!hit) return 'absent';
-      return new Response(JSON.stringify({ video_id: hit.video_id }), { status: 200, headers: { 'content-type': 'application/json', 'x-videogen-recovered': 'true' } });
+      return new Response(JSON.stringify({ video_id: hit.video_id }), {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-videogen-recovered': 'true' },
+      });
     } catch {
       return 'unknown';
     }
@@ -107,12 +118,14 @@ export class Videos {
 /** A create answer must name the new video (4.1, 4.5): without its id the caller could never find it. */
 export const created = (body: unknown): Created => {
   const id = (body as Partial<Created>)?.video_id;
-  if (typeof id != 'string' || !id) throw new UnexpectedResponseError(`The create answer has no video_id: ${JSON.stringify(body).slice(0, 200)}`);
+  if (typeof id != 'string' || !id)
+    throw new UnexpectedResponseError(`The create answer has no video_id: ${JSON.stringify(body).slice(0, 200)}`);
   return body as Created;
 };
 
 /** A create that was not re-sent says why in its message. */
 export const noteNotResent = (e: unknown) => {
   if ((e as VideoApiError)?.headers?.get('x-videogen-not-resent'))
-    (e as Error).message += ' (not re-sent: the first attempt may have created the video; look at videos.list() before trying again)';
+    (e as Error).message +=
+      ' (not re-sent: the first attempt may have created the video; look at videos.list() before trying again)';
 };

@@ -9,8 +9,15 @@ import { operationIds, sampleRequest } from '../scenarios/requests.ts';
 const VARIANTS: Array<{ name: string; auth: () => Auth; checksKeys?: boolean }> = [
   { name: 'ignored_auth_missing', auth: () => 'none' },
   // A scheme other than Bearer: the key is not even in the expected form.
-  { name: 'ignored_auth_malformed', auth: () => ({ header: 'Basic Y29udHJhY3Q6c3VpdGU=', label: 'malformed Authorization (Basic)' }) },
-  { name: 'ignored_auth_unknown_key', auth: () => ({ header: `Bearer contract-unknown-${randomBytes(12).toString('hex')}`, label: 'unknown key' }), checksKeys: true },
+  {
+    name: 'ignored_auth_malformed',
+    auth: () => ({ header: 'Basic Y29udHJhY3Q6c3VpdGU=', label: 'malformed Authorization (Basic)' }),
+  },
+  {
+    name: 'ignored_auth_unknown_key',
+    auth: () => ({ header: `Bearer contract-unknown-${randomBytes(12).toString('hex')}`, label: 'unknown key' }),
+    checksKeys: true,
+  },
 ];
 
 export function authChecks(target: TargetConfig): Check<any>[] {
@@ -33,10 +40,17 @@ export function authChecks(target: TargetConfig): Check<any>[] {
         judge: (ex, j) => {
           j.refusal(ex, [401, 403]);
           const decided401 = j.contract.decisionFor(operation, 401);
-          if (ex.status === 403 && decided401) j.mismatch(decided401, 'status', 'answered 403 where the document chose 401 for a missing or invalid key', ex);
+          if (ex.status === 403 && decided401)
+            j.mismatch(
+              decided401,
+              'status',
+              'answered 403 where the document chose 401 for a missing or invalid key',
+              ex,
+            );
           const code = j.contract.decidedCode(operation, ex.status);
           const got = (ex.body as { error_code?: string }).error_code;
-          if (code && got !== code.code) j.mismatch(code.decision, 'error_code', `expected error_code ${code.code}, got ${got}`, ex);
+          if (code && got !== code.code)
+            j.mismatch(code.decision, 'error_code', `expected error_code ${code.code}, got ${got}`, ex);
         },
       }),
     );

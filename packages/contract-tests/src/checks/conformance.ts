@@ -18,8 +18,13 @@ const KINDS: Array<{ name: string; kind: ProblemKind }> = [
 
 /** A response problem under a decision → what the drift report says differs. */
 const MISMATCH_KIND: Record<ProblemKind, Mismatch['kind']> = {
-  status: 'status', headers: 'header', error_code: 'error_code',
-  server_error: 'value', content_type: 'value', schema: 'value', envelope: 'value',
+  status: 'status',
+  headers: 'header',
+  error_code: 'error_code',
+  server_error: 'value',
+  content_type: 'value',
+  schema: 'value',
+  envelope: 'value',
 };
 
 export function conformanceChecks(operationIds: string[]): Check<Exchange[]>[] {
@@ -32,15 +37,26 @@ export function conformanceChecks(operationIds: string[]): Check<Exchange[]>[] {
       judge: (all: Exchange[], j) => {
         const mine = all.filter((e) => e.operationId === operation);
         if (mine.length === 0) j.skip(`no request to ${operation} was made in this run (its checks were skipped)`);
-        if ((kind === 'envelope' || kind === 'error_code') && !mine.some((e) => e.status >= 400)) j.skip(`no error response from ${operation} was seen in this run`);
+        if ((kind === 'envelope' || kind === 'error_code') && !mine.some((e) => e.status >= 400))
+          j.skip(`no error response from ${operation} was seen in this run`);
         // A problem under an x-decision differs from our choice only: reported as drift, not as a failure.
-        for (const e of mine) for (const p of e.problems) if (p.kind === kind && p.decision) j.mismatch(p.decision, MISMATCH_KIND[p.kind], `[${e.scenario}] ${p.message}`, e);
+        for (const e of mine)
+          for (const p of e.problems)
+            if (p.kind === kind && p.decision)
+              j.mismatch(p.decision, MISMATCH_KIND[p.kind], `[${e.scenario}] ${p.message}`, e);
         const bad = mine.filter((e) => e.problems.some((p) => p.kind === kind && !p.decision));
         const lines = bad.slice(0, 5).map((e) => {
-          const msgs = e.problems.filter((p) => p.kind === kind && !p.decision).map((p) => p.message).slice(0, 3);
+          const msgs = e.problems
+            .filter((p) => p.kind === kind && !p.decision)
+            .map((p) => p.message)
+            .slice(0, 3);
           return `- [${e.scenario}] ${describeExchange(e)}\n    ${msgs.join('\n    ')}`;
         });
-        ensure(bad.length === 0, `${bad.length} of ${mine.length} responses of ${operation} fail ${name}:\n${lines.join('\n')}${bad.length > 5 ? `\n… and ${bad.length - 5} more` : ''}`, bad.slice(0, 5));
+        ensure(
+          bad.length === 0,
+          `${bad.length} of ${mine.length} responses of ${operation} fail ${name}:\n${lines.join('\n')}${bad.length > 5 ? `\n… and ${bad.length - 5} more` : ''}`,
+          bad.slice(0, 5),
+        );
       },
     })),
   );

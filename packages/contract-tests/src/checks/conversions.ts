@@ -13,10 +13,22 @@ import { ensureVideoDownload } from './status.ts';
 const REFUSED = need.profile('no-credit', 'conversion requests');
 const STATEFUL = need.stateful('it answers its first example, not the code for the condition');
 
-const convert = (api: { post: (path: string, opts: object) => Promise<Exchange> }, id: string, json: unknown, extra: object = {}) => api.post(`/videos/${id}/conversions/`, { json, ...extra });
+const convert = (
+  api: { post: (path: string, opts: object) => Promise<Exchange> },
+  id: string,
+  json: unknown,
+  extra: object = {},
+) => api.post(`/videos/${id}/conversions/`, { json, ...extra });
 
 /** A row of 7.2 on a video of the main account: its options, then the conversion → status + error_code. */
-function row(name: string, fixture: FixtureName, body: (opts: any) => unknown, status: number, code: string, extra: object = {}): Check<any> {
+function row(
+  name: string,
+  fixture: FixtureName,
+  body: (opts: any) => unknown,
+  status: number,
+  code: string,
+  extra: object = {},
+): Check<any> {
   return probe('createConversion', name, {
     needs: [REFUSED, STATEFUL, need.fixture(fixture)],
     cost: { A: 1, B: 1, atRisk: 1 },
@@ -33,9 +45,21 @@ function row(name: string, fixture: FixtureName, body: (opts: any) => unknown, s
 }
 
 /** A row sent with another account's key (the Free plan, no credit) on a convertible video of that account. */
-function accountRow(name: string, account: 'freePlan' | 'noCredit', fixture: FixtureName, keyWhy: string, status: number, extra: object = {}): Check<any> {
+function accountRow(
+  name: string,
+  account: 'freePlan' | 'noCredit',
+  fixture: FixtureName,
+  keyWhy: string,
+  status: number,
+  extra: object = {},
+): Check<any> {
   return probe('createConversion', name, {
-    needs: [REFUSED, need.stateful(`it has no ${account === 'freePlan' ? 'plans' : 'credit'}`), need.key(account, keyWhy), need.fixture(fixture)],
+    needs: [
+      REFUSED,
+      need.stateful(`it has no ${account === 'freePlan' ? 'plans' : 'credit'}`),
+      need.key(account, keyWhy),
+      need.fixture(fixture),
+    ],
     cost: { apartA: 1, atRisk: 1 },
     send: async (s) => convert(s.api(account), await s.fixture(fixture), { aspect_ratio: '1:1' }, extra),
     judge: (ex, j) => j.refusal(ex, [status], 'INSUFFICIENT_CREDIT'),
@@ -53,7 +77,11 @@ function mockConversion(): Check<any> {
     },
     judge: (r, j) => {
       const body = j.success(r.ex, 'POST a conversion');
-      ensure(UUID.test(body.video_id ?? '') && body.video_id !== r.source, 'the conversion did not answer a new UUID', r.ex);
+      ensure(
+        UUID.test(body.video_id ?? '') && body.video_id !== r.source,
+        'the conversion did not answer a new UUID',
+        r.ex,
+      );
     },
   });
 }
@@ -65,33 +93,73 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
       ? check('createConversion', 'convert_returns_new_id', conversion, (c, j) => {
           j.success(c.before.status, 'GET the source video');
           j.success(j.present(c.before.options, 'the options of the source'), 'GET the options of the source video');
-          ensure(c.target, `the convertible fixture offers no language nor aspect ratio other than its own: ${c.before.options?.text}`, c.before.options);
+          ensure(
+            c.target,
+            `the convertible fixture offers no language nor aspect ratio other than its own: ${c.before.options?.text}`,
+            c.before.options,
+          );
           const post = j.present(c.post, 'the conversion');
           const body = j.success(post, `POST a conversion ${JSON.stringify(c.target)}`);
-          ensure(typeof body.video_id === 'string' && UUID.test(body.video_id), `video_id ${body.video_id} is not a UUID`, post);
+          ensure(
+            typeof body.video_id === 'string' && UUID.test(body.video_id),
+            `video_id ${body.video_id} is not a UUID`,
+            post,
+          );
           ensure(body.video_id !== c.source, 'the conversion answered the id of its source video', post);
         })
       : mockConversion(),
     check('createConversion', 'source_unchanged', conversion, (c, j) => {
-      ensure(c.after, 'no conversion was created, so nothing to compare (see convert_returns_new_id)', c.post ? [c.post] : []);
+      ensure(
+        c.after,
+        'no conversion was created, so nothing to compare (see convert_returns_new_id)',
+        c.post ? [c.post] : [],
+      );
       const before = j.success(c.before.status, 'GET the source before');
       const status = j.success(c.after.status, 'GET the source after the conversion');
-      const opts = j.success(j.present(c.after.options, 'the options of the source after'), 'GET the options of the source after');
+      const opts = j.success(
+        j.present(c.after.options, 'the options of the source after'),
+        'GET the options of the source after',
+      );
       // download_url is presigned and may change on every read: compare everything else.
       const pick = (s: any) => ({ video_id: s.video_id, status: s.status, copyright: s.copyright });
-      ensure(JSON.stringify(pick(status)) === JSON.stringify(pick(before)), `the source's status view changed: ${JSON.stringify(pick(before))} → ${JSON.stringify(pick(status))}`, c.after.status);
-      ensure(JSON.stringify(opts) === JSON.stringify(c.before.options!.body), `the source's conversion options changed: ${JSON.stringify(c.before.options!.body)} → ${JSON.stringify(opts)}`, c.after.options);
+      ensure(
+        JSON.stringify(pick(status)) === JSON.stringify(pick(before)),
+        `the source's status view changed: ${JSON.stringify(pick(before))} → ${JSON.stringify(pick(status))}`,
+        c.after.status,
+      );
+      ensure(
+        JSON.stringify(opts) === JSON.stringify(c.before.options!.body),
+        `the source's conversion options changed: ${JSON.stringify(c.before.options!.body)} → ${JSON.stringify(opts)}`,
+        c.after.options,
+      );
     }),
     check('createConversion', 'converted_video_completes', conversion, (c, j) => {
       ensure(c.converted, 'no conversion was created (see convert_returns_new_id)', c.post ? [c.post] : []);
       const { polled, id } = c.converted;
       const body = j.success(polled.last, `polling video ${id}`);
-      ensure(!polled.timedOut, `the converted video ${id} still runs after the client-side timeout of x-polling`, polled.last);
+      ensure(
+        !polled.timedOut,
+        `the converted video ${id} still runs after the client-side timeout of x-polling`,
+        polled.last,
+      );
       ensure(body.status === 'completed', `the converted video ended ${body.status}`, polled.last);
       ensureVideoDownload(j, c.converted.download, polled.last);
-      const opts = j.success(j.present(c.converted.options, 'the options of the converted video'), 'GET the options of the converted video');
-      if (c.target?.language) ensure(opts.current_language === c.target.language, `the converted video's current_language is ${opts.current_language}, not ${c.target.language}`, c.converted.options);
-      if (c.target?.aspect_ratio) ensure(opts.current_aspect_ratio === c.target.aspect_ratio, `the converted video's current_aspect_ratio is ${opts.current_aspect_ratio}, not ${c.target.aspect_ratio}`, c.converted.options);
+      const opts = j.success(
+        j.present(c.converted.options, 'the options of the converted video'),
+        'GET the options of the converted video',
+      );
+      if (c.target?.language)
+        ensure(
+          opts.current_language === c.target.language,
+          `the converted video's current_language is ${opts.current_language}, not ${c.target.language}`,
+          c.converted.options,
+        );
+      if (c.target?.aspect_ratio)
+        ensure(
+          opts.current_aspect_ratio === c.target.aspect_ratio,
+          `the converted video's current_aspect_ratio is ${opts.current_aspect_ratio}, not ${c.target.aspect_ratio}`,
+          c.converted.options,
+        );
     }),
     probe('createConversion', 'negative_data_rejection_schema', {
       needs: [REFUSED, ...FIXTURE],
@@ -113,8 +181,20 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
     row('convert_target_required', 'convertibleVideoId', () => ({}), 400, 'CONVERT_TARGET_REQUIRED'),
     row('invalid_language', 'convertibleVideoId', () => ({ language: 'xx' }), 400, 'INVALID_LANGUAGE'),
     row('invalid_aspect_ratio', 'convertibleVideoId', () => ({ aspect_ratio: '5:4' }), 400, 'INVALID_ASPECT_RATIO'),
-    row('convert_no_change_language', 'convertibleVideoId', (o) => ({ language: o.current_language }), 400, 'CONVERT_NO_CHANGE'),
-    row('convert_no_change_aspect_ratio', 'convertibleVideoId', (o) => ({ aspect_ratio: o.current_aspect_ratio }), 400, 'CONVERT_NO_CHANGE'),
+    row(
+      'convert_no_change_language',
+      'convertibleVideoId',
+      (o) => ({ language: o.current_language }),
+      400,
+      'CONVERT_NO_CHANGE',
+    ),
+    row(
+      'convert_no_change_aspect_ratio',
+      'convertibleVideoId',
+      (o) => ({ aspect_ratio: o.current_aspect_ratio }),
+      400,
+      'CONVERT_NO_CHANGE',
+    ),
     probe('createConversion', 'language_not_supported_by_voices', {
       needs: [REFUSED, STATEFUL, need.fixture('convertibleVideoId')],
       cost: { A: 1, B: 1, atRisk: 1 },
@@ -122,7 +202,9 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
         const id = (await s.maybeFixture('limitedVoicesVideoId')) ?? (await s.fixture('convertibleVideoId'));
         const options = await s.main.get(`/videos/${id}/conversions/`);
         const o = options.body as { current_language?: string; available_languages?: string[] };
-        const language = ok(options) ? LANGUAGES.find((l) => l !== o.current_language && !o.available_languages?.includes(l)) : undefined;
+        const language = ok(options)
+          ? LANGUAGES.find((l) => l !== o.current_language && !o.available_languages?.includes(l))
+          : undefined;
         return { options, language, post: language ? await convert(s.main, id, { language }) : undefined };
       },
       judge: (r, j) => {
@@ -138,17 +220,31 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
         const id = await s.fixture('notConvertibleVideoId');
         const options = await s.main.get(`/videos/${id}/conversions/`);
         // A video found by discovery (is_convertible false) may hold a real avatar: then the other row of 7.2 applies too.
-        return { options, configured: Boolean(s.run.target.fixtures.notConvertibleVideoId), post: ok(options) ? await convert(s.main, id, { aspect_ratio: '1:1' }) : undefined };
+        return {
+          options,
+          configured: Boolean(s.run.target.fixtures.notConvertibleVideoId),
+          post: ok(options) ? await convert(s.main, id, { aspect_ratio: '1:1' }) : undefined,
+        };
       },
       judge: (r, j) => {
         const opts = j.success(r.options, 'GET the options of the non-convertible video');
         ensure(opts.is_convertible === false, 'the non-convertible fixture says is_convertible true', r.options);
         const post = j.present(r.post, 'the conversion');
         const code = (post.body as { error_code?: string } | undefined)?.error_code;
-        j.refusal(post, [400], !r.configured && code === 'UNSUPPORTED_HEAVY_AVATAR' ? code : 'SOURCE_VIDEO_NOT_CONVERTIBLE');
+        j.refusal(
+          post,
+          [400],
+          !r.configured && code === 'UNSUPPORTED_HEAVY_AVATAR' ? code : 'SOURCE_VIDEO_NOT_CONVERTIBLE',
+        );
       },
     }),
-    row('unsupported_heavy_avatar', 'realAvatarVideoId', () => ({ aspect_ratio: '1:1' }), 400, 'UNSUPPORTED_HEAVY_AVATAR'),
+    row(
+      'unsupported_heavy_avatar',
+      'realAvatarVideoId',
+      () => ({ aspect_ratio: '1:1' }),
+      400,
+      'UNSUPPORTED_HEAVY_AVATAR',
+    ),
     probe('createConversion', 'not_found_unknown_id', {
       needs: [REFUSED, need.stateful('every id exists for it')],
       cost: { A: 1, atRisk: 1 },
@@ -156,11 +252,19 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
       judge: (ex, j) => j.refusal(ex, [404], 'NOT_FOUND'),
     }),
     probe('createConversion', 'not_found_other_account', {
-      needs: [REFUSED, need.stateful('it has no accounts'), need.key('other', 'no second account'), need.fixture('otherAccountVideoId')],
+      needs: [
+        REFUSED,
+        need.stateful('it has no accounts'),
+        need.key('other', 'no second account'),
+        need.fixture('otherAccountVideoId'),
+      ],
       cost: { A: 1, apartB: 1, atRisk: 1 },
       send: async (s) => {
         const id = await s.fixture('otherAccountVideoId');
-        return { own: await s.api('other').get(`/videos/${id}/`), post: await convert(s.main, id, { aspect_ratio: '1:1' }) };
+        return {
+          own: await s.api('other').get(`/videos/${id}/`),
+          post: await convert(s.main, id, { aspect_ratio: '1:1' }),
+        };
       },
       judge: (r, j) => {
         j.success(r.own, "the other account's own request for its video");
@@ -174,11 +278,19 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
       judge: (ex, j) => j.refusal(ex, [400, 404]),
     }),
     accountRow('insufficient_credit_free_plan', 'freePlan', 'freePlanVideoId', 'no key of a Free-plan account', 403),
-    accountRow('insufficient_credit_balance', 'noCredit', 'noCreditVideoId', 'no key of an account without credit', 429, { retry: false }),
+    accountRow(
+      'insufficient_credit_balance',
+      'noCredit',
+      'noCreditVideoId',
+      'no key of an account without credit',
+      429,
+      { retry: false },
+    ),
     probe('createConversion', 'unknown_error', {
       needs: [REFUSED, STATEFUL, need.fixture('unknownErrorVideoId')],
       cost: { A: 1, atRisk: 1 },
-      send: async (s) => convert(s.main, await s.fixture('unknownErrorVideoId'), { aspect_ratio: '1:1' }, { expectServerError: true }),
+      send: async (s) =>
+        convert(s.main, await s.fixture('unknownErrorVideoId'), { aspect_ratio: '1:1' }, { expectServerError: true }),
       judge: (ex, j) => j.refusal(ex, [500], 'UNKNOWN_ERROR'),
     }),
   ];

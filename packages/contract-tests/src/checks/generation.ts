@@ -17,7 +17,11 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
   return [
     check('generateVideo', 'generate_returns_video_id', g.generations, (r, j) => {
       const body = j.success(r.first, 'POST /videos/generate/');
-      ensure(typeof body?.video_id === 'string' && UUID.test(body.video_id), `video_id ${body?.video_id} is not a UUID`, r.first);
+      ensure(
+        typeof body?.video_id === 'string' && UUID.test(body.video_id),
+        `video_id ${body?.video_id} is not a UUID`,
+        r.first,
+      );
     }),
     check(
       'generateVideo',
@@ -25,11 +29,19 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
       g.generations,
       (r, j) => {
         j.success(r.first, 'POST /videos/generate/');
-        ensure(r.ids.length >= 2, 'a second generation was not accepted, so no second id could be compared (see the generate_mode checks)', [r.first, ...r.fallbacks]);
+        ensure(
+          r.ids.length >= 2,
+          'a second generation was not accepted, so no second id could be compared (see the generate_mode checks)',
+          [r.first, ...r.fallbacks],
+        );
         const [a, b] = r.ids;
         const shown = [...r.sent.map((x) => x.exchange), ...r.fallbacks].filter((e) => idOf(e));
         ensure(new Set(r.ids).size === r.ids.length, `two generations answered the same video_id ${a}`, shown);
-        ensure(!r.known.includes(a) && !r.known.includes(b), 'a generation answered the id of an existing video', shown);
+        ensure(
+          !r.known.includes(a) && !r.known.includes(b),
+          'a generation answered the id of an existing video',
+          shown,
+        );
       },
       [need.stateful('it answers the same example id to every request')],
     ),
@@ -44,20 +56,41 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
         const body = j.success(ex, 'GET a video just generated');
         ensure(body.video_id === id, `video_id ${body.video_id} is not the requested ${id}`, ex);
         // Any state but expired: a video just made cannot have outlived its download URL.
-        ensure(VIDEO_STATUSES.filter((v) => v !== 'expired').includes(body.status), `a new video has status ${body.status}`, ex);
-        if (body.status !== 'running') j.skip(`the new video was already ${body.status} when read (the target is too fast to observe running)`);
-        ensure(body.download_url === '', `download_url is ${JSON.stringify(body.download_url)} while running, not ""`, ex);
-        ensure(Array.isArray(body.copyright) && body.copyright.length === 0, `copyright is ${JSON.stringify(body.copyright)} while running, not []`, ex);
+        ensure(
+          VIDEO_STATUSES.filter((v) => v !== 'expired').includes(body.status),
+          `a new video has status ${body.status}`,
+          ex,
+        );
+        if (body.status !== 'running')
+          j.skip(`the new video was already ${body.status} when read (the target is too fast to observe running)`);
+        ensure(
+          body.download_url === '',
+          `download_url is ${JSON.stringify(body.download_url)} while running, not ""`,
+          ex,
+        );
+        ensure(
+          Array.isArray(body.copyright) && body.copyright.length === 0,
+          `copyright is ${JSON.stringify(body.copyright)} while running, not []`,
+          ex,
+        );
       },
       [need.stateful('its videos are examples')],
     ),
     check('getVideo', 'status_view_generated_completes', g.ownVideo, (v, j) => {
       const ex = v.polled.last;
       const body = j.success(ex, `polling video ${v.id}`);
-      ensure(TERMINAL.includes(body.status) || body.status === 'running', `status ${body.status} is not a documented state`, ex);
+      ensure(
+        TERMINAL.includes(body.status) || body.status === 'running',
+        `status ${body.status} is not a documented state`,
+        ex,
+      );
       ensure(!v.polled.timedOut, `video ${v.id} still running after the client-side timeout of x-polling`, ex);
       ensure(body.status === 'completed', `a generation ended ${body.status}`, ex);
-      ensure(typeof body.download_url === 'string' && body.download_url.length > 0, 'completed without a download_url', ex);
+      ensure(
+        typeof body.download_url === 'string' && body.download_url.length > 0,
+        'completed without a download_url',
+        ex,
+      );
       ensure(Array.isArray(body.copyright), 'copyright is not an array when completed', ex);
       ensureVideoDownload(j, v.download, ex);
     }),
@@ -73,7 +106,8 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
         const pages = [first];
         const b = first.body as { results?: Array<{ video_id?: unknown }>; total_count?: unknown };
         const last = typeof b?.total_count === 'number' ? Math.ceil(b.total_count / PAGE_SIZE) : 1;
-        if (ok(first) && !b.results?.some((v) => v.video_id === id) && last > 1) pages.push(await s.main.get('/videos/', { query: { page: last } }));
+        if (ok(first) && !b.results?.some((v) => v.video_id === id) && last > 1)
+          pages.push(await s.main.get('/videos/', { query: { page: last } }));
         return { id, pages };
       },
       judge: (r, j) => {
@@ -83,7 +117,10 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
           if (body.results?.some((v: any) => v.video_id === r.id)) return;
         }
         const first = r.pages[0].body as any;
-        if (first.total_count > 2 * PAGE_SIZE) j.skip(`the generated video is on neither the first nor the last page of ${first.total_count} videos (the order is not shown, DECISIONS #18)`);
+        if (first.total_count > 2 * PAGE_SIZE)
+          j.skip(
+            `the generated video is on neither the first nor the last page of ${first.total_count} videos (the order is not shown, DECISIONS #18)`,
+          );
         ensure(false, `the generated video ${r.id} is not in GET /videos/ (${first.total_count} videos)`, r.pages);
       },
     }),
@@ -94,7 +131,10 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
       send: async (s) => {
         const noSetting = new FormData();
         noSetting.append('text', 'Contract suite: no setting');
-        return untilGuard([() => s.main.post('/videos/generate/', { form: noSetting }), () => s.main.post('/videos/generate/', { form: textForm('not-a-uuid', 'Contract suite: bad setting') })]);
+        return untilGuard([
+          () => s.main.post('/videos/generate/', { form: noSetting }),
+          () => s.main.post('/videos/generate/', { form: textForm('not-a-uuid', 'Contract suite: bad setting') }),
+        ]);
       },
       judge: (r, j) => {
         r.sent.forEach((ex) => j.refusal(ex, [400]));

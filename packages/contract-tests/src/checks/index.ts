@@ -22,7 +22,10 @@ export function catalogue(target: TargetConfig): Catalogue {
   const posting = [...generationChecks(g), ...conversionChecks(target.stateful), ...modeChecks(g)];
   // Requests a conforming target refuses (no credit, but one at risk) go before those that spend credits,
   // so that a credit budget, once spent, stops as few of them as possible (the guard sends none after).
-  const refusal = (c: Check<any>) => c.reads !== 'all' && c.reads.uses.length === 0 && ((cost) => cost.credits === 0 && cost.atRisk > 0)(c.reads.cost({ target, profile: target.profile }));
+  const refusal = (c: Check<any>) =>
+    c.reads !== 'all' &&
+    c.reads.uses.length === 0 &&
+    ((cost) => cost.credits === 0 && cost.atRisk > 0)(c.reads.cost({ target, profile: target.profile }));
   return {
     checks: [
       ...pagingChecks,

@@ -41,7 +41,9 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
           // At one instant of the target's time where the suite owns its clock (the sandbox it started).
           const release = s.run.target.holdTime?.();
           try {
-            return await Promise.all(Array.from({ length: n }, () => s.main.get('/video-settings/', { pace: false, retry: false })));
+            return await Promise.all(
+              Array.from({ length: n }, () => s.main.get('/video-settings/', { pace: false, retry: false })),
+            );
           } finally {
             release?.();
           }
@@ -66,20 +68,32 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
         for (const ex of limited) {
           j.refusal(ex, [429]);
           const ra = ex.headers.get('retry-after');
-          if (ra !== null) ensure(parseRetryAfter(ra) !== undefined, `Retry-After "${ra}" is neither a number of seconds nor an HTTP-date`, ex);
+          if (ra !== null)
+            ensure(
+              parseRetryAfter(ra) !== undefined,
+              `Retry-After "${ra}" is neither a number of seconds nor an HTTP-date`,
+              ex,
+            );
         }
       },
     }),
     check('generateVideo', 'concurrency_limit', g.probe, (p, j) => {
       // Judged by the state established before sending: all running. A queue that holds the request and
       // answers 200 once a place frees breaks 8.2 all the same.
-      if (!allRunning(j, p.before)) j.skip('the generations filling the running places had already ended when the next was sent (too fast to test the limit)');
+      if (!allRunning(j, p.before))
+        j.skip(
+          'the generations filling the running places had already ended when the next was sent (too fast to test the limit)',
+        );
       const stillRunning = allRunning(j, p.after);
       let judged = 0;
       for (const [i, { combination, exchange }] of p.overLimit.entries()) {
         if (ok(exchange)) {
           // The first was sent while all ran (read just before); a later one only if they still ran after.
-          ensure(i > 0 && !stillRunning, `a generation (${combination.key}) was accepted while ${MAX_RUNNING} videos ran: expected 503 SIMULTANEOUS_GENERATE_LIMIT (8.2)`, withFilling(p, exchange));
+          ensure(
+            i > 0 && !stillRunning,
+            `a generation (${combination.key}) was accepted while ${MAX_RUNNING} videos ran: expected 503 SIMULTANEOUS_GENERATE_LIMIT (8.2)`,
+            withFilling(p, exchange),
+          );
           continue;
         }
         if (exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) continue; // refused as a form: its own generate_mode check says so
@@ -92,8 +106,15 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
         judged++;
       }
       if (!judged && p.stopped) j.skip(p.stopped);
-      if (!judged && !stillRunning) j.skip('the generations filling the running places had ended by the time the answers came (too fast to test the limit)');
-      ensure(judged > 0, 'every generation sent while the running places were full was refused as a form (see the generate_mode checks), so the limit could not be judged', p.overLimit.map((x) => x.exchange));
+      if (!judged && !stillRunning)
+        j.skip(
+          'the generations filling the running places had ended by the time the answers came (too fast to test the limit)',
+        );
+      ensure(
+        judged > 0,
+        'every generation sent while the running places were full was refused as a form (see the generate_mode checks), so the limit could not be judged',
+        p.overLimit.map((x) => x.exchange),
+      );
     }),
     check(
       'createConversion',
@@ -103,8 +124,14 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
         // 8.2.2: conversions count toward the same limit as generation.
         if (!p.conversion && p.stopped) j.skip(p.stopped);
         const ex = j.present(p.conversion, 'the conversion sent while the running places were full');
-        if (!allRunning(j, p.before)) j.skip('the generations filling the running places had already ended when the conversion was sent (too fast to test the limit)');
-        if (ex.status !== 503 && !allRunning(j, p.after)) j.skip('the generations filling the running places had ended by the time the conversion was answered (too fast to test the limit)');
+        if (!allRunning(j, p.before))
+          j.skip(
+            'the generations filling the running places had already ended when the conversion was sent (too fast to test the limit)',
+          );
+        if (ex.status !== 503 && !allRunning(j, p.after))
+          j.skip(
+            'the generations filling the running places had ended by the time the conversion was answered (too fast to test the limit)',
+          );
         try {
           j.refusal(ex, [503], 'SIMULTANEOUS_GENERATE_LIMIT');
         } catch (err) {

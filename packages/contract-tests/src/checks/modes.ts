@@ -12,7 +12,16 @@ import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_RUNNING, UPLOAD_LIMITS } from '@videogen/openapi/rules';
-import { check, need, probe, scenario, type Check, type Need, type Scenario, type Sender } from '../engine/catalogue.ts';
+import {
+  check,
+  need,
+  probe,
+  scenario,
+  type Check,
+  type Need,
+  type Scenario,
+  type Sender,
+} from '../engine/catalogue.ts';
 import { ensure, type Judge } from '../engine/judge.ts';
 import { Skip } from '../engine/outcomes.ts';
 import type { Exchange } from '../shapes.ts';
@@ -20,7 +29,8 @@ import { COMBINATIONS, describeFields, modeForm, settingFixture, type Combinatio
 import type { GenerationScenarios } from '../scenarios/generations.ts';
 import { UUID, idOf } from '../scenarios/videos.ts';
 
-const PRISM_IMAGES = 'rejects repeated multipart image_files parts as "must be array" (an open Prism bug, toolchain notes)';
+const PRISM_IMAGES =
+  'rejects repeated multipart image_files parts as "must be array" (an open Prism bug, toolchain notes)';
 const REFUSED = need.profile('no-credit', 'POST requests');
 
 /** What a combination's check judges: the answer to its form, and every other video id the run knew then. */
@@ -43,7 +53,9 @@ function evidenceOf(c: Combination, g: GenerationScenarios): Scenario<Evidence> 
     send: async (s) => {
       const others = (exclude?: Exchange) => {
         const own = idOf(exclude);
-        return [...s.run.created, ...Object.values(s.run.target.fixtures)].filter((id): id is string => typeof id === 'string' && id !== own);
+        return [...s.run.created, ...Object.values(s.run.target.fixtures)].filter(
+          (id): id is string => typeof id === 'string' && id !== own,
+        );
       };
       if (generated) {
         const r = await s.read(generated);
@@ -64,7 +76,10 @@ function evidenceOf(c: Combination, g: GenerationScenarios): Scenario<Evidence> 
 
 function combinationCheck(c: Combination, g: GenerationScenarios): Check<Evidence> {
   const what = `POST /videos/generate/ with ${describeFields(c.fields)}`;
-  const needs: Need[] = [need.profile('full', 'generating videos (each costs a credit)'), need.fixture(settingFixture(c))];
+  const needs: Need[] = [
+    need.profile('full', 'generating videos (each costs a credit)'),
+    need.fixture(settingFixture(c)),
+  ];
   if (c.fields.includes('image_files')) needs.push(need.repeatedParts(PRISM_IMAGES));
   return check(
     'generateVideo',
@@ -76,7 +91,12 @@ function combinationCheck(c: Combination, g: GenerationScenarios): Check<Evidenc
         j.note = `sent while ${MAX_RUNNING} videos ran and answered 503: not refused as a form; its acceptance is not proven (CONTRACT_EVERY_COMBINATION=1 generates it)`;
         return;
       }
-      if (e.overLimit && ex.status >= 400 && ex.status < 500) ensure(false, `${what} (a valid combination, sent while ${MAX_RUNNING} videos ran) was refused as a request: expected 503 or a new video`, ex);
+      if (e.overLimit && ex.status >= 400 && ex.status < 500)
+        ensure(
+          false,
+          `${what} (a valid combination, sent while ${MAX_RUNNING} videos ran) was refused as a request: expected 503 or a new video`,
+          ex,
+        );
       judgeAccepted(j, ex, what, e.others);
     },
     needs,
@@ -85,8 +105,13 @@ function combinationCheck(c: Combination, g: GenerationScenarios): Check<Evidenc
 
 function judgeAccepted(j: Judge, ex: Exchange, what: string, others: string[]): void {
   const body = j.success(ex, what);
-  ensure(typeof body?.video_id === 'string' && UUID.test(body.video_id), `video_id ${body?.video_id} is not a UUID`, ex);
-  if (others.includes(body.video_id)) ensure(false, `${what} answered the id of another video of this run or a fixture: ${body.video_id}`, ex);
+  ensure(
+    typeof body?.video_id === 'string' && UUID.test(body.video_id),
+    `video_id ${body?.video_id} is not a UUID`,
+    ex,
+  );
+  if (others.includes(body.video_id))
+    ensure(false, `${what} answered the id of another video of this run or a fixture: ${body.video_id}`, ex);
 }
 
 /**
@@ -107,7 +132,11 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
   return [
     ...COMBINATIONS.map((c) => combinationCheck(c, g)),
     probe('generateVideo', 'negative_data_rejection_file_extension', {
-      needs: [REFUSED, need.stateful('it does not check file extensions (x-upload-limits is an extension)'), need.fixture('pdfSettingId')],
+      needs: [
+        REFUSED,
+        need.stateful('it does not check file extensions (x-upload-limits is an extension)'),
+        need.fixture('pdfSettingId'),
+      ],
       cost: { A: 1, atRisk: 1 },
       // A text file as pdf_file, with a setting that takes a PDF: only the extension is wrong.
       send: async (s) => {
@@ -119,13 +148,29 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
       judge: (ex, j) => j.refusal(ex, [400], 'FILE_UPLOAD_ERROR'),
     }),
     probe('generateVideo', 'negative_data_rejection_too_many_images', {
-      needs: [REFUSED, need.repeatedParts(`${PRISM_IMAGES}: a 400 would not prove the limit`), need.fixture('textImagesSettingId')],
+      needs: [
+        REFUSED,
+        need.repeatedParts(`${PRISM_IMAGES}: a 400 would not prove the limit`),
+        need.fixture('textImagesSettingId'),
+      ],
       cost: { A: 1, atRisk: 1 },
-      send: async (s) => generate(s, modeForm(await s.fixture('textImagesSettingId'), ['text', 'image_files'], UPLOAD_LIMITS.image_files.maxItems + 1)),
+      send: async (s) =>
+        generate(
+          s,
+          modeForm(
+            await s.fixture('textImagesSettingId'),
+            ['text', 'image_files'],
+            UPLOAD_LIMITS.image_files.maxItems + 1,
+          ),
+        ),
       judge: (ex, j) => j.refusal(ex, [400], 'FILE_UPLOAD_ERROR'),
     }),
     probe('generateVideo', 'negative_data_rejection_invalid_combination', {
-      needs: [REFUSED, need.stateful('it does not enforce x-valid-combinations (an extension, not a schema rule)'), need.fixture('audioSettingId')],
+      needs: [
+        REFUSED,
+        need.stateful('it does not enforce x-valid-combinations (an extension, not a schema rule)'),
+        need.fixture('audioSettingId'),
+      ],
       cost: { A: 1, atRisk: 1 },
       // audio_file comes alone (4.1): with text it is no valid combination, whatever the setting.
       send: async (s) => generate(s, modeForm(await s.fixture('audioSettingId'), ['audio_file', 'text'])),
@@ -141,7 +186,11 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
     probe('generateVideo', 'negative_data_rejection_setting_fields_mismatch', {
       // The refusal is our reading of request_fields (DECISIONS #26): a target that accepts charges a
       // credit, so only in the full profile, and an acceptance is a mismatch, not a failure.
-      needs: [need.profile('full', 'a request only our decision #26 refuses (a credit if accepted)'), need.stateful('it has no settings'), need.fixture('videoSettingId')],
+      needs: [
+        need.profile('full', 'a request only our decision #26 refuses (a credit if accepted)'),
+        need.stateful('it has no settings'),
+        need.fixture('videoSettingId'),
+      ],
       cost: { A: 1, atRisk: 1 },
       send: async (s) => generate(s, modeForm(await s.fixture('videoSettingId'), ['pdf_file'])),
       judge: (ex, j) => j.refusal(ex, [400], 'INVALID_VIDEO_SETTING', [26]),
@@ -155,12 +204,18 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
     }),
     probe('generateVideo', 'negative_data_rejection_file_over_plan_limit', {
       // The sandbox's second account (globex) is on the Personal plan: a file just past its limit.
-      needs: [REFUSED, need.sandbox('it uploads more than a plan allows (50+ MB) to the target'), need.key('other', 'no second account (on the Personal plan)')],
+      needs: [
+        REFUSED,
+        need.sandbox('it uploads more than a plan allows (50+ MB) to the target'),
+        need.key('other', 'no second account (on the Personal plan)'),
+      ],
       cost: { apartA: 1, apartB: 1, atRisk: 1 },
       send: async (s) => {
         const personal = s.api('other');
         const settings = await personal.get('/video-settings/');
-        const setting = ((settings.body as any)?.results ?? []).find((x: any) => x.request_fields?.length === 1 && x.request_fields[0] === 'audio_file')?.video_setting_id;
+        const setting = ((settings.body as any)?.results ?? []).find(
+          (x: any) => x.request_fields?.length === 1 && x.request_fields[0] === 'audio_file',
+        )?.video_setting_id;
         if (!setting) return { settings };
         const file = await zeroFile(UPLOAD_LIMITS.audio_file.maxBytes.personal + 1_000_000, 'audio/mpeg');
         try {
@@ -174,7 +229,10 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
       },
       judge: (r, j) => {
         const list = j.success(r.settings, 'GET /video-settings/ of the Personal-plan account');
-        if (!r.upload) j.skip(`the Personal-plan account has no setting with request_fields [audio_file] among its ${list.results?.length ?? 0}`);
+        if (!r.upload)
+          j.skip(
+            `the Personal-plan account has no setting with request_fields [audio_file] among its ${list.results?.length ?? 0}`,
+          );
         j.refusal(r.upload!, [400], 'FILE_UPLOAD_ERROR');
       },
     }),

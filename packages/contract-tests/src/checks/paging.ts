@@ -18,11 +18,23 @@ function envelope(j: Judge, ex: Exchange, n: number, body: any): void {
   ensure(body.items_per_page === PAGE_SIZE, `items_per_page is ${body.items_per_page}, not ${PAGE_SIZE}`, ex);
   ensure(body.results.length <= PAGE_SIZE, `results holds ${body.results.length} items, more than ${PAGE_SIZE}`, ex);
   ensure(body.page === n, `page is ${body.page}, not the requested ${n}`, ex);
-  ensure(Number.isInteger(body.total_count) && body.total_count >= 0, `total_count ${body.total_count} is not a count`, ex);
+  ensure(
+    Number.isInteger(body.total_count) && body.total_count >= 0,
+    `total_count ${body.total_count} is not a count`,
+    ex,
+  );
   const expectNext = n * PAGE_SIZE < body.total_count;
-  ensure(body.has_next === expectNext, `has_next is ${body.has_next} but page ${n} × ${PAGE_SIZE} ${expectNext ? '<' : '≥'} total_count ${body.total_count}`, ex);
+  ensure(
+    body.has_next === expectNext,
+    `has_next is ${body.has_next} but page ${n} × ${PAGE_SIZE} ${expectNext ? '<' : '≥'} total_count ${body.total_count}`,
+    ex,
+  );
   const expectLen = Math.max(0, Math.min(PAGE_SIZE, body.total_count - (n - 1) * PAGE_SIZE));
-  ensure(body.results.length === expectLen, `page ${n} holds ${body.results.length} items; with total_count ${body.total_count} it should hold ${expectLen}`, ex);
+  ensure(
+    body.results.length === expectLen,
+    `page ${n} holds ${body.results.length} items; with total_count ${body.total_count} it should hold ${expectLen}`,
+    ex,
+  );
 }
 
 const page = (j: Judge, ex: Exchange, n: number, path: string) => {

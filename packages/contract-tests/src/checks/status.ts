@@ -19,8 +19,18 @@ function statusView(j: Judge, ex: Exchange, id: string, state: string, fixture: 
   const body = j.success(ex, `GET a ${state} video`);
   ensure(body.video_id === id, `video_id ${body.video_id} is not the requested ${id}`, ex);
   ensure(body.status === state, `status is ${body.status}, expected ${state} (fixture ${FIXTURE_ENV[fixture]})`, ex);
-  if (state === 'completed') ensure(typeof body.download_url === 'string' && body.download_url.length > 0, 'download_url of a completed video is empty', ex);
-  else ensure(body.download_url === '', `download_url of a ${state} video is ${JSON.stringify(body.download_url)}, not ""`, ex);
+  if (state === 'completed')
+    ensure(
+      typeof body.download_url === 'string' && body.download_url.length > 0,
+      'download_url of a completed video is empty',
+      ex,
+    );
+  else
+    ensure(
+      body.download_url === '',
+      `download_url of a ${state} video is ${JSON.stringify(body.download_url)}, not ""`,
+      ex,
+    );
   ensure(Array.isArray(body.copyright), 'copyright is not an array', ex);
 }
 
@@ -28,7 +38,11 @@ function statusView(j: Judge, ex: Exchange, id: string, state: string, fixture: 
 export function ensureVideoDownload(j: Judge, d: Download | undefined, shown?: Exchange): void {
   ensure(d, 'download_url was not read: the status view gave none', shown);
   ensure(!d.error, `download_url ${d.url} could not be fetched: ${d.error}`, shown);
-  ensure(d.status !== undefined && d.status >= 200 && d.status < 300, `download_url ${d.url} answered ${d.status}`, shown);
+  ensure(
+    d.status !== undefined && d.status >= 200 && d.status < 300,
+    `download_url ${d.url} answered ${d.status}`,
+    shown,
+  );
   ensure(isVideo(d), `download_url ${d.url} is not a video (content-type "${d.contentType}", no MP4 ftyp box)`, shown);
 }
 
@@ -58,7 +72,11 @@ const idChecks: Check<any>[] = BY_ID.flatMap(({ operation, path }) => [
     judge: (answers, j) => answers.forEach((ex) => j.refusal(ex, [400, 404])),
   }),
   probe(operation, 'not_found_other_account', {
-    needs: [need.stateful('it has no accounts'), need.key('other', 'no second account'), need.fixture('otherAccountVideoId')],
+    needs: [
+      need.stateful('it has no accounts'),
+      need.key('other', 'no second account'),
+      need.fixture('otherAccountVideoId'),
+    ],
     cost: { B: 1, apartB: 1 },
     send: async (s) => {
       const id = await s.fixture('otherAccountVideoId');
@@ -99,7 +117,11 @@ export const statusChecks: Check<any>[] = [
       const body = j.success(ex, 'GET the options of a convertible video');
       ensure(body.is_convertible === true, 'is_convertible is not true for the convertible fixture', ex);
       // 2.4: a convertible video always offers all 7 aspect ratios.
-      ensure(ASPECT_RATIOS.every((r) => body.available_aspect_ratios?.includes(r)), `available_aspect_ratios lacks some of the ${ASPECT_RATIOS.length} ratios: ${JSON.stringify(body.available_aspect_ratios)}`, ex);
+      ensure(
+        ASPECT_RATIOS.every((r) => body.available_aspect_ratios?.includes(r)),
+        `available_aspect_ratios lacks some of the ${ASPECT_RATIOS.length} ratios: ${JSON.stringify(body.available_aspect_ratios)}`,
+        ex,
+      );
     },
   }),
   probe('getConversionOptions', 'options_not_convertible', {

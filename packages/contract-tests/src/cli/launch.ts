@@ -30,13 +30,21 @@ export async function loadSandbox(): Promise<SandboxModule> {
   try {
     return (await import('@videogen/sandbox')) as unknown as SandboxModule;
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') throw new UsageError('no target: set VIDEO_API_BASE_URL or --base-url (the embedded sandbox, @videogen/sandbox, is not installed)');
+    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
+      throw new UsageError(
+        'no target: set VIDEO_API_BASE_URL or --base-url (the embedded sandbox, @videogen/sandbox, is not installed)',
+      );
     throw err;
   }
 }
 
 /** The seeded sandbox fixtures as the suite's fixture ids (README of @videogen/sandbox). */
-export function sandboxTarget(baseUrl: string, sandbox: Pick<SandboxModule, 'SANDBOX_KEYS' | 'FIXTURES'>, timeScale: number, s?: Partial<Settings>): TargetConfig {
+export function sandboxTarget(
+  baseUrl: string,
+  sandbox: Pick<SandboxModule, 'SANDBOX_KEYS' | 'FIXTURES'>,
+  timeScale: number,
+  s?: Partial<Settings>,
+): TargetConfig {
   const { SANDBOX_KEYS: keys, FIXTURES: fx } = sandbox;
   const config: TargetConfig = {
     kind: 'sandbox',
@@ -89,7 +97,14 @@ export async function startSandboxTarget(
   const wall = (options.now as (() => number) | undefined) ?? Date.now;
   let heldAt: number | undefined;
   const now = () => heldAt ?? wall();
-  const handle = await sandbox.startSandbox({ port: 0, timeScale, validateResponses: true, generationSeconds: GENERATION_SECONDS, ...options, now });
+  const handle = await sandbox.startSandbox({
+    port: 0,
+    timeScale,
+    validateResponses: true,
+    generationSeconds: GENERATION_SECONDS,
+    ...options,
+    now,
+  });
   const holdTime = () => {
     heldAt ??= wall();
     return () => void (heldAt = undefined);
@@ -116,12 +131,16 @@ export async function startPrismTarget(s: Settings): Promise<Launched> {
   try {
     pkg = require.resolve('@stoplight/prism-cli/package.json');
   } catch {
-    throw new UsageError('--prism needs the Prism CLI, which this package does not ship (a workspace-only option): npm install --save-dev @stoplight/prism-cli@5.14.2, or start a mock yourself and pass its URL with --base-url --target-kind prism');
+    throw new UsageError(
+      '--prism needs the Prism CLI, which this package does not ship (a workspace-only option): npm install --save-dev @stoplight/prism-cli@5.14.2, or start a mock yourself and pass its URL with --base-url --target-kind prism',
+    );
   }
   const manifest = require(pkg);
   const bin = join(dirname(pkg), manifest.bin.prism ?? manifest.bin);
   const port = await freePort();
-  const child = spawn(process.execPath, [bin, 'mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'warn', specPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'warn', specPath], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const baseUrl = `http://127.0.0.1:${port}`;

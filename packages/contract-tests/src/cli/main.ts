@@ -106,8 +106,8 @@ export async function main(argv: string[], io: Io = stdio, env: NodeJS.ProcessEn
   if (argv[0] === 'proxy') return proxy(argv.slice(1), io);
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-    if (values.help) return io.out(USAGE), 0;
-    if (values.version) return io.out(`${version()}\n`), 0;
+    if (values.help) return (io.out(USAGE), 0);
+    if (values.version) return (io.out(`${version()}\n`), 0);
     const s = settingsFrom({ ...(values as OptionValues), only: [...(values.only ?? []), ...positionals] }, env);
     if (values.har) {
       const { source, exchanges } = readTraffic(values.har);
@@ -117,7 +117,9 @@ export async function main(argv: string[], io: Io = stdio, env: NodeJS.ProcessEn
     }
     if (values.plan) {
       // The target as a run would see it, without starting or calling it.
-      const target = s.baseUrl ? externalTarget(s, env) : sandboxTarget('(sandbox started for the run)', await loadSandbox(), s.timeScale ?? SANDBOX_TIME_SCALE, s);
+      const target = s.baseUrl
+        ? externalTarget(s, env)
+        : sandboxTarget('(sandbox started for the run)', await loadSandbox(), s.timeScale ?? SANDBOX_TIME_SCALE, s);
       io.out(formatPlans(plans(target, s.budget), target));
       return 0;
     }
@@ -127,7 +129,8 @@ export async function main(argv: string[], io: Io = stdio, env: NodeJS.ProcessEn
     }
     if (values.replay) {
       const bundle = readBundle(values.replay);
-      if (values.target && values.target !== 'sandbox') throw new UsageError('--target takes "sandbox" (else set VIDEO_API_BASE_URL)');
+      if (values.target && values.target !== 'sandbox')
+        throw new UsageError('--target takes "sandbox" (else set VIDEO_API_BASE_URL)');
       const launched = values.target === 'sandbox' ? await startSandboxTarget() : await launchTarget(s);
       try {
         const r = await replay(bundle, launched.config);
@@ -145,7 +148,9 @@ export async function main(argv: string[], io: Io = stdio, env: NodeJS.ProcessEn
     }
   } catch (err) {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    io.err(`videogen-contract: ${redact((err as Error).message)}${usage ? '\n(videogen-contract --help lists every option)' : ''}\n`);
+    io.err(
+      `videogen-contract: ${redact((err as Error).message)}${usage ? '\n(videogen-contract --help lists every option)' : ''}\n`,
+    );
     return 2;
   }
 }

@@ -92,7 +92,10 @@ export function seeded(baseUrl: string, file: string): { fixtures: FixtureIds; i
   const data = JSON.parse(readFileSync(file, 'utf8'));
   if (data?.baseUrl !== baseUrl.replace(/\/+$/, '')) return { fixtures: {}, ids: [] };
   const fixtures: FixtureIds = data.fixtures ?? {};
-  return { fixtures, ids: [...new Set([...Object.values(fixtures), data.conversion].filter((v): v is string => typeof v === 'string'))] };
+  return {
+    fixtures,
+    ids: [...new Set([...Object.values(fixtures), data.conversion].filter((v): v is string => typeof v === 'string'))],
+  };
 }
 
 export function fixturesFromEnv(env: NodeJS.ProcessEnv): FixtureIds {

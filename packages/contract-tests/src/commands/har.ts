@@ -44,7 +44,7 @@ export interface TrafficReport {
 const require = createRequire(import.meta.url);
 
 /** The HAR 1.2 schema (har-schema) compiled once; it is draft-06, which Ajv 8 reads with its meta-schema. */
-let harValidator: ((v: unknown) => boolean) & { errors?: any[] | null } | undefined;
+let harValidator: (((v: unknown) => boolean) & { errors?: any[] | null }) | undefined;
 function validateHar(doc: unknown): string[] {
   if (!harValidator) {
     // CommonJS packages: the class/function is the default export's `default` under NodeNext typing.
@@ -57,17 +57,28 @@ function validateHar(doc: unknown): string[] {
     for (const s of Object.values(schemas)) ajv.addSchema(s);
     harValidator = ajv.getSchema('har.json#') as any;
   }
-  return harValidator!(doc) ? [] : (harValidator!.errors ?? []).slice(0, 5).map((e: any) => `HAR${e.instancePath} ${e.message}`);
+  return harValidator!(doc)
+    ? []
+    : (harValidator!.errors ?? []).slice(0, 5).map((e: any) => `HAR${e.instancePath} ${e.message}`);
 }
 
-const lower = (pairs: Array<{ name: string; value: string }>) => Object.fromEntries(pairs.map((h) => [h.name.toLowerCase(), h.value]));
+const lower = (pairs: Array<{ name: string; value: string }>) =>
+  Object.fromEntries(pairs.map((h) => [h.name.toLowerCase(), h.value]));
 
 function fromHarEntry(e: Entry): RecordedExchange {
   const c = e.response.content;
-  const text = c.text === undefined ? '' : c.encoding === 'base64' ? Buffer.from(c.text, 'base64').toString('utf8') : c.text;
+  const text =
+    c.text === undefined ? '' : c.encoding === 'base64' ? Buffer.from(c.text, 'base64').toString('utf8') : c.text;
   const headers = lower(e.response.headers);
   if (!headers['content-type'] && c.mimeType) headers['content-type'] = c.mimeType;
-  return { method: e.request.method, url: e.request.url, status: e.response.status, headers, text, requestHeaders: lower(e.request.headers) };
+  return {
+    method: e.request.method,
+    url: e.request.url,
+    status: e.response.status,
+    headers,
+    text,
+    requestHeaders: lower(e.request.headers),
+  };
 }
 
 /** One JSON-lines record: flat `{method,url,status,headers,body}` or nested `{request:{…},response:{…}}`. */
@@ -79,7 +90,13 @@ function fromLogLine(o: any): RecordedExchange | undefined {
   const body = res.body ?? res.text ?? '';
   const headers = Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
   if (!headers['content-type'] && typeof body !== 'string') headers['content-type'] = 'application/json';
-  return { method: req.method, url: req.url, status, headers, text: typeof body === 'string' ? body : JSON.stringify(body) };
+  return {
+    method: req.method,
+    url: req.url,
+    status,
+    headers,
+    text: typeof body === 'string' ? body : JSON.stringify(body),
+  };
 }
 
 export function readTraffic(file: string): { source: 'har' | 'jsonl'; exchanges: RecordedExchange[] } {
@@ -132,19 +149,31 @@ export function checkTraffic(source: 'har' | 'jsonl', exchanges: RecordedExchang
     const op = operationOf(contract.spec, ex.method, ex.url);
     const request = redact(`${ex.method} ${ex.url}`);
     if (!op) return void report.ignored.push(request);
-    const { problems } = responseProblems(contract, op.operationId, { status: ex.status, contentType: ex.headers['content-type'] ?? '', headers: new Headers(ex.headers), text: ex.text });
+    const { problems } = responseProblems(contract, op.operationId, {
+      status: ex.status,
+      contentType: ex.headers['content-type'] ?? '',
+      headers: new Headers(ex.headers),
+      text: ex.text,
+    });
     const redacted = problems.map((p) => ({ ...p, message: redact(p.message) }));
-    for (const p of redacted) (p.decision !== undefined ? report.decisionProblems++ : report.interfaceProblems++);
+    for (const p of redacted) p.decision !== undefined ? report.decisionProblems++ : report.interfaceProblems++;
     report.checked.push({ index, request, operationId: op.operationId, status: ex.status, problems: redacted });
   });
   return report;
 }
 
 export function formatTraffic(r: TrafficReport, file: string): string {
-  const lines = [`Recorded traffic ${file} (${r.source}): ${r.checked.length} exchanges checked offline, ${r.ignored.length} not operations of the spec, nothing sent`];
+  const lines = [
+    `Recorded traffic ${file} (${r.source}): ${r.checked.length} exchanges checked offline, ${r.ignored.length} not operations of the spec, nothing sent`,
+  ];
   for (const c of r.checked) {
-    lines.push(`  ${c.problems.length ? 'FAIL' : 'pass'}  #${c.index + 1} ${c.request} → ${c.status} (${c.operationId})`);
-    for (const p of c.problems) lines.push(`        ${p.decision !== undefined ? `decision #${p.decision}` : 'interface'} ${p.kind}: ${p.message}`);
+    lines.push(
+      `  ${c.problems.length ? 'FAIL' : 'pass'}  #${c.index + 1} ${c.request} → ${c.status} (${c.operationId})`,
+    );
+    for (const p of c.problems)
+      lines.push(
+        `        ${p.decision !== undefined ? `decision #${p.decision}` : 'interface'} ${p.kind}: ${p.message}`,
+      );
   }
   lines.push(`Interface failures: ${r.interfaceProblems}; decision mismatches: ${r.decisionProblems}`);
   return redact(lines.join('\n')) + '\n';

@@ -28,21 +28,31 @@ export interface ReplayResult {
 
 export function readBundle(file: string): FailureBundle {
   const b = JSON.parse(readFileSync(file, 'utf8')) as FailureBundle;
-  if (b.format !== 'videogen-contract-failure/1' || !Array.isArray(b.exchanges)) throw new Error(`${file} is not a contract failure bundle`);
+  if (b.format !== 'videogen-contract-failure/1' || !Array.isArray(b.exchanges))
+    throw new Error(`${file} is not a contract failure bundle`);
   return b;
 }
 
 function apiFor(run: Run, auth: string): Api {
   // Bundles name the account as `key of <account>` (http.ts); other auth forms carry their header.
-  const byAccount: Record<string, Api | undefined> = { main: run.main, other: run.other, 'free-plan': run.freePlan, 'no-credit': run.noCredit };
+  const byAccount: Record<string, Api | undefined> = {
+    main: run.main,
+    other: run.other,
+    'free-plan': run.freePlan,
+    'no-credit': run.noCredit,
+  };
   const m = /^key of (.+)$/.exec(auth);
   if (!m) return run.anon;
   const api = byAccount[m[1]];
-  if (!api) throw new Error(`the bundle's request used the key of the ${m[1]} account, which this target configuration has none of`);
+  if (!api)
+    throw new Error(
+      `the bundle's request used the key of the ${m[1]} account, which this target configuration has none of`,
+    );
   return api;
 }
 
-const codeOf = (body: unknown) => (body && typeof body === 'object' ? ((body as any).error_code as string | undefined) : undefined);
+const codeOf = (body: unknown) =>
+  body && typeof body === 'object' ? ((body as any).error_code as string | undefined) : undefined;
 const parse = (text: string) => {
   try {
     return JSON.parse(text);
@@ -57,10 +67,21 @@ export async function replay(bundle: FailureBundle, target: TargetConfig): Promi
   const out: ReplayedExchange[] = [];
   for (const bx of bundle.exchanges as BundledExchange[]) {
     const api = apiFor(run, bx.auth);
-    const ex: Exchange = await run.as(`replay of ${bundle.check}`, () => api.request(bx.request.method, bx.request.path, replayOptions(bx.request, undefined)));
-    const before = { status: bx.response.status, errorCode: codeOf(parse(bx.response.body)), problems: bx.problems.map((p) => `${p.kind}: ${p.message}`) };
-    const now = { status: ex.status, errorCode: codeOf(ex.body), problems: ex.problems.map((p) => `${p.kind}: ${p.message}`) };
-    const same = before.status === now.status && before.errorCode === now.errorCode && kinds(bx.problems) === kinds(ex.problems);
+    const ex: Exchange = await run.as(`replay of ${bundle.check}`, () =>
+      api.request(bx.request.method, bx.request.path, replayOptions(bx.request, undefined)),
+    );
+    const before = {
+      status: bx.response.status,
+      errorCode: codeOf(parse(bx.response.body)),
+      problems: bx.problems.map((p) => `${p.kind}: ${p.message}`),
+    };
+    const now = {
+      status: ex.status,
+      errorCode: codeOf(ex.body),
+      problems: ex.problems.map((p) => `${p.kind}: ${p.message}`),
+    };
+    const same =
+      before.status === now.status && before.errorCode === now.errorCode && kinds(bx.problems) === kinds(ex.problems);
     out.push({ request: `${bx.request.method} ${bx.request.path} (${bx.auth})`, before, now, same });
   }
   return {
@@ -75,9 +96,15 @@ export async function replay(bundle: FailureBundle, target: TargetConfig): Promi
 export function formatReplay(r: ReplayResult, baseUrl: string): string {
   const lines = [`Replay of ${r.check} against ${baseUrl}`, `  the check expected: ${r.expected.split('\n')[0]}`];
   for (const e of r.exchanges) {
-    lines.push(`  ${e.same ? 'same' : 'DIFF'}  ${e.request}: then ${e.before.status}${e.before.errorCode ? ` ${e.before.errorCode}` : ''}, now ${e.now.status}${e.now.errorCode ? ` ${e.now.errorCode}` : ''}`);
+    lines.push(
+      `  ${e.same ? 'same' : 'DIFF'}  ${e.request}: then ${e.before.status}${e.before.errorCode ? ` ${e.before.errorCode}` : ''}, now ${e.now.status}${e.now.errorCode ? ` ${e.now.errorCode}` : ''}`,
+    );
     for (const p of e.now.problems) lines.push(`        now: ${p}`);
   }
-  lines.push(r.reproduced ? 'REPRODUCED: the target answers as in the bundle' : 'not reproduced: the target answers differently (see DIFF)');
+  lines.push(
+    r.reproduced
+      ? 'REPRODUCED: the target answers as in the bundle'
+      : 'not reproduced: the target answers differently (see DIFF)',
+  );
   return redact(lines.join('\n')) + '\n';
 }

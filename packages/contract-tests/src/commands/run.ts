@@ -30,7 +30,10 @@ const write = (file: string, text: string) => {
 
 /** Whether a check matches one of the `--only` filters (its operation, its name, or `operation.name`). */
 export function matches(filters: string[], c: { operation: string; name: string }): boolean {
-  return !filters.length || filters.some((f) => f === c.operation || f === c.name || f === `${c.operation}.${c.name}` || f === checkId(c));
+  return (
+    !filters.length ||
+    filters.some((f) => f === c.operation || f === c.name || f === `${c.operation}.${c.name}` || f === checkId(c))
+  );
 }
 
 export interface ContractRun {
@@ -49,24 +52,55 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
   const selection = select(cat, config, config.profile, s.budget);
   selection.checks = selection.checks.filter((c) => matches(s.only, c.check));
   const run = new Run(config);
-  io.out(`contract target: ${config.kind} ${config.baseUrl} (profile ${config.profile}${config.timeScale !== 1 ? `, time scale ${config.timeScale}` : ''}${s.budget !== undefined ? `, credit budget ${s.budget}` : ''})\n`);
+  io.out(
+    `contract target: ${config.kind} ${config.baseUrl} (profile ${config.profile}${config.timeScale !== 1 ? `, time scale ${config.timeScale}` : ''}${s.budget !== undefined ? `, credit budget ${s.budget}` : ''})\n`,
+  );
   const width = String(selection.checks.length).length;
   const results = await runCatalogue(run, cat, selection, {
-    onResult: (r, i, n) => io.err(`[${String(i + 1).padStart(width)}/${n}] ${r.state.padEnd(7)} ${checkId(r)}${r.state === 'skipped' && r.message ? ` — ${r.message.split('\n')[0]}` : ''}\n`),
+    onResult: (r, i, n) =>
+      io.err(
+        `[${String(i + 1).padStart(width)}/${n}] ${r.state.padEnd(7)} ${checkId(r)}${r.state === 'skipped' && r.message ? ` — ${r.message.split('\n')[0]}` : ''}\n`,
+      ),
   });
-  for (const r of results) if (r.state === 'failed') writeBundle(s.failuresDir, makeBundle(checkId(r), r.message ?? '', config, r.exchanges ?? []));
+  for (const r of results)
+    if (r.state === 'failed')
+      writeBundle(s.failuresDir, makeBundle(checkId(r), r.message ?? '', config, r.exchanges ?? []));
   const drift = driftOf(results);
   write(s.driftFile, driftMarkdown(drift));
   write(driftJson, redact(JSON.stringify(drift, null, 2)));
   const requests = { A: 0, B: 0 };
   for (const e of run.exchanges) requests[e.method === 'POST' ? 'A' : 'B']++;
-  const stats: RunStats = { creditsSpent: run.creditsSpent, creditBudget: s.budget, requests, durationMs: Date.now() - started, pacedMs: run.pacer.stats.waitedMs };
+  const stats: RunStats = {
+    creditsSpent: run.creditsSpent,
+    creditBudget: s.budget,
+    requests,
+    durationMs: Date.now() - started,
+    pacedMs: run.pacer.stats.waitedMs,
+  };
   const text = formatSummary(results, stats, drift, run.transients, s.driftFile);
   io.out(text);
   write(s.summaryFile, text);
-  const plain = results.map(({ exchanges: _exchanges, mismatches, ...r }) => ({ ...r, ...(mismatches && { mismatches: mismatches.map(({ exchange: _e, ...m }) => m) }) }));
-  write(s.summaryFile.replace(/\.txt$/, '') + '.json', redact(JSON.stringify({ target: { kind: config.kind, baseUrl: config.baseUrl, profile: config.profile }, stats, results: plain, transients: run.transients }, null, 2)));
+  const plain = results.map(({ exchanges: _exchanges, mismatches, ...r }) => ({
+    ...r,
+    ...(mismatches && { mismatches: mismatches.map(({ exchange: _e, ...m }) => m) }),
+  }));
+  write(
+    s.summaryFile.replace(/\.txt$/, '') + '.json',
+    redact(
+      JSON.stringify(
+        {
+          target: { kind: config.kind, baseUrl: config.baseUrl, profile: config.profile },
+          stats,
+          results: plain,
+          transients: run.transients,
+        },
+        null,
+        2,
+      ),
+    ),
+  );
   write(s.junitFile, junitXml(results, drift, run.transients));
-  const failed = results.some((r) => r.state === 'failed') || (config.strict && results.some((r) => r.state === 'drift'));
+  const failed =
+    results.some((r) => r.state === 'failed') || (config.strict && results.some((r) => r.state === 'drift'));
   return { results, run, exitCode: failed ? 1 : 0 };
 }

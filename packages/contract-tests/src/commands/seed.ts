@@ -14,7 +14,8 @@ import type { FixtureIds, TargetConfig } from '../shapes.ts';
 import { UsageError } from '../cli/target.ts';
 
 export async function seed(target: TargetConfig, file: string, out: (s: string) => void): Promise<FixtureIds> {
-  if (target.profile !== 'full') throw new UsageError('--seed spends credits: it runs only with --profile full (CONTRACT_PROFILE=full)');
+  if (target.profile !== 'full')
+    throw new UsageError('--seed spends credits: it runs only with --profile full (CONTRACT_PROFILE=full)');
   const run = new Run(target);
   const cat = catalogue(target);
   const s = createSender(run, cat, select(cat, target, 'full'));
@@ -25,13 +26,16 @@ export async function seed(target: TargetConfig, file: string, out: (s: string) 
   if (!setting) throw new Error('no text setting to generate with: set CONTRACT_VIDEO_SETTING_ID');
   const seeded: FixtureIds = {};
   let conversionId: string | undefined;
-  const created = await run.main.post('/videos/generate/', { form: textForm(setting, 'Contract suite fixture: explain the water cycle in one minute.') });
+  const created = await run.main.post('/videos/generate/', {
+    form: textForm(setting, 'Contract suite fixture: explain the water cycle in one minute.'),
+  });
   const id = idOf(created);
   if (!id) throw new Error(`POST /videos/generate/ answered ${created.status}: ${created.text.slice(0, 200)}`);
   out(`generated ${id}, waiting for it…\n`);
   const done = await pollUntilDone(run, id);
   const state = (done.last.body as { status?: string })?.status;
-  if (!ok(done.last) || state !== 'completed') throw new Error(`the seeded video ended ${ok(done.last) ? state : `with GET answering ${done.last.status}`}`);
+  if (!ok(done.last) || state !== 'completed')
+    throw new Error(`the seeded video ended ${ok(done.last) ? state : `with GET answering ${done.last.status}`}`);
   seeded.completedVideoId = id;
   const options = await run.main.get(`/videos/${id}/conversions/`);
   const o = options.body as { is_convertible?: boolean; current_aspect_ratio?: string };
@@ -47,7 +51,18 @@ export async function seed(target: TargetConfig, file: string, out: (s: string) 
     } else out(`the conversion answered ${conversion.status}: read-only runs go on without one\n`);
   } else out('the seeded video is not convertible: the conversion checks will skip\n');
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ baseUrl: target.baseUrl, seededAt: new Date().toISOString(), fixtures: seeded, conversion: conversionId }, null, 2) + '\n');
-  out(`wrote ${file}: ${Object.entries(seeded).map(([k, v]) => `${k}=${v}`).join(', ')} (${run.creditsSpent} credits spent)\n`);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { baseUrl: target.baseUrl, seededAt: new Date().toISOString(), fixtures: seeded, conversion: conversionId },
+      null,
+      2,
+    ) + '\n',
+  );
+  out(
+    `wrote ${file}: ${Object.entries(seeded)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')} (${run.creditsSpent} credits spent)\n`,
+  );
   return seeded;
 }

@@ -1,7 +1,16 @@
 // What the catalogue is made of. Scenarios send (each request once, recorded as named exchanges);
 // checks judge (pure functions of a scenario's record). Each declares beside itself what it needs
 // and what it costs, so that --plan, the credit budget and the run read the same declarations.
-import { NO_COST, type Account, type Cost, type Exchange, type FixtureIds, type FixtureName, type Profile, type TargetConfig } from '../shapes.ts';
+import {
+  NO_COST,
+  type Account,
+  type Cost,
+  type Exchange,
+  type FixtureIds,
+  type FixtureName,
+  type Profile,
+  type TargetConfig,
+} from '../shapes.ts';
 import type { Api } from './http.ts';
 import type { Judge } from './judge.ts';
 import type { Run } from './run.ts';
@@ -82,7 +91,14 @@ export interface Check<R = unknown> {
 
 export const checkId = (c: { operation: string; name: string }) => `${c.operation} › ${c.name}`;
 
-export function scenario<R>(s: { name: string; needs?: Need[]; uses?: Scenario<any>[]; keyless?: boolean; cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>); send: (s: Sender) => Promise<R> }): Scenario<R> {
+export function scenario<R>(s: {
+  name: string;
+  needs?: Need[];
+  uses?: Scenario<any>[];
+  keyless?: boolean;
+  cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>);
+  send: (s: Sender) => Promise<R>;
+}): Scenario<R> {
   const cost = s.cost;
   return {
     name: s.name,
@@ -96,7 +112,13 @@ export function scenario<R>(s: { name: string; needs?: Need[]; uses?: Scenario<a
 }
 
 /** A check judging a shared scenario. */
-export function check<R>(operation: string, name: string, reads: Scenario<R>, judge: (record: R, j: Judge) => void, needs: Need[] = []): Check<R> {
+export function check<R>(
+  operation: string,
+  name: string,
+  reads: Scenario<R>,
+  judge: (record: R, j: Judge) => void,
+  needs: Need[] = [],
+): Check<R> {
   return { operation, name, reads, needs, judge };
 }
 
@@ -107,9 +129,23 @@ export function check<R>(operation: string, name: string, reads: Scenario<R>, ju
 export function probe<R>(
   operation: string,
   name: string,
-  p: { needs?: Need[]; uses?: Scenario<any>[]; keyless?: boolean; cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>); send: (s: Sender) => Promise<R>; judge: (record: R, j: Judge) => void },
+  p: {
+    needs?: Need[];
+    uses?: Scenario<any>[];
+    keyless?: boolean;
+    cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>);
+    send: (s: Sender) => Promise<R>;
+    judge: (record: R, j: Judge) => void;
+  },
 ): Check<R> {
-  const own = scenario({ name: checkId({ operation, name }), needs: p.needs, uses: p.uses, keyless: p.keyless, cost: p.cost, send: p.send });
+  const own = scenario({
+    name: checkId({ operation, name }),
+    needs: p.needs,
+    uses: p.uses,
+    keyless: p.keyless,
+    cost: p.cost,
+    send: p.send,
+  });
   return { operation, name, reads: own, needs: [], judge: p.judge };
 }
 

@@ -1,6 +1,17 @@
 // The contract, read at run time from @videogen/openapi: nothing here restates a schema. Schemas are
 // found by what the interface names (error_code, error, page), not by their names in the document.
-import { createAjv, decisionsOf, deref, enumDecisionsOf, errorCodesOf, listOperations, loadSpec, validatorFor, type OpenApiDocument, type Operation } from '@videogen/openapi';
+import {
+  createAjv,
+  decisionsOf,
+  deref,
+  enumDecisionsOf,
+  errorCodesOf,
+  listOperations,
+  loadSpec,
+  validatorFor,
+  type OpenApiDocument,
+  type Operation,
+} from '@videogen/openapi';
 
 export interface Contract {
   spec: OpenApiDocument;
@@ -32,7 +43,8 @@ export function loadContract(): Contract {
   const spec = loadSpec();
   const ajv = createAjv(spec);
   const operations = listOperations(spec);
-  const operation = (id: string | undefined) => (id === undefined ? undefined : operations.find((o) => o.operationId === id));
+  const operation = (id: string | undefined) =>
+    id === undefined ? undefined : operations.find((o) => o.operationId === id);
   const jsonSchemaOf = (response: unknown) => deref<any>(spec, response)?.content?.['application/json']?.schema;
   // The envelope: the schema most error responses of the document point at (7.1: every error body).
   const counts = new Map<string, number>();
@@ -43,7 +55,8 @@ export function loadContract(): Contract {
     }
   }
   const envelopeRef = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-  if (!envelopeRef) throw new Error('the document declares no JSON error response: no envelope to check error bodies against');
+  if (!envelopeRef)
+    throw new Error('the document declares no JSON error response: no envelope to check error bodies against');
   const validateEnvelope = (value: unknown) => {
     const v = validatorFor(ajv, envelopeRef);
     return v(value) ? [] : (v.errors ?? []).map((e) => `envelope${e.instancePath} ${e.message}`);
@@ -63,13 +76,30 @@ export function loadContract(): Contract {
     return codes.every((c) => enumDecisions[c]) && all.length ? all : undefined;
   };
   const decidedCode = (operationId: string, status: number) => {
-    const media = deref<any>(spec, operation(operationId)?.operation.responses?.[String(status)])?.content?.['application/json'];
-    const examples = [media?.example, ...Object.values<any>(media?.examples ?? {}).map((e) => deref<any>(spec, e)?.value)].filter(Boolean);
+    const media = deref<any>(spec, operation(operationId)?.operation.responses?.[String(status)])?.content?.[
+      'application/json'
+    ];
+    const examples = [
+      media?.example,
+      ...Object.values<any>(media?.examples ?? {}).map((e) => deref<any>(spec, e)?.value),
+    ].filter(Boolean);
     const codes = [...new Set(examples.map((e) => e?.error_code).filter((c) => typeof c === 'string'))];
     const decision = codes.length === 1 ? enumDecisions[codes[0]] : undefined;
     return decision ? { code: codes[0], decision } : undefined;
   };
-  const parameterDecision = (operationId: string, name: string) => decisionsOf(operation(operationId)?.parameters.find((p: any) => p?.name === name));
-  cached = { spec, ajv, operations, operation, validateEnvelope, documentedErrorCodes, decisionFor, codeDecision, decidedCode, parameterDecision };
+  const parameterDecision = (operationId: string, name: string) =>
+    decisionsOf(operation(operationId)?.parameters.find((p: any) => p?.name === name));
+  cached = {
+    spec,
+    ajv,
+    operations,
+    operation,
+    validateEnvelope,
+    documentedErrorCodes,
+    decisionFor,
+    codeDecision,
+    decidedCode,
+    parameterDecision,
+  };
   return cached;
 }

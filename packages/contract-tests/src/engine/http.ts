@@ -3,7 +3,14 @@
 // exponential backoff, a 429 waited out until the reset, a 503 for the load waited out), each such
 // transient answer reported apart, and the final answer recorded with what the response checks found.
 import { matchOperation } from '@videogen/openapi';
-import { classifyError, parseRetryAfter, RATE_LIMITS, RETRY_POLICY, type Pacer, type RateClass } from '@videogen/openapi/rules';
+import {
+  classifyError,
+  parseRetryAfter,
+  RATE_LIMITS,
+  RETRY_POLICY,
+  type Pacer,
+  type RateClass,
+} from '@videogen/openapi/rules';
 import type { Exchange, RequestOptions, TransientAnswer } from '../shapes.ts';
 import type { Contract } from './contract.ts';
 import { curlLine, recordRequest } from './recorded-request.ts';
@@ -55,7 +62,10 @@ export class Api {
     const rateClass: RateClass = op?.operation['x-rate-limit']?.class ?? 'B';
     const startsVideo = Boolean(op?.operation['x-concurrency-limit']);
     const videoId = op?.pathParams.video_id;
-    const qs = opts.query ? '?' + new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString() : '';
+    const qs = opts.query
+      ? '?' +
+        new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString()
+      : '';
     const auth = opts.auth ?? 'key';
     const label = auth === 'key' ? `key of ${this.account}` : auth === 'none' ? 'no key' : auth.label;
     const request = await recordRequest(method, path + qs, auth, opts);
@@ -101,10 +111,21 @@ export class Api {
         text = await res.text();
       } catch (err) {
         ticket?.settle();
-        const detail = redact(`${(err as Error).message}${(err as any).cause ? ` (${(err as any).cause.message ?? (err as any).cause})` : ''}`);
+        const detail = redact(
+          `${(err as Error).message}${(err as any).cause ? ` (${(err as any).cause.message ?? (err as any).cause})` : ''}`,
+        );
         // No answer at all: retried like a 5xx (the request may not have arrived), then an error.
         if (attempt <= RETRY_POLICY.maxRetries) {
-          this.rec.transient({ scenario, request: line, operationId: op?.operationId, status: 0, detail, attempt, action: 'retried', curl: curlLine(this.baseUrl, request) });
+          this.rec.transient({
+            scenario,
+            request: line,
+            operationId: op?.operationId,
+            status: 0,
+            detail,
+            attempt,
+            action: 'retried',
+            curl: curlLine(this.baseUrl, request),
+          });
           transients++;
           await this.sleepTarget(BACKOFF_SECONDS * 2 ** (attempt - 1));
           continue;
@@ -113,7 +134,13 @@ export class Api {
       }
       const answer = parseBody(res, text);
       const errorCode = typeof answer?.error_code === 'string' ? answer.error_code : undefined;
-      const outcome = { status: res.status, headers: res.headers, error_code: errorCode, video_id: str(answer?.video_id), videoStatus: str(answer?.status) };
+      const outcome = {
+        status: res.status,
+        headers: res.headers,
+        error_code: errorCode,
+        video_id: str(answer?.video_id),
+        videoStatus: str(answer?.status),
+      };
       if (ticket) ticket.settle(outcome);
       else if (auth === 'key') pacer.record(rateClass, undefined, this.account);
       const next = this.nextStep(res, errorCode, opts, { startsVideo, paced, rateClass }, attempt);
@@ -133,7 +160,12 @@ export class Api {
         if (next.waitMs > 0) await new Promise((r) => setTimeout(r, next.waitMs));
         continue;
       }
-      const { body: parsed, problems } = responseProblems(contract, op?.operationId, { status: res.status, contentType: res.headers.get('content-type') ?? '', headers: res.headers, text }, opts.expectServerError);
+      const { body: parsed, problems } = responseProblems(
+        contract,
+        op?.operationId,
+        { status: res.status, contentType: res.headers.get('content-type') ?? '', headers: res.headers, text },
+        opts.expectServerError,
+      );
       return this.rec.record({
         scenario,
         operationId: op?.operationId,
@@ -161,7 +193,13 @@ export class Api {
    * provokes them (retry: false). The pacer already holds the class back after a 429 and video starts
    * after a 503; any other 503 waits here, Retry-After else 30 s (target time).
    */
-  private nextStep(res: Response, errorCode: string | undefined, opts: RequestOptions, how: { startsVideo: boolean; paced: boolean; rateClass: RateClass }, attempt: number): { action: 'retried' | 'waited'; waitMs: number } | undefined {
+  private nextStep(
+    res: Response,
+    errorCode: string | undefined,
+    opts: RequestOptions,
+    how: { startsVideo: boolean; paced: boolean; rateClass: RateClass },
+    attempt: number,
+  ): { action: 'retried' | 'waited'; waitMs: number } | undefined {
     if (attempt > RETRY_POLICY.maxRetries) return undefined;
     const c = classifyError(res.status, errorCode);
     if (!c.retryable) return undefined;
@@ -172,9 +210,11 @@ export class Api {
       return { action: 'retried', waitMs: Math.max(backoff, retryAfter ?? 0) };
     }
     if (opts.retry === false) return undefined;
-    if (c.wait === 'server-load' && !how.startsVideo) return { action: 'waited', waitMs: retryAfter ?? RETRY_POLICY.serviceUnavailableDelayMs[0] / this.rec.timeScale };
+    if (c.wait === 'server-load' && !how.startsVideo)
+      return { action: 'waited', waitMs: retryAfter ?? RETRY_POLICY.serviceUnavailableDelayMs[0] / this.rec.timeScale };
     // A request the pacer does not hold (no key) waits the reset itself: Retry-After, else a whole window.
-    if (c.wait === 'rate-limit' && !how.paced) return { action: 'waited', waitMs: retryAfter ?? RATE_LIMITS[how.rateClass].windowMs / this.rec.timeScale };
+    if (c.wait === 'rate-limit' && !how.paced)
+      return { action: 'waited', waitMs: retryAfter ?? RATE_LIMITS[how.rateClass].windowMs / this.rec.timeScale };
     return { action: 'waited', waitMs: 0 };
   }
 

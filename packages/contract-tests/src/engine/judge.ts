@@ -20,7 +20,12 @@ export class Judge {
 
   /** A difference from decision(s) `decision`; the judgement goes on. */
   mismatch(decision: number[], kind: Mismatch['kind'], message: string, ex?: Exchange): void {
-    this.mismatches.push({ decision, kind, message: ex ? `${message}\n  ${describeExchange(ex)}` : message, exchange: ex });
+    this.mismatches.push({
+      decision,
+      kind,
+      message: ex ? `${message}\n  ${describeExchange(ex)}` : message,
+      exchange: ex,
+    });
   }
 
   /** A difference from a decision after which nothing more can be judged (no body to read). */
@@ -35,7 +40,10 @@ export class Judge {
 
   /** The exchange a scenario should have recorded; its absence means an earlier answer stopped the scenario. */
   present<T>(value: T | undefined, what: string): T {
-    if (value === undefined) throw new Violation(`${what} was not sent: an earlier answer of the same scenario stopped it (see the failure of that check)`);
+    if (value === undefined)
+      throw new Violation(
+        `${what} was not sent: an earlier answer of the same scenario stopped it (see the failure of that check)`,
+      );
     return value;
   }
 
@@ -54,7 +62,8 @@ export class Judge {
       }
       return ex.body as any;
     }
-    if (decided && ex.status < 500) this.mismatchAndStop(decided, 'status', `${what}: expected 200, got ${ex.status}`, ex);
+    if (decided && ex.status < 500)
+      this.mismatchAndStop(decided, 'status', `${what}: expected 200, got ${ex.status}`, ex);
     throw new Violation(`${what}: expected 200, got ${ex.status}\n  ${describeExchange(ex)}`, ex);
   }
 
@@ -70,13 +79,19 @@ export class Judge {
   refusal(ex: Exchange, statuses: number[], code?: string, decided?: number[]): void {
     if (!statuses.includes(ex.status)) {
       const expected = `expected ${statuses.join(' or ')}, got ${ex.status}`;
-      if (ex.status >= 200 && ex.status < 300 && decided) this.mismatchAndStop(decided, 'value', `accepted: ${expected}`, ex);
+      if (ex.status >= 200 && ex.status < 300 && decided)
+        this.mismatchAndStop(decided, 'value', `accepted: ${expected}`, ex);
       const ours = statuses.map((s) => this.contract.decisionFor(ex.operationId, s));
-      if (ex.status >= 400 && ex.status < 500 && ours.every(Boolean)) this.mismatch([...new Set(ours.flat() as number[])], 'status', expected, ex);
+      if (ex.status >= 400 && ex.status < 500 && ours.every(Boolean))
+        this.mismatch([...new Set(ours.flat() as number[])], 'status', expected, ex);
       else throw new Violation(`${expected}\n  ${describeExchange(ex)}`, ex);
     }
     const b = ex.body as { error_code?: unknown; error?: unknown } | undefined;
-    ensure(b && typeof b === 'object' && typeof b.error_code === 'string' && typeof b.error === 'string', 'error body is not the envelope {error_code, error}', ex);
+    ensure(
+      b && typeof b === 'object' && typeof b.error_code === 'string' && typeof b.error === 'string',
+      'error body is not the envelope {error_code, error}',
+      ex,
+    );
     if (code && b.error_code !== code) {
       const d = this.contract.decisionFor(ex.operationId, statuses[0], code);
       if (d) this.mismatch(d, 'error_code', `expected error_code ${code}, got ${b.error_code}`, ex);

@@ -34,7 +34,10 @@ export class Violation extends Error {
  */
 export class Blocked extends Violation {
   constructor(what: string, ex: Exchange) {
-    super(`${what}: the target answered ${ex.status} (after the retries of 7.1), so this could not be judged\n  ${describeExchange(ex)}`, ex);
+    super(
+      `${what}: the target answered ${ex.status} (after the retries of 7.1), so this could not be judged\n  ${describeExchange(ex)}`,
+      ex,
+    );
     this.name = 'Blocked';
   }
 }

@@ -6,8 +6,17 @@ import { redact } from './redact.ts';
 /** File parts up to this size are kept whole (base64); larger ones are re-sent as zeros of the same size. */
 const KEEP_FILE_BYTES = 64 * 1024;
 
-export async function recordRequest(method: string, path: string, auth: Auth, opts: RequestOptions): Promise<RecordedRequest> {
-  const r: RecordedRequest = { method, path, auth: auth === 'key' || auth === 'none' ? auth : { header: redact(auth.header) } };
+export async function recordRequest(
+  method: string,
+  path: string,
+  auth: Auth,
+  opts: RequestOptions,
+): Promise<RecordedRequest> {
+  const r: RecordedRequest = {
+    method,
+    path,
+    auth: auth === 'key' || auth === 'none' ? auth : { header: redact(auth.header) },
+  };
   if (opts.json !== undefined) r.json = JSON.parse(redact(JSON.stringify(opts.json)));
   else if (opts.raw) r.raw = { body: redact(opts.raw.body), contentType: opts.raw.contentType };
   else if (opts.form) {
@@ -51,7 +60,8 @@ export function curlLine(baseUrl: string, r: RecordedRequest, keyVar = 'VIDEO_AP
   const parts = ['curl', '-sS', '-X', r.method];
   if (r.auth === 'key') parts.push('-H', `"Authorization: Bearer $${keyVar}"`);
   else if (r.auth !== 'none') parts.push('-H', q(`Authorization: ${r.auth.header}`));
-  if (r.json !== undefined) parts.push('-H', q('Content-Type: application/json'), '--data-raw', q(JSON.stringify(r.json)));
+  if (r.json !== undefined)
+    parts.push('-H', q('Content-Type: application/json'), '--data-raw', q(JSON.stringify(r.json)));
   if (r.raw) parts.push('-H', q(`Content-Type: ${r.raw.contentType}`), '--data-raw', q(r.raw.body));
   for (const p of r.form ?? []) {
     if (p.file) parts.push('-F', q(`${p.name}=@${p.file.filename};type=${p.file.type || 'application/octet-stream'}`));

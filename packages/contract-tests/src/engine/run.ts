@@ -11,7 +11,8 @@ import { registerSecret } from './redact.ts';
 const CREATES = new Set(['generateVideo', 'createConversion']);
 
 /** Whether an exchange spent a credit: a generation or conversion the target accepted (the suite's unit). */
-export const spentCredit = (e: Exchange) => CREATES.has(e.operationId ?? '') && e.method === 'POST' && e.status >= 200 && e.status < 300;
+export const spentCredit = (e: Exchange) =>
+  CREATES.has(e.operationId ?? '') && e.method === 'POST' && e.status >= 200 && e.status < 300;
 
 export class Run implements Recorder {
   readonly contract: Contract;
@@ -77,7 +78,10 @@ export class Run implements Recorder {
 
   beforeSend(operationId: string | undefined): void {
     if (this.creditCap === undefined || !CREATES.has(operationId ?? '')) return;
-    if (this.creditsSpent >= this.creditCap) throw new GuardRefusal(this.capReason || `credit limit ${this.creditCap} reached: no more generation or conversion requests`);
+    if (this.creditsSpent >= this.creditCap)
+      throw new GuardRefusal(
+        this.capReason || `credit limit ${this.creditCap} reached: no more generation or conversion requests`,
+      );
   }
 
   /** Sleep in target time: `seconds` of the real service, divided by the time scale. */

@@ -103,7 +103,8 @@ class ScenarioRunner {
     if (configured) return configured;
     const notes: string[] = [];
     for (const src of this.catalogue.fixtureSources) {
-      if (!src.provides.includes(name) || !this.selected.has(src.scenario) || (src.makes && opts.made === false)) continue;
+      if (!src.provides.includes(name) || !this.selected.has(src.scenario) || (src.makes && opts.made === false))
+        continue;
       let f: FixtureFindings;
       try {
         f = await this.read(src.scenario);
@@ -146,7 +147,12 @@ export interface RunCatalogueOptions {
   onResult?: (r: RunResult, index: number, total: number) => void;
 }
 
-export async function runCatalogue(run: Run, catalogue: Catalogue, selection: Selection, opts: RunCatalogueOptions = {}): Promise<RunResult[]> {
+export async function runCatalogue(
+  run: Run,
+  catalogue: Catalogue,
+  selection: Selection,
+  opts: RunCatalogueOptions = {},
+): Promise<RunResult[]> {
   run.creditCap = selection.creditCap;
   run.capReason = selection.capReason;
   const sender = new ScenarioRunner(run, catalogue, selection);
@@ -154,7 +160,13 @@ export async function runCatalogue(run: Run, catalogue: Catalogue, selection: Se
   const out: RunResult[] = [];
   for (const [i, planned] of selection.checks.entries()) {
     const r = planned.skip
-      ? { operation: planned.check.operation, name: planned.check.name, state: 'skipped' as const, message: redact(planned.skip), ms: 0 }
+      ? {
+          operation: planned.check.operation,
+          name: planned.check.name,
+          state: 'skipped' as const,
+          message: redact(planned.skip),
+          ms: 0,
+        }
       : await judgeOne(run, sender, view, planned.check);
     out.push(r);
     opts.onResult?.(r, i, selection.checks.length);
@@ -173,18 +185,40 @@ async function judgeOne(run: Run, runner: ScenarioRunner, s: Sender, c: Check<an
     c.judge(record, j);
     const found = mismatches();
     const ms = performance.now() - started;
-    if (found.length) return { ...base, state: 'drift', message: found.map((m) => `decision #${m.decision.join(', #')}: ${m.message}`).join('\n'), mismatches: found, ms };
+    if (found.length)
+      return {
+        ...base,
+        state: 'drift',
+        message: found.map((m) => `decision #${m.decision.join(', #')}: ${m.message}`).join('\n'),
+        mismatches: found,
+        ms,
+      };
     return { ...base, state: 'passed', ...(j.note && { note: redact(j.note) }), ms };
   } catch (err) {
     const ms = performance.now() - started;
     const found = mismatches();
-    if (err instanceof DecisionStop) return { ...base, state: 'drift', message: found.map((m) => `decision #${m.decision.join(', #')}: ${m.message}`).join('\n'), mismatches: found, ms };
-    if (err instanceof Skip) return { ...base, state: 'skipped', message: redact(err.reason), ms, ...(found.length && { mismatches: found }) };
+    if (err instanceof DecisionStop)
+      return {
+        ...base,
+        state: 'drift',
+        message: found.map((m) => `decision #${m.decision.join(', #')}: ${m.message}`).join('\n'),
+        mismatches: found,
+        ms,
+      };
+    if (err instanceof Skip)
+      return { ...base, state: 'skipped', message: redact(err.reason), ms, ...(found.length && { mismatches: found }) };
     // An interface failure outweighs the mismatches met before it; they still go to the drift report.
     const message = redact((err as Error)?.message ?? String(err));
     const own = c.reads === 'all' ? [] : runner.exchangesOf(c.reads);
     const shown = err instanceof Violation ? err.exchanges : [];
     const exchanges = [...new Set([...own, ...shown])].sort((a, b) => a.seq - b.seq);
-    return { ...base, state: 'failed', message: err instanceof Violation || err instanceof Error ? message : `error: ${message}`, ms, exchanges, ...(found.length && { mismatches: found }) };
+    return {
+      ...base,
+      state: 'failed',
+      message: err instanceof Violation || err instanceof Error ? message : `error: ${message}`,
+      ms,
+      exchanges,
+      ...(found.length && { mismatches: found }),
+    };
   }
 }

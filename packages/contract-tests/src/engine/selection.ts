@@ -3,7 +3,15 @@
 // are sent, what they cost. --plan prints it; the run follows it (the runner skips what it skips, and
 // its guard holds the credit cap). Nothing here models the run a second time.
 import { pacingFloorMs } from '@videogen/openapi/rules';
-import { FIXTURE_ENV, KEY_ENV, PROFILES, type Cost, type FixtureName, type Profile, type TargetConfig } from '../shapes.ts';
+import {
+  FIXTURE_ENV,
+  KEY_ENV,
+  PROFILES,
+  type Cost,
+  type FixtureName,
+  type Profile,
+  type TargetConfig,
+} from '../shapes.ts';
 import { checkId, type Catalogue, type Check, type Need, type PlanTarget, type Scenario } from './catalogue.ts';
 
 export interface PlannedCheck {
@@ -46,7 +54,9 @@ function unmet(n: Need, p: PlanTarget): string | undefined {
   const t = p.target;
   switch (n.kind) {
     case 'profile':
-      return rank(p.profile) >= rank(n.profile) ? undefined : `profile ${p.profile}: ${n.why} only in the ${n.profile} profile${n.profile === 'no-credit' ? ' or full' : ''} (CONTRACT_PROFILE=${n.profile})`;
+      return rank(p.profile) >= rank(n.profile)
+        ? undefined
+        : `profile ${p.profile}: ${n.why} only in the ${n.profile} profile${n.profile === 'no-credit' ? ' or full' : ''} (CONTRACT_PROFILE=${n.profile})`;
     case 'key':
       return keyOf(t, n.account) ? undefined : `${n.why}: set ${KEY_ENV[n.account]}`;
     case 'stateful':
@@ -89,7 +99,11 @@ class Planner {
     if (known !== undefined) return known ?? undefined;
     if (seen.has(s)) return undefined;
     seen.add(s);
-    const why = this.excluded.get(s) ?? this.needsOf(s.needs, seen) ?? (!s.keyless && !this.p.target.apiKey ? 'no API key (VIDEO_API_KEY)' : undefined) ?? s.uses.map((u) => this.scenario(u, seen)).find(Boolean);
+    const why =
+      this.excluded.get(s) ??
+      this.needsOf(s.needs, seen) ??
+      (!s.keyless && !this.p.target.apiKey ? 'no API key (VIDEO_API_KEY)' : undefined) ??
+      s.uses.map((u) => this.scenario(u, seen)).find(Boolean);
     this.verdicts.set(s, why ?? null);
     return why;
   }
@@ -112,10 +126,12 @@ class Planner {
       this.fixtureNeeds(s.needs).forEach((f) => visitFixture(f));
     };
     const visitFixture = (name: FixtureName, made = true) => {
-      for (const src of this.catalogue.fixtureSources) if (src.provides.includes(name) && (made || !src.makes)) visit(src.scenario);
+      for (const src of this.catalogue.fixtureSources)
+        if (src.provides.includes(name) && (made || !src.makes)) visit(src.scenario);
     };
     if (c.reads !== 'all') visit(c.reads);
-    for (const n of c.needs) if (n.kind === 'fixture' && !this.p.target.fixtures[n.fixture]) visitFixture(n.fixture, n.made !== false);
+    for (const n of c.needs)
+      if (n.kind === 'fixture' && !this.p.target.fixtures[n.fixture]) visitFixture(n.fixture, n.made !== false);
     return out;
   }
 
@@ -130,14 +146,18 @@ class Planner {
       s.then.forEach(visit);
     };
     for (const c of checks) {
-      for (const n of c.needs) if (n.kind === 'fixture' && !this.p.target.fixtures[n.fixture]) this.sources(n.fixture, n.made !== false).forEach(visit);
+      for (const n of c.needs)
+        if (n.kind === 'fixture' && !this.p.target.fixtures[n.fixture])
+          this.sources(n.fixture, n.made !== false).forEach(visit);
       if (c.reads !== 'all') visit(c.reads);
     }
     return out;
   }
 
   sources(name: FixtureName, made = true): Scenario<any>[] {
-    return this.catalogue.fixtureSources.filter((s) => s.provides.includes(name) && (made || !s.makes)).map((s) => s.scenario);
+    return this.catalogue.fixtureSources
+      .filter((s) => s.provides.includes(name) && (made || !s.makes))
+      .map((s) => s.scenario);
   }
 
   fixtureNeeds(needs: readonly Need[]): FixtureName[] {
@@ -149,7 +169,9 @@ class Planner {
     const direct = c.reads === 'all' ? undefined : c.reads;
     const skip = this.needsOf(c.needs, new Set()) ?? (direct && this.scenario(direct));
     const foundOnly = new Set(c.needs.flatMap((n) => (n.kind === 'fixture' && n.made === false ? [n.fixture] : [])));
-    const pending = [...new Set([...this.fixtureNeeds(c.needs), ...(direct ? this.allNeeds(direct) : [])])].filter((f) => foundOnly.has(f) ? !this.p.target.fixtures[f] : !this.sureFixture(f));
+    const pending = [...new Set([...this.fixtureNeeds(c.needs), ...(direct ? this.allNeeds(direct) : [])])].filter(
+      (f) => (foundOnly.has(f) ? !this.p.target.fixtures[f] : !this.sureFixture(f)),
+    );
     return { check: c, id, skip, pending: skip ? [] : pending };
   }
 
@@ -163,11 +185,18 @@ class Planner {
   /** A fixture the run is sure to have: configured, or made by a scenario it sends (not only looked for). */
   sureFixture(name: FixtureName): boolean {
     if (this.p.target.fixtures[name]) return true;
-    return this.catalogue.fixtureSources.some((s) => s.provides.includes(name) && s.makes && !this.scenario(s.scenario));
+    return this.catalogue.fixtureSources.some(
+      (s) => s.provides.includes(name) && s.makes && !this.scenario(s.scenario),
+    );
   }
 }
 
-export function select(catalogue: Catalogue, target: TargetConfig, profile: Profile = target.profile, budget?: number): Selection {
+export function select(
+  catalogue: Catalogue,
+  target: TargetConfig,
+  profile: Profile = target.profile,
+  budget?: number,
+): Selection {
   const p: PlanTarget = { target, profile };
   const excluded = new Map<Scenario<any>, string>();
   // 1. Without a budget: what each check needs, and the scenarios its judgement rests on.
@@ -180,12 +209,21 @@ export function select(catalogue: Catalogue, target: TargetConfig, profile: Prof
     const order: Scenario<any>[] = [];
     for (const f of first) if (!f.plan.skip) for (const s of f.closure) if (!order.includes(s)) order.push(s);
     const covered = (s: Scenario<any>) => first.filter((f) => !f.plan.skip && f.closure.includes(s)).length;
-    const spending = order.filter((s) => s.cost(p).credits > 0).sort((a, b) => a.cost(p).credits / covered(a) - b.cost(p).credits / covered(b) || order.indexOf(a) - order.indexOf(b));
+    const spending = order
+      .filter((s) => s.cost(p).credits > 0)
+      .sort(
+        (a, b) =>
+          a.cost(p).credits / covered(a) - b.cost(p).credits / covered(b) || order.indexOf(a) - order.indexOf(b),
+      );
     let left = budget;
     for (const s of spending) {
       const credits = s.cost(p).credits;
       if (credits <= left) left -= credits;
-      else excluded.set(s, `credit budget ${budget} (CONTRACT_CREDIT_BUDGET): ${s.name} needs ${credits} credit${credits > 1 ? 's' : ''} and ${left} ${left === 1 ? 'is' : 'are'} left (cheapest coverage first)`);
+      else
+        excluded.set(
+          s,
+          `credit budget ${budget} (CONTRACT_CREDIT_BUDGET): ${s.name} needs ${credits} credit${credits > 1 ? 's' : ''} and ${left} ${left === 1 ? 'is' : 'are'} left (cheapest coverage first)`,
+        );
     }
     // In the order the run sends them (each scenario when a check first reads it, what it uses first, its
     // follow-ups right after), a scenario that risks a credit is sent only with one left: the guard
@@ -196,7 +234,10 @@ export function select(catalogue: Catalogue, target: TargetConfig, profile: Prof
       if (excluded.has(s)) continue;
       if (c.credits > 0) spent += c.credits;
       else if (c.atRisk > 0 && !s.keyless && budget - spent < 1)
-        excluded.set(s, `credit budget ${budget} (CONTRACT_CREDIT_BUDGET) spent by the scenarios before it: ${s.name} sends requests a conforming target refuses, which a broken one would charge, so it needs a credit left`);
+        excluded.set(
+          s,
+          `credit budget ${budget} (CONTRACT_CREDIT_BUDGET) spent by the scenarios before it: ${s.name} sends requests a conforming target refuses, which a broken one would charge, so it needs a credit left`,
+        );
     }
     planner = new Planner(catalogue, p, excluded);
   }
@@ -205,15 +246,25 @@ export function select(catalogue: Catalogue, target: TargetConfig, profile: Prof
   for (const c of checks) {
     if (c.check.reads !== 'all' || c.skip) continue;
     const sending = checks.some((x) => x.check.reads !== 'all' && !x.skip && x.check.operation === c.check.operation);
-    if (!sending) c.skip = `no check of ${c.check.operation} runs in the ${profile} profile, so no request to it is made`;
+    if (!sending)
+      c.skip = `no check of ${c.check.operation} runs in the ${profile} profile, so no request to it is made`;
   }
   // 3. What is sent: every scenario a running check rests on, once.
   const scenarios: Selection['scenarios'] = [];
   catalogue.checks.forEach((c, i) => {
     if (checks[i].skip) return;
-    for (const s of planner.closure(c)) if (!scenarios.some((x) => x.scenario === s)) scenarios.push({ scenario: s, cost: s.cost(p) });
+    for (const s of planner.closure(c))
+      if (!scenarios.some((x) => x.scenario === s)) scenarios.push({ scenario: s, cost: s.cost(p) });
   });
-  const totals: Selection['totals'] = { main: { A: 0, B: 0 }, others: { A: 0, B: 0 }, reads: 0, credits: 0, atRisk: 0, upToB: 0, floorMs: 0 };
+  const totals: Selection['totals'] = {
+    main: { A: 0, B: 0 },
+    others: { A: 0, B: 0 },
+    reads: 0,
+    credits: 0,
+    atRisk: 0,
+    upToB: 0,
+    floorMs: 0,
+  };
   for (const { cost } of scenarios) {
     totals.main.A += cost.A;
     totals.main.B += cost.B;

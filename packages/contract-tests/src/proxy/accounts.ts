@@ -68,7 +68,8 @@ export class Accounts {
   scrub(text: string): string {
     let out = text;
     for (const s of [...this.secrets].sort((a, b) => b.length - a.length)) {
-      for (const form of new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)])) out = out.split(form).join('***');
+      for (const form of new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))
+        out = out.split(form).join('***');
     }
     return out;
   }

@@ -53,12 +53,16 @@ class UsageError extends Error {}
 function positiveNumber(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${name} must be a positive number, got ${JSON.stringify(value)}`);
+  if (!(n > 0) || !Number.isFinite(n))
+    throw new UsageError(`${name} must be a positive number, got ${JSON.stringify(value)}`);
   return n;
 }
 
 /** The options of a command line (exported for the tests). */
-export function proxyOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): (PacingProxyOptions & { quiet: boolean }) | 'help' {
+export function proxyOptions(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): (PacingProxyOptions & { quiet: boolean }) | 'help' {
   let values: Record<string, any>;
   try {
     ({ values } = parseArgs({
@@ -87,18 +91,27 @@ export function proxyOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (values.help) return 'help';
   if (!values.target) throw new UsageError('--target URL is required (the service, including /v1)');
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, got ${JSON.stringify(values.port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0–65535, got ${JSON.stringify(values.port)}`);
   const budgetText = values['credit-budget'] ?? env.CONTRACT_CREDIT_BUDGET;
   let creditBudget: number | undefined;
   if (budgetText !== undefined && budgetText !== '') {
     creditBudget = Number(budgetText);
-    if (!Number.isInteger(creditBudget) || creditBudget < 0) throw new UsageError(`--credit-budget must be a whole number ≥ 0, got ${JSON.stringify(budgetText)}`);
+    if (!Number.isInteger(creditBudget) || creditBudget < 0)
+      throw new UsageError(`--credit-budget must be a whole number ≥ 0, got ${JSON.stringify(budgetText)}`);
   }
   const maxWait = positiveNumber('--max-wait', values['max-wait']);
   const timeout = positiveNumber('--timeout', values.timeout);
   const sameAccount = (values['same-account'] ?? []).map((group: string) => {
-    const fps = group.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const fp of fps) if (!/^(key:)?[0-9a-f]{12}$/i.test(fp)) throw new UsageError(`--same-account takes fingerprints as the proxy prints them (key:0123456789ab), got ${JSON.stringify(fp)}`);
+    const fps = group
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const fp of fps)
+      if (!/^(key:)?[0-9a-f]{12}$/i.test(fp))
+        throw new UsageError(
+          `--same-account takes fingerprints as the proxy prints them (key:0123456789ab), got ${JSON.stringify(fp)}`,
+        );
     return fps;
   });
   const ca = (values.ca ?? []).map((file: string) => {
@@ -143,13 +156,17 @@ export async function proxyCommand(argv: string[], io: ProxyCommandIO = {}): Pro
   const { quiet, ...rest } = options;
   let proxy;
   try {
-    proxy = await startPacingProxy({ ...rest, log: (line) => (quiet && !/^proxy: (new key|internal error)/.test(line) ? undefined : err(line + '\n')) });
+    proxy = await startPacingProxy({
+      ...rest,
+      log: (line) => (quiet && !/^proxy: (new key|internal error)/.test(line) ? undefined : err(line + '\n')),
+    });
   } catch (e) {
     err(`videogen-contract proxy: ${(e as Error).message}\n`);
     return e instanceof TypeError ? 2 : 1;
   }
   out(`Pacing proxy for ${proxy.target}\n  listening on ${proxy.url}  (point your tool's base URL here)\n`);
-  if (rest.host && !/^(127\.|localhost$|::1$|\[::1\]$)/.test(rest.host)) err(`warning: listening on ${rest.host}: anyone who reaches this port spends your account's limits and credits\n`);
+  if (rest.host && !/^(127\.|localhost$|::1$|\[::1\]$)/.test(rest.host))
+    err(`warning: listening on ${rest.host}: anyone who reaches this port spends your account's limits and credits\n`);
   if (rest.creditBudget !== undefined) out(`  credit budget: ${rest.creditBudget} generations and conversions\n`);
   if (rest.harFile) out(`  recording to ${rest.harFile} (check it with: videogen-contract --har ${rest.harFile})\n`);
   out('  Ctrl-C to stop\n');
@@ -172,12 +189,17 @@ export async function proxyCommand(argv: string[], io: ProxyCommandIO = {}): Pro
 
 /** What the proxy did, in one paragraph. */
 export function summary(s: PacingProxyStats): string {
-  const statuses = (m: Record<string, number>) => Object.entries(m).map(([k, v]) => `${k}×${v}`).join(' ') || 'none';
+  const statuses = (m: Record<string, number>) =>
+    Object.entries(m)
+      .map(([k, v]) => `${k}×${v}`)
+      .join(' ') || 'none';
   const resent = s.resent.rateLimit + s.resent.unavailable + s.resent.serverError + s.resent.network;
-  return [
-    `Pacing proxy: ${s.requests} requests; answered ${statuses(s.answered)}; held ${Math.round(s.waitedMs / 100) / 10} s in all.`,
-    `  target answered ${statuses(s.upstream.answered)}${s.upstream.failed ? `, ${s.upstream.failed} attempts without answer` : ''}; sent again: ${resent}` +
-      ` (429: ${s.resent.rateLimit}, 503: ${s.resent.unavailable}, other 5xx: ${s.resent.serverError}, network: ${s.resent.network}); POST 5xx not sent again: ${s.notResent}.`,
-    `  credits spent: ${s.credits.spent}${s.credits.budget !== undefined ? ` of ${s.credits.budget}, ${s.credits.refused} refused` : ''}; starts held for a running slot: ${s.heldForConcurrency}; status reads by the proxy: ${s.statusReads}.`,
-  ].join('\n') + '\n';
+  return (
+    [
+      `Pacing proxy: ${s.requests} requests; answered ${statuses(s.answered)}; held ${Math.round(s.waitedMs / 100) / 10} s in all.`,
+      `  target answered ${statuses(s.upstream.answered)}${s.upstream.failed ? `, ${s.upstream.failed} attempts without answer` : ''}; sent again: ${resent}` +
+        ` (429: ${s.resent.rateLimit}, 503: ${s.resent.unavailable}, other 5xx: ${s.resent.serverError}, network: ${s.resent.network}); POST 5xx not sent again: ${s.notResent}.`,
+      `  credits spent: ${s.credits.spent}${s.credits.budget !== undefined ? ` of ${s.credits.budget}, ${s.credits.refused} refused` : ''}; starts held for a running slot: ${s.heldForConcurrency}; status reads by the proxy: ${s.statusReads}.`,
+    ].join('\n') + '\n'
+  );
 }

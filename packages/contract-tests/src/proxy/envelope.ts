@@ -38,7 +38,11 @@ export interface ProxyAnswer {
   headers?: Record<string, string>;
 }
 
-export function proxyAnswer(error_code: ProxyErrorCode, error: string, extra: { status?: number; headers?: Record<string, string> } = {}): ProxyAnswer {
+export function proxyAnswer(
+  error_code: ProxyErrorCode,
+  error: string,
+  extra: { status?: number; headers?: Record<string, string> } = {},
+): ProxyAnswer {
   return { status: extra.status ?? PROXY_ERRORS[error_code], error_code, error, headers: extra.headers };
 }
 
@@ -46,7 +50,12 @@ function encode(a: ProxyAnswer): { body: string; headers: Record<string, string 
   const body = JSON.stringify({ error_code: a.error_code, error: a.error });
   return {
     body,
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), [PROXY_HEADER]: a.error_code, ...a.headers },
+    headers: {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      [PROXY_HEADER]: a.error_code,
+      ...a.headers,
+    },
   };
 }
 

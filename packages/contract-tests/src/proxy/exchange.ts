@@ -13,8 +13,19 @@ import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerR
 import { pipeline, Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  classifyError, headerValue, MAX_RUNNING, OPERATIONS, operationFor, PacerWaitError, parseRateLimitHeaders,
-  parseRetryAfter, RETRY_POLICY, type Outcome, type Pacer, type RateClass, type Ticket,
+  classifyError,
+  headerValue,
+  MAX_RUNNING,
+  OPERATIONS,
+  operationFor,
+  PacerWaitError,
+  parseRateLimitHeaders,
+  parseRetryAfter,
+  RETRY_POLICY,
+  type Outcome,
+  type Pacer,
+  type RateClass,
+  type Ticket,
 } from '@videogen/openapi/rules';
 import type { Accounts, Caller } from './accounts.ts';
 import type { CreditBudget, StartOutcome } from './budget.ts';
@@ -51,7 +62,17 @@ const BODY_BYTES = 1024 * 1024;
 /** Backoff before re-sending a GET after a 5xx or a lost connection (x-retry-policy: exponential). */
 const BACKOFF_MS = { base: 1000, cap: 30_000 };
 /** Headers that belong to one connection, not to the request (RFC 9110 7.6.1), and those the proxy sets itself. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 const SET_BY_PROXY = ['host', 'content-length', 'expect', 'accept-encoding'];
 const GET_VIDEO = OPERATIONS.find((o) => o.operationId === 'getVideo')!;
 
@@ -98,7 +119,13 @@ export async function handleRequest(ctx: ProxyContext, req: IncomingMessage, res
   });
   const method = (req.method ?? 'GET').toUpperCase();
   const target = requestPath(ctx, req.url ?? '');
-  const trace: Trace = { startedAt, method, path: typeof target === 'string' ? target : (req.url ?? ''), waitedMs: 0, notes: [] };
+  const trace: Trace = {
+    startedAt,
+    method,
+    path: typeof target === 'string' ? target : (req.url ?? ''),
+    waitedMs: 0,
+    notes: [],
+  };
   if (typeof target !== 'string') return reply(ctx, trace, res, target);
 
   const pathname = target.split('?')[0];
@@ -122,28 +149,51 @@ export async function handleRequest(ctx: ProxyContext, req: IncomingMessage, res
 
   if (startsVideo && !ctx.budget.reserve()) {
     const b = ctx.budget;
-    return reply(ctx, trace, res, proxyAnswer('PROXY_CREDIT_BUDGET_EXCEEDED',
-      `The pacing proxy's credit budget is used up: ${b.spent} of ${b.limit} generations and conversions accepted` +
-      `${b.inFlight ? `, ${b.inFlight} under way` : ''}. This ${op!.operationId} request was not sent to the target; ` +
-      'restart the proxy with a larger --credit-budget (CONTRACT_CREDIT_BUDGET) to spend more.'));
+    return reply(
+      ctx,
+      trace,
+      res,
+      proxyAnswer(
+        'PROXY_CREDIT_BUDGET_EXCEEDED',
+        `The pacing proxy's credit budget is used up: ${b.spent} of ${b.limit} generations and conversions accepted` +
+          `${b.inFlight ? `, ${b.inFlight} under way` : ''}. This ${op!.operationId} request was not sent to the target; ` +
+          'restart the proxy with a larger --credit-budget (CONTRACT_CREDIT_BUDGET) to spend more.',
+      ),
+    );
   }
   let outcome: StartOutcome = 'refused';
   try {
     if (hasBody(req)) {
       try {
         // A declared length over the limit is refused before a byte is read.
-        if (Number(req.headers['content-length'] ?? 0) > ctx.maxBodyBytes) throw new BodyTooLargeError(ctx.maxBodyBytes);
+        if (Number(req.headers['content-length'] ?? 0) > ctx.maxBodyBytes)
+          throw new BodyTooLargeError(ctx.maxBodyBytes);
         r.body = await BodySpool.read(req, { maxBytes: ctx.maxBodyBytes, dir: ctx.tmpDir });
         if (r.body.onDisk) ctx.stats.spooledToDisk++;
       } catch (err) {
         if (err instanceof BodyTooLargeError) {
           res.setHeader('connection', 'close');
-          return reply(ctx, trace, res, proxyAnswer('PROXY_PAYLOAD_TOO_LARGE',
-            `The request body exceeds ${err.maxBytes} bytes, more than any valid request of the interface can hold (8.4); it was not sent to the target.`));
+          return reply(
+            ctx,
+            trace,
+            res,
+            proxyAnswer(
+              'PROXY_PAYLOAD_TOO_LARGE',
+              `The request body exceeds ${err.maxBytes} bytes, more than any valid request of the interface can hold (8.4); it was not sent to the target.`,
+            ),
+          );
         }
         // The caller went away (or broke its body off) before the request was whole: nothing is sent.
         ctx.stats.abandoned++;
-        return reply(ctx, trace, res, proxyAnswer('PROXY_INVALID_REQUEST', `The request body could not be read: ${ctx.accounts.scrub(String((err as Error).message))}`));
+        return reply(
+          ctx,
+          trace,
+          res,
+          proxyAnswer(
+            'PROXY_INVALID_REQUEST',
+            `The request body could not be read: ${ctx.accounts.scrub(String((err as Error).message))}`,
+          ),
+        );
       }
     }
     outcome = await forward(ctx, trace, r, res);
@@ -188,7 +238,12 @@ async function forward(ctx: ProxyContext, trace: Trace, r: Request, res: ServerR
         trace.waitedMs += Date.now() - waitStart;
         if (r.gone.aborted) return abandon(ctx, trace);
         if (ctx.closing.aborted) {
-          reply(ctx, trace, res, proxyAnswer('PROXY_CLOSING', 'The pacing proxy is shutting down; the request was not sent to the target.'));
+          reply(
+            ctx,
+            trace,
+            res,
+            proxyAnswer('PROXY_CLOSING', 'The pacing proxy is shutting down; the request was not sent to the target.'),
+          );
           return 'refused';
         }
         if (!(err instanceof PacerWaitError) && !isTimeout(err)) throw err;
@@ -196,11 +251,18 @@ async function forward(ctx: ProxyContext, trace: Trace, r: Request, res: ServerR
         if (kept) return passKept(ctx, trace, res, kept);
         const full = r.startsVideo && ctx.pacer.runningCount(caller.account) >= MAX_RUNNING;
         const waitMs = err instanceof PacerWaitError ? err.waitMs : undefined;
-        reply(ctx, trace, res, proxyAnswer('PROXY_WAIT_CEILING_EXCEEDED',
-          full
-            ? `The account already runs ${MAX_RUNNING} videos (8.2) and none finished within the proxy's --max-wait of ${seconds(ctx.maxWaitMs)} s; the request was not sent to the target.`
-            : `The account's class ${r.rateClass} rate limit (8.1) would hold this request longer than the proxy's --max-wait of ${seconds(ctx.maxWaitMs)} s${waitMs ? ` (${seconds(waitMs)} s)` : ''}; it was not sent to the target.`,
-          { status: full ? 503 : 429, headers: waitMs ? { 'retry-after': String(Math.ceil(waitMs / 1000)) } : {} }));
+        reply(
+          ctx,
+          trace,
+          res,
+          proxyAnswer(
+            'PROXY_WAIT_CEILING_EXCEEDED',
+            full
+              ? `The account already runs ${MAX_RUNNING} videos (8.2) and none finished within the proxy's --max-wait of ${seconds(ctx.maxWaitMs)} s; the request was not sent to the target.`
+              : `The account's class ${r.rateClass} rate limit (8.1) would hold this request longer than the proxy's --max-wait of ${seconds(ctx.maxWaitMs)} s${waitMs ? ` (${seconds(waitMs)} s)` : ''}; it was not sent to the target.`,
+            { status: full ? 503 : 429, headers: waitMs ? { 'retry-after': String(Math.ceil(waitMs / 1000)) } : {} },
+          ),
+        );
         return 'refused';
       }
     }
@@ -213,7 +275,14 @@ async function forward(ctx: ProxyContext, trace: Trace, r: Request, res: ServerR
 
     // 2. Send.
     ctx.stats.upstream.sent++;
-    const sent = await ctx.upstream.send({ method: r.method, path: r.path, headers, body: r.body, fresh: r.startsVideo, timeoutMs: ctx.timeoutMs });
+    const sent = await ctx.upstream.send({
+      method: r.method,
+      path: r.path,
+      headers,
+      body: r.body,
+      fresh: r.startsVideo,
+      timeoutMs: ctx.timeoutMs,
+    });
     let head: { bytes: Buffer; complete: boolean } | undefined;
     let failure: { error: Error; reached: boolean; timedOut: boolean } | undefined;
     if (sent.kind === 'failed') failure = sent;
@@ -244,11 +313,20 @@ async function forward(ctx: ProxyContext, trace: Trace, r: Request, res: ServerR
       }
       const maybeCreated = !r.idempotent && failure.reached;
       if (maybeCreated) ctx.stats.notResent++;
-      const hint = /certificate|self.signed|unable to verify/i.test(reason) ? ' (an HTTPS target with a private CA: pass --ca FILE or set NODE_EXTRA_CA_CERTS)' : '';
-      reply(ctx, trace, res, proxyAnswer(failure.timedOut ? 'PROXY_TARGET_TIMEOUT' : 'PROXY_TARGET_UNREACHABLE',
-        `${failure.timedOut ? 'The target did not answer' : `The target ${ctx.target.origin} could not be reached`}: ${reason}${hint}.` +
-          (maybeCreated ? ' The request may have reached it, so it was not sent again.' : ''),
-        { headers: maybeCreated ? { [NOT_RESENT_HEADER]: 'the request may have reached the target' } : {} }));
+      const hint = /certificate|self.signed|unable to verify/i.test(reason)
+        ? ' (an HTTPS target with a private CA: pass --ca FILE or set NODE_EXTRA_CA_CERTS)'
+        : '';
+      reply(
+        ctx,
+        trace,
+        res,
+        proxyAnswer(
+          failure.timedOut ? 'PROXY_TARGET_TIMEOUT' : 'PROXY_TARGET_UNREACHABLE',
+          `${failure.timedOut ? 'The target did not answer' : `The target ${ctx.target.origin} could not be reached`}: ${reason}${hint}.` +
+            (maybeCreated ? ' The request may have reached it, so it was not sent again.' : ''),
+          { headers: maybeCreated ? { [NOT_RESENT_HEADER]: 'the request may have reached the target' } : {} },
+        ),
+      );
       return maybeCreated ? 'maybe' : 'refused';
     }
 
@@ -266,16 +344,35 @@ async function forward(ctx: ProxyContext, trace: Trace, r: Request, res: ServerR
 
     const next = nextStep(ctx, { status, error_code, headers: up.headers, r, retries, deadline });
     const exchange = (next: Exchange['proxy']['next'], comment?: string): Exchange => ({
-      startedAt: waitStart, blockedMs, sentAt: sent.sentAt, bodySentAt: sent.bodySentAt, headersAt: sent.headersAt, endAt: Date.now(),
-      method: r.method, url: ctx.target.origin + r.path, requestHeaders: headers, requestBody: requestBodyOf(r.body, headers),
-      status, statusText: up.statusMessage ?? '', httpVersion: up.httpVersion, responseRawHeaders: up.rawHeaders,
+      startedAt: waitStart,
+      blockedMs,
+      sentAt: sent.sentAt,
+      bodySentAt: sent.bodySentAt,
+      headersAt: sent.headersAt,
+      endAt: Date.now(),
+      method: r.method,
+      url: ctx.target.origin + r.path,
+      requestHeaders: headers,
+      requestBody: requestBodyOf(r.body, headers),
+      status,
+      statusText: up.statusMessage ?? '',
+      httpVersion: up.httpVersion,
+      responseRawHeaders: up.rawHeaders,
       responseBody: { bytes: head.bytes, size: head.bytes.length, complete: head.complete },
-      comment, proxy: { key: r.caller?.fingerprint, attempt, next },
+      comment,
+      proxy: { key: r.caller?.fingerprint, attempt, next },
     });
     if (next.resend) {
-      const entry = record(ctx, exchange('sent again', `answered ${status}${error_code ? ` ${error_code}` : ''}: the proxy waited and sent the request again`));
+      const entry = record(
+        ctx,
+        exchange(
+          'sent again',
+          `answered ${status}${error_code ? ` ${error_code}` : ''}: the proxy waited and sent the request again`,
+        ),
+      );
       if (!head.complete) up.destroy();
-      else kept = { status, statusMessage: up.statusMessage ?? '', rawHeaders: up.rawHeaders, bytes: head.bytes, entry };
+      else
+        kept = { status, statusMessage: up.statusMessage ?? '', rawHeaders: up.rawHeaders, bytes: head.bytes, entry };
       ctx.stats.resent[next.reason]++;
       trace.notes.push(`${status} waited out`);
       if (next.reason === 'serverError') retries++;
@@ -287,13 +384,23 @@ async function forward(ctx: ProxyContext, trace: Trace, r: Request, res: ServerR
       ctx.stats.notResent++;
       trace.notes.push('not sent again: it may have created a video');
     }
-    await passThrough(ctx, trace, res, up, head, next.notResent ? { [NOT_RESENT_HEADER]: 'the first attempt may have created the video' } : {}, exchange);
+    await passThrough(
+      ctx,
+      trace,
+      res,
+      up,
+      head,
+      next.notResent ? { [NOT_RESENT_HEADER]: 'the first attempt may have created the video' } : {},
+      exchange,
+    );
     if (status >= 200 && status <= 299) return 'accepted';
     return status >= 500 && status !== 503 ? 'maybe' : 'refused';
   }
 }
 
-type Step = { resend: false; notResent?: boolean } | { resend: true; reason: 'rateLimit' | 'unavailable' | 'serverError'; sleepMs: number };
+type Step =
+  | { resend: false; notResent?: boolean }
+  | { resend: true; reason: 'rateLimit' | 'unavailable' | 'serverError'; sleepMs: number };
 
 /**
  * Whether the target's answer is sent again, and after how long a sleep of the proxy's own (the pacer
@@ -301,7 +408,17 @@ type Step = { resend: false; notResent?: boolean } | { resend: true; reason: 'ra
  * rules' classifier: 429 (not INSUFFICIENT_CREDIT) until the rate limit resets, 503 its Retry-After or
  * 30–60 s, another 5xx with backoff, GET only. Past the ceiling the answer goes to the caller as it is.
  */
-function nextStep(ctx: ProxyContext, a: { status: number; error_code?: string; headers: IncomingHttpHeaders; r: Request; retries: number; deadline: number }): Step {
+function nextStep(
+  ctx: ProxyContext,
+  a: {
+    status: number;
+    error_code?: string;
+    headers: IncomingHttpHeaders;
+    r: Request;
+    retries: number;
+    deadline: number;
+  },
+): Step {
   const { r } = a;
   if (a.status < 400) return { resend: false };
   const cls = classifyError(a.status, a.error_code);
@@ -329,8 +446,13 @@ function nextStep(ctx: ProxyContext, a: { status: number; error_code?: string; h
 
 /** Streams the target's answer to the caller: what was read already, then the rest (kept for the HAR up to its cap). */
 async function passThrough(
-  ctx: ProxyContext, trace: Trace, res: ServerResponse, up: IncomingMessage, head: { bytes: Buffer; complete: boolean },
-  extra: Record<string, string>, exchange: (next: Exchange['proxy']['next']) => Exchange,
+  ctx: ProxyContext,
+  trace: Trace,
+  res: ServerResponse,
+  up: IncomingMessage,
+  head: { bytes: Buffer; complete: boolean },
+  extra: Record<string, string>,
+  exchange: (next: Exchange['proxy']['next']) => Exchange,
 ): Promise<void> {
   const status = up.statusCode ?? 502;
   res.writeHead(status, up.statusMessage, responseHeaders(up.rawHeaders, extra));
@@ -385,8 +507,14 @@ async function statusRead(ctx: ProxyContext, caller: Caller, videoId: string, si
   const waitStart = Date.now();
   const ticket = await ctx.pacer.acquire({ account: caller.account, rateClass: GET_VIDEO.rateClass, videoId, signal });
   const blockedMs = Date.now() - waitStart;
-  const path = ctx.target.pathname.replace(/\/+$/, '') + GET_VIDEO.path.replace('{video_id}', encodeURIComponent(videoId));
-  const headers: OutgoingHttpHeaders = { host: ctx.target.host, authorization: caller.authorization, accept: 'application/json', 'accept-encoding': 'identity' };
+  const path =
+    ctx.target.pathname.replace(/\/+$/, '') + GET_VIDEO.path.replace('{video_id}', encodeURIComponent(videoId));
+  const headers: OutgoingHttpHeaders = {
+    host: ctx.target.host,
+    authorization: caller.authorization,
+    accept: 'application/json',
+    'accept-encoding': 'identity',
+  };
   let outcome: Outcome | undefined;
   try {
     ctx.stats.statusReads++;
@@ -400,16 +528,34 @@ async function statusRead(ctx: ProxyContext, caller: Caller, videoId: string, si
     const head = await readUpTo(up, BODY_BYTES);
     const json = head.complete ? jsonOf(head.bytes) : undefined;
     count(ctx.stats.upstream.answered, up.statusCode ?? 0);
-    outcome = { status: up.statusCode, headers: up.headers, error_code: json?.error_code, videoStatus: typeof json?.status === 'string' ? json.status : undefined };
+    outcome = {
+      status: up.statusCode,
+      headers: up.headers,
+      error_code: json?.error_code,
+      videoStatus: typeof json?.status === 'string' ? json.status : undefined,
+    };
     record(ctx, {
-      startedAt: waitStart, blockedMs, sentAt: sent.sentAt, bodySentAt: sent.bodySentAt, headersAt: sent.headersAt, endAt: Date.now(),
-      method: 'GET', url: ctx.target.origin + path, requestHeaders: headers,
-      status: up.statusCode ?? 0, statusText: up.statusMessage ?? '', httpVersion: up.httpVersion, responseRawHeaders: up.rawHeaders,
+      startedAt: waitStart,
+      blockedMs,
+      sentAt: sent.sentAt,
+      bodySentAt: sent.bodySentAt,
+      headersAt: sent.headersAt,
+      endAt: Date.now(),
+      method: 'GET',
+      url: ctx.target.origin + path,
+      requestHeaders: headers,
+      status: up.statusCode ?? 0,
+      statusText: up.statusMessage ?? '',
+      httpVersion: up.httpVersion,
+      responseRawHeaders: up.rawHeaders,
       responseBody: { bytes: head.bytes, size: head.bytes.length, complete: head.complete },
-      comment: 'sent by the pacing proxy itself: a status read of a video it believes running, while a generation or conversion of the account waited for a running slot (8.2)',
+      comment:
+        'sent by the pacing proxy itself: a status read of a video it believes running, while a generation or conversion of the account waited for a running slot (8.2)',
       proxy: { key: caller.fingerprint, attempt: 1, next: 'kept by the proxy' },
     });
-    ctx.log(`proxy: status read of a running video for a held start → ${up.statusCode}${outcome.videoStatus ? ` ${outcome.videoStatus}` : ''} ${caller.fingerprint}`);
+    ctx.log(
+      `proxy: status read of a running video for a held start → ${up.statusCode}${outcome.videoStatus ? ` ${outcome.videoStatus}` : ''} ${caller.fingerprint}`,
+    );
   } catch {
     // Best effort: the held start looks again at the polling pace.
   } finally {
@@ -431,13 +577,21 @@ function requestPath(ctx: ProxyContext, raw: string): string | ProxyAnswer {
       return proxyAnswer('PROXY_INVALID_REQUEST', 'The request target is not a valid URL.');
     }
     if (url.origin !== ctx.target.origin) {
-      return proxyAnswer('PROXY_INVALID_REQUEST', `This pacing proxy forwards only to ${ctx.target.origin}: set the tool's base URL to the proxy's address instead of using it as an HTTP proxy for ${url.origin}.`);
+      return proxyAnswer(
+        'PROXY_INVALID_REQUEST',
+        `This pacing proxy forwards only to ${ctx.target.origin}: set the tool's base URL to the proxy's address instead of using it as an HTTP proxy for ${url.origin}.`,
+      );
     }
     path = url.pathname + url.search;
   }
-  if (!path.startsWith('/')) return proxyAnswer('PROXY_INVALID_REQUEST', 'The request target must be a path (origin form) or a URL of the target.');
+  if (!path.startsWith('/'))
+    return proxyAnswer(
+      'PROXY_INVALID_REQUEST',
+      'The request target must be a path (origin form) or a URL of the target.',
+    );
   // Node refuses such a path on the way out; answer it here with the reason instead.
-  if (/[^\x21-\x7e]/.test(path)) return proxyAnswer('PROXY_INVALID_REQUEST', 'The request path holds characters that must be percent-encoded.');
+  if (/[^\x21-\x7e]/.test(path))
+    return proxyAnswer('PROXY_INVALID_REQUEST', 'The request path holds characters that must be percent-encoded.');
   return path;
 }
 
@@ -473,10 +627,12 @@ function forwardHeaders(r: Request, ctx: ProxyContext): OutgoingHttpHeaders {
 function endToEnd(rawHeaders: string[], also: string[] = []): Array<[string, string]> {
   const names = new Set([...HOP_BY_HOP, ...also]);
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (rawHeaders[i].toLowerCase() === 'connection') for (const n of rawHeaders[i + 1].split(',')) names.add(n.trim().toLowerCase());
+    if (rawHeaders[i].toLowerCase() === 'connection')
+      for (const n of rawHeaders[i + 1].split(',')) names.add(n.trim().toLowerCase());
   }
   const out: Array<[string, string]> = [];
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) if (!names.has(rawHeaders[i].toLowerCase())) out.push([rawHeaders[i], rawHeaders[i + 1]]);
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+    if (!names.has(rawHeaders[i].toLowerCase())) out.push([rawHeaders[i], rawHeaders[i + 1]]);
   return out;
 }
 
@@ -513,7 +669,8 @@ function readUpTo(stream: IncomingMessage, cap: number): Promise<{ bytes: Buffer
     };
     const onEnd = () => done(() => resolve({ bytes: Buffer.concat(chunks), complete: true }));
     const onError = (err: Error) => done(() => reject(err));
-    const onClose = () => done(() => reject(new Error('the target closed the connection before its answer was complete')));
+    const onClose = () =>
+      done(() => reject(new Error('the target closed the connection before its answer was complete')));
     stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
@@ -536,14 +693,25 @@ function backoffMs(ctx: ProxyContext, retries: number): number {
  * The proxy's own wait before a re-send (503, backoff). Undefined when it ran out; else the request
  * is over: the caller left (nothing more is sent), or the proxy is closing (answered so).
  */
-async function pause(ctx: ProxyContext, trace: Trace, r: Request, res: ServerResponse, ms: number): Promise<StartOutcome | undefined> {
+async function pause(
+  ctx: ProxyContext,
+  trace: Trace,
+  r: Request,
+  res: ServerResponse,
+  ms: number,
+): Promise<StartOutcome | undefined> {
   const started = Date.now();
   try {
     await sleep(ms, undefined, { signal: AbortSignal.any([r.gone, ctx.closing]) });
     return undefined;
   } catch {
     if (r.gone.aborted) return abandon(ctx, trace);
-    reply(ctx, trace, res, proxyAnswer('PROXY_CLOSING', 'The pacing proxy is shutting down; the request was not sent again.'));
+    reply(
+      ctx,
+      trace,
+      res,
+      proxyAnswer('PROXY_CLOSING', 'The pacing proxy is shutting down; the request was not sent again.'),
+    );
     return 'refused';
   } finally {
     trace.waitedMs += Date.now() - started;
@@ -580,6 +748,9 @@ function reply(ctx: ProxyContext, trace: Trace, res: ServerResponse, a: ProxyAns
 function logLine(ctx: ProxyContext, t: Trace, status: number): void {
   const waited = t.waitedMs >= 1 ? `, held ${duration(t.waitedMs)}` : '';
   const notes = t.notes.length ? `; ${t.notes.join('; ')}` : '';
-  ctx.log(ctx.accounts.scrub(`proxy: ${t.method} ${t.path} → ${status || '-'} in ${duration(Date.now() - t.startedAt)}${waited}${notes}${t.caller ? ` ${t.caller.fingerprint}` : ''}`));
+  ctx.log(
+    ctx.accounts.scrub(
+      `proxy: ${t.method} ${t.path} → ${status || '-'} in ${duration(Date.now() - t.startedAt)}${waited}${notes}${t.caller ? ` ${t.caller.fingerprint}` : ''}`,
+    ),
+  );
 }
-

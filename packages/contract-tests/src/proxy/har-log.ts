@@ -69,16 +69,26 @@ export interface Exchange {
 /** One redacted HAR entry. `scrub` removes every key the proxy knows from a text. */
 export function harEntry(x: Exchange, scrub: (s: string) => string): Entry & { _videogenProxy: Exchange['proxy'] } {
   const headers = (pairs: Array<[string, string]>): Header[] =>
-    pairs.map(([name, value]) => ({ name, value: name.toLowerCase() === 'authorization' ? redactAuthorization(value, x.proxy.key) : scrub(value) }));
+    pairs.map(([name, value]) => ({
+      name,
+      value: name.toLowerCase() === 'authorization' ? redactAuthorization(value, x.proxy.key) : scrub(value),
+    }));
   const requestPairs: Array<[string, string]> = Object.entries(x.requestHeaders).flatMap(([k, v]) =>
-    v === undefined ? [] : Array.isArray(v) ? v.map((one): [string, string] => [k, one]) : [[k, String(v)] as [string, string]],
+    v === undefined
+      ? []
+      : Array.isArray(v)
+        ? v.map((one): [string, string] => [k, one])
+        : [[k, String(v)] as [string, string]],
   );
   const responsePairs: Array<[string, string]> = [];
-  for (let i = 0; i + 1 < x.responseRawHeaders.length; i += 2) responsePairs.push([x.responseRawHeaders[i], x.responseRawHeaders[i + 1]]);
+  for (let i = 0; i + 1 < x.responseRawHeaders.length; i += 2)
+    responsePairs.push([x.responseRawHeaders[i], x.responseRawHeaders[i + 1]]);
   const mimeType = responsePairs.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
   const content: Content = { size: x.responseBody.size, mimeType };
-  if (!x.responseBody.complete) content.comment = `body of ${x.responseBody.size} bytes not recorded (over ${HAR_TEXT_BYTES} bytes)`;
-  else if (x.responseBody.size === 0 || TEXTUAL.test(mimeType)) content.text = scrub(x.responseBody.bytes.toString('utf8'));
+  if (!x.responseBody.complete)
+    content.comment = `body of ${x.responseBody.size} bytes not recorded (over ${HAR_TEXT_BYTES} bytes)`;
+  else if (x.responseBody.size === 0 || TEXTUAL.test(mimeType))
+    content.text = scrub(x.responseBody.bytes.toString('utf8'));
   else content.comment = `${mimeType || 'binary'} body not recorded`;
   const url = new URL(x.url);
   let postData: PostData | undefined;
@@ -89,7 +99,15 @@ export function harEntry(x: Exchange, scrub: (s: string) => string): Entry & { _
         : { mimeType: x.requestBody.mimeType, params: [], comment: `${x.requestBody.size} bytes not recorded` };
   }
   const ms = (a: number, b: number) => Math.max(0, b - a);
-  const timings = { blocked: x.blockedMs, dns: -1, connect: -1, send: ms(x.sentAt, x.bodySentAt), wait: ms(x.bodySentAt, x.headersAt), receive: ms(x.headersAt, x.endAt), ssl: -1 };
+  const timings = {
+    blocked: x.blockedMs,
+    dns: -1,
+    connect: -1,
+    send: ms(x.sentAt, x.bodySentAt),
+    wait: ms(x.bodySentAt, x.headersAt),
+    receive: ms(x.headersAt, x.endAt),
+    ssl: -1,
+  };
   return {
     startedDateTime: new Date(x.startedAt).toISOString(),
     time: timings.blocked + timings.send + timings.wait + timings.receive,

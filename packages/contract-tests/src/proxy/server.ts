@@ -87,10 +87,14 @@ function targetUrl(value: string | URL): URL {
   try {
     url = new URL(String(value));
   } catch {
-    throw new TypeError(`--target must be a URL such as https://staging.example/v1, got ${JSON.stringify(String(value))}`);
+    throw new TypeError(
+      `--target must be a URL such as https://staging.example/v1, got ${JSON.stringify(String(value))}`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`--target must be an http or https URL, got ${url.protocol}`);
-  if (url.username || url.password) throw new TypeError('--target must not hold credentials: keys travel in each request\'s Authorization header');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`--target must be an http or https URL, got ${url.protocol}`);
+  if (url.username || url.password)
+    throw new TypeError("--target must not hold credentials: keys travel in each request's Authorization header");
   if (url.search || url.hash) throw new TypeError('--target is a base URL: no query or fragment');
   return url;
 }
@@ -107,14 +111,19 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
   const maxWaitMs = Math.min(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, MAX_TIMER_MS);
   const pacer = new Pacer({ maxWaitMs, ...(options.timeScale && { timeScale: options.timeScale }) });
   const accounts = new Accounts(options, (fp, account) =>
-    log(`proxy: new key ${fp}, paced as ${account === fp ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`));
+    log(
+      `proxy: new key ${fp}, paced as ${account === fp ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`,
+    ),
+  );
   const ctx: ProxyContext = {
     target,
     pacer,
     accounts,
     budget,
     upstream: new Upstream(target, { ca: options.ca }),
-    har: options.harFile ? new HarLog(options.harFile, { name: '@videogen/contract-tests pacing proxy', version: '1.0.0' }) : undefined,
+    har: options.harFile
+      ? new HarLog(options.harFile, { name: '@videogen/contract-tests pacing proxy', version: '1.0.0' })
+      : undefined,
     stats,
     maxWaitMs,
     timeoutMs: Math.min(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS),
@@ -130,7 +139,13 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
     const done = handleRequest(ctx, req, res)
       .catch((err: Error) => {
         log(accounts.scrub(`proxy: internal error on ${req.method} ${req.url}: ${err?.stack ?? err}`));
-        sendAnswer(res, proxyAnswer('PROXY_INTERNAL_ERROR', `The pacing proxy failed on this request: ${accounts.scrub(String(err?.message ?? err))}`));
+        sendAnswer(
+          res,
+          proxyAnswer(
+            'PROXY_INTERNAL_ERROR',
+            `The pacing proxy failed on this request: ${accounts.scrub(String(err?.message ?? err))}`,
+          ),
+        );
       })
       .finally(() => active.delete(done));
     active.add(done);
@@ -146,16 +161,39 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
     sendRawAnswer(socket as Socket, proxyAnswer(code, message), reason);
   };
   server.on('connect', (_req, socket) =>
-    rawAnswer(socket, 'PROXY_METHOD_NOT_ALLOWED',
+    rawAnswer(
+      socket,
+      'PROXY_METHOD_NOT_ALLOWED',
       `CONNECT is not supported: the pacing proxy must see each request to pace it. Set the tool's base URL to the proxy's URL (${url}) instead of using it as an HTTPS proxy.`,
-      'Method Not Allowed'));
+      'Method Not Allowed',
+    ),
+  );
   server.on('upgrade', (_req, socket) =>
-    rawAnswer(socket, 'PROXY_INVALID_REQUEST', 'Protocol upgrades are not supported: the interface is plain HTTP requests.', 'Bad Request'));
+    rawAnswer(
+      socket,
+      'PROXY_INVALID_REQUEST',
+      'Protocol upgrades are not supported: the interface is plain HTTP requests.',
+      'Bad Request',
+    ),
+  );
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-    if (err.code === 'HPE_HEADER_OVERFLOW') rawAnswer(socket, 'PROXY_HEADERS_TOO_LARGE', 'The request headers are too large.', 'Request Header Fields Too Large');
-    else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') rawAnswer(socket, 'PROXY_REQUEST_TIMEOUT', 'The request did not arrive in time.', 'Request Timeout');
-    else rawAnswer(socket, 'PROXY_INVALID_REQUEST', `The request is not valid HTTP/1.1 (${err.code ?? err.message}).`, 'Bad Request');
+    if (err.code === 'HPE_HEADER_OVERFLOW')
+      rawAnswer(
+        socket,
+        'PROXY_HEADERS_TOO_LARGE',
+        'The request headers are too large.',
+        'Request Header Fields Too Large',
+      );
+    else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      rawAnswer(socket, 'PROXY_REQUEST_TIMEOUT', 'The request did not arrive in time.', 'Request Timeout');
+    else
+      rawAnswer(
+        socket,
+        'PROXY_INVALID_REQUEST',
+        `The request is not valid HTTP/1.1 (${err.code ?? err.message}).`,
+        'Bad Request',
+      );
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -175,7 +213,11 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
     origin,
     port,
     target: target.href.replace(/\/+$/, ''),
-    stats: () => ({ ...structuredClone(stats), credits: { ...stats.credits, spent: budget.spent, inFlight: budget.inFlight, refused: budget.refused }, waitedMs: pacer.stats.waitedMs }),
+    stats: () => ({
+      ...structuredClone(stats),
+      credits: { ...stats.credits, spent: budget.spent, inFlight: budget.inFlight, refused: budget.refused },
+      waitedMs: pacer.stats.waitedMs,
+    }),
     har: () => ctx.har?.har(),
     fingerprints: () => accounts.fingerprints(),
     close: () =>

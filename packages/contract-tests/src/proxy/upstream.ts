@@ -21,7 +21,10 @@ export class Upstream {
   private readonly fresh: http.Agent;
   readonly secure: boolean;
 
-  constructor(readonly origin: URL, options: UpstreamOptions = {}) {
+  constructor(
+    readonly origin: URL,
+    options: UpstreamOptions = {},
+  ) {
     this.secure = origin.protocol === 'https:';
     const extra = options.ca === undefined ? [] : Array.isArray(options.ca) ? options.ca : [options.ca];
     const tls = extra.length ? { ca: [...rootCertificates, ...extra] } : {};
@@ -32,7 +35,14 @@ export class Upstream {
     this.fresh = new Agent({ keepAlive: false, ...tls });
   }
 
-  send(o: { method: string; path: string; headers: OutgoingHttpHeaders; body?: BodySpool; fresh?: boolean; timeoutMs: number }): Promise<Attempt> {
+  send(o: {
+    method: string;
+    path: string;
+    headers: OutgoingHttpHeaders;
+    body?: BodySpool;
+    fresh?: boolean;
+    timeoutMs: number;
+  }): Promise<Attempt> {
     const sentAt = Date.now();
     return new Promise<Attempt>((resolve) => {
       let reached = false;

@@ -43,23 +43,38 @@ export function driftOf(results: CheckResult[]): DriftEntry[] {
         let byWhat = entries.get(decision);
         if (!byWhat) entries.set(decision, (byWhat = new Map()));
         const key = what(m);
-        const d = byWhat.get(key) ?? { what: key, count: 0, checks: [], curl: m.exchange?.request && redact(curlLine(m.exchange.baseUrl, m.exchange.request)), change: changeFor(m) };
+        const d = byWhat.get(key) ?? {
+          what: key,
+          count: 0,
+          checks: [],
+          curl: m.exchange?.request && redact(curlLine(m.exchange.baseUrl, m.exchange.request)),
+          change: changeFor(m),
+        };
         d.count++;
         if (!d.checks.includes(id)) d.checks.push(id);
         byWhat.set(key, d);
       }
     }
   }
-  return [...entries.entries()].sort(([a], [b]) => a - b).map(([decision, byWhat]) => ({ decision, differences: [...byWhat.values()] }));
+  return [...entries.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([decision, byWhat]) => ({ decision, differences: [...byWhat.values()] }));
 }
 
 export function driftMarkdown(all: DriftEntry[]): string {
-  const lines = ['# Drift report', '', 'Where the target differs from a decision of `openapi/DECISIONS.md` (a choice of our document where the interface is silent), not from the interface itself.', ''];
+  const lines = [
+    '# Drift report',
+    '',
+    'Where the target differs from a decision of `openapi/DECISIONS.md` (a choice of our document where the interface is silent), not from the interface itself.',
+    '',
+  ];
   if (!all.length) lines.push('No difference from any decision was seen.');
   for (const e of all) {
     lines.push(`## Decision #${e.decision}`, '');
     for (const d of e.differences) {
-      lines.push(`- **${d.what}** — ${d.count}× (${d.checks.slice(0, 3).join('; ')}${d.checks.length > 3 ? '; …' : ''})`);
+      lines.push(
+        `- **${d.what}** — ${d.count}× (${d.checks.slice(0, 3).join('; ')}${d.checks.length > 3 ? '; …' : ''})`,
+      );
       if (d.curl) lines.push(`  - request: \`${d.curl}\``);
       lines.push(`  - to make the document true: ${d.change}`);
     }

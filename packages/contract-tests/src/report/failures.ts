@@ -33,7 +33,12 @@ export function bundleName(checkId: string): string {
   return checkId.replace(/\s*›\s*/g, '.').replace(/[^A-Za-z0-9._-]+/g, '_');
 }
 
-export function makeBundle(checkId: string, message: string, target: { kind: string; baseUrl: string }, exchanges: Exchange[]): FailureBundle {
+export function makeBundle(
+  checkId: string,
+  message: string,
+  target: { kind: string; baseUrl: string },
+  exchanges: Exchange[],
+): FailureBundle {
   return {
     format: 'videogen-contract-failure/1',
     check: checkId,

@@ -9,15 +9,25 @@ import type { DriftEntry } from './drift.ts';
 // A CommonJS module whose types say `export default`: under Node's ESM the default import is the builder itself.
 const builders = ((jrb as any).default ?? jrb) as { newBuilder(): import('junit-report-builder').Builder };
 
-export function junitXml(results: CheckResult[], drift: DriftEntry[], transients: TransientAnswer[], name = 'contract'): string {
+export function junitXml(
+  results: CheckResult[],
+  drift: DriftEntry[],
+  transients: TransientAnswer[],
+  name = 'contract',
+): string {
   const b = builders.newBuilder().name(name);
   const byOp = new Map<string, CheckResult[]>();
   for (const r of results) byOp.set(r.operation, [...(byOp.get(r.operation) ?? []), r]);
   for (const [op, list] of byOp) {
     const suite = b.testSuite().name(op);
     for (const r of list) {
-      const c = suite.testCase().className(op).name(`${op} > ${r.name}`).time(r.ms / 1000);
-      if (r.state === 'failed') c.failure(redact((r.message ?? '').split('\n')[0]), 'ContractViolation').stacktrace(redact(r.message ?? ''));
+      const c = suite
+        .testCase()
+        .className(op)
+        .name(`${op} > ${r.name}`)
+        .time(r.ms / 1000);
+      if (r.state === 'failed')
+        c.failure(redact((r.message ?? '').split('\n')[0]), 'ContractViolation').stacktrace(redact(r.message ?? ''));
       if (r.state === 'skipped') c.skipped().property('skip-reason', redact(r.message ?? 'skipped'));
       if (r.state === 'drift') c.property('decision-mismatch', redact(r.message ?? 'decision mismatch'));
       if (r.note) c.property('note', redact(r.note));
@@ -44,7 +54,11 @@ export function junitXml(results: CheckResult[], drift: DriftEntry[], transients
       suite
         .testCase()
         .className(t.scenario)
-        .name(redact(`${t.request} → ${t.status || 'no answer'}${t.errorCode ? ` ${t.errorCode}` : ''} (attempt ${t.attempt}, ${t.action})`))
+        .name(
+          redact(
+            `${t.request} → ${t.status || 'no answer'}${t.errorCode ? ` ${t.errorCode}` : ''} (attempt ${t.attempt}, ${t.action})`,
+          ),
+        )
         .standardOutput(redact(t.curl ?? ''));
     }
   }

@@ -17,7 +17,13 @@ export interface RunStats {
 
 const MARK = { passed: 'pass', failed: 'FAIL', drift: 'drift', skipped: 'skip' } as const;
 
-export function formatSummary(results: CheckResult[], stats: RunStats, drift: DriftEntry[] = [], transients: TransientAnswer[] = [], driftFile = 'test-results/drift.md'): string {
+export function formatSummary(
+  results: CheckResult[],
+  stats: RunStats,
+  drift: DriftEntry[] = [],
+  transients: TransientAnswer[] = [],
+  driftFile = 'test-results/drift.md',
+): string {
   const byOp = new Map<string, CheckResult[]>();
   for (const r of results) byOp.set(r.operation, [...(byOp.get(r.operation) ?? []), r]);
   const lines: string[] = ['', 'Contract summary', '================'];
@@ -39,7 +45,11 @@ export function formatSummary(results: CheckResult[], stats: RunStats, drift: Dr
     }
   }
   if (drift.length) {
-    lines.push('', 'Decision mismatches (the target chose differently where the interface is silent; not interface failures)', '-'.repeat(101));
+    lines.push(
+      '',
+      'Decision mismatches (the target chose differently where the interface is silent; not interface failures)',
+      '-'.repeat(101),
+    );
     for (const d of drift) {
       lines.push(`  decision #${d.decision}:`);
       for (const x of d.differences.slice(0, 5)) lines.push(`    ${x.count}× ${x.what}`);
@@ -48,9 +58,16 @@ export function formatSummary(results: CheckResult[], stats: RunStats, drift: Dr
     lines.push(`  details, a curl line each and the change that would make the document true: ${driftFile}`);
   }
   if (transients.length) {
-    lines.push('', 'Transient answers (retried or waited out as interface 7.1 says, then sent again; never judged)', '-'.repeat(92));
+    lines.push(
+      '',
+      'Transient answers (retried or waited out as interface 7.1 says, then sent again; never judged)',
+      '-'.repeat(92),
+    );
     for (const t of transients.slice(0, 30)) {
-      const what = t.status === 0 ? `no answer (${t.detail})` : `${t.status}${t.errorCode ? ` ${t.errorCode}` : t.detail ? ` ${t.detail.replace(/\s+/g, ' ').slice(0, 60)}` : ''}`;
+      const what =
+        t.status === 0
+          ? `no answer (${t.detail})`
+          : `${t.status}${t.errorCode ? ` ${t.errorCode}` : t.detail ? ` ${t.detail.replace(/\s+/g, ' ').slice(0, 60)}` : ''}`;
       lines.push(`  ${t.request} → ${what}; attempt ${t.attempt}, ${t.action}  [${t.scenario}]`);
     }
     if (transients.length > 30) lines.push(`  … and ${transients.length - 30} more (summary.json)`);

@@ -25,7 +25,11 @@ export function conversionTarget(opts: any): Record<string, string> | undefined 
 
 export const conversion = scenario<Conversion>({
   name: 'conversion',
-  needs: [need.profile('full', 'converting videos (each costs a credit)'), need.stateful('it has no videos to convert'), need.fixture('convertibleVideoId')],
+  needs: [
+    need.profile('full', 'converting videos (each costs a credit)'),
+    need.stateful('it has no videos to convert'),
+    need.fixture('convertibleVideoId'),
+  ],
   cost: () => ({ A: 1, B: 5, reads: 1, credits: 1 }),
   send: async (s) => {
     const source = await s.fixture('convertibleVideoId');
@@ -45,7 +49,8 @@ export const conversion = scenario<Conversion>({
     out.converted = { id, polled };
     const b = polled.last.body as { status?: string; download_url?: unknown };
     if (ok(polled.last) && b.status === 'completed') {
-      if (typeof b.download_url === 'string' && b.download_url) out.converted.download = await downloadHead(b.download_url);
+      if (typeof b.download_url === 'string' && b.download_url)
+        out.converted.download = await downloadHead(b.download_url);
       out.converted.options = await s.main.get(`/videos/${id}/conversions/`);
     }
     return out;

@@ -25,7 +25,8 @@ const ok = (ex: Exchange) => success(ex) && body(ex) && typeof body(ex) === 'obj
 /** The upload fields that make a mode of their own (text alone takes none of them). */
 const OPTIONAL: readonly string[] = VALID_COMBINATIONS.flatMap(([, may]) => may);
 const FILE_FIELDS: readonly string[] = Object.keys(UPLOAD_LIMITS).filter((f) => !OPTIONAL.includes(f));
-const sameFields = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+const sameFields = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
 
 const SETTING_FIXTURES = [...new Set(COMBINATIONS.map(settingFixture))];
 
@@ -54,10 +55,16 @@ export const settingsDiscovery = scenario({
       const name = settingFixture(c);
       if (f.found[name]) continue;
       // Text alone: a setting with text and no file field (the cheapest generation).
-      const match = c.key === 'text' ? (r: any) => r.request_fields.includes('text') && !r.request_fields.some((x: string) => FILE_FIELDS.includes(x)) : (r: any) => sameFields(r.request_fields, c.fields);
+      const match =
+        c.key === 'text'
+          ? (r: any) =>
+              r.request_fields.includes('text') && !r.request_fields.some((x: string) => FILE_FIELDS.includes(x))
+          : (r: any) => sameFields(r.request_fields, c.fields);
       const hit = settings.find(match);
       if (hit) f.found[name] = hit.video_setting_id;
-      else f.notes[name] = `no video setting with request_fields ${c.key === 'text' ? 'with text and no file' : `exactly [${c.fields.join(', ')}]`} among the ${settings.length} listed`;
+      else
+        f.notes[name] =
+          `no video setting with request_fields ${c.key === 'text' ? 'with text and no file' : `exactly [${c.fields.join(', ')}]`} among the ${settings.length} listed`;
     }
     return f;
   },
@@ -79,7 +86,9 @@ export const videoDiscovery = scenario({
   send: async (s) => {
     const f = findings();
     const t = s.run.target;
-    const known = new Set([...Object.values(t.fixtures), ...(t.seededIds ?? [])].filter((v): v is string => typeof v === 'string'));
+    const known = new Set(
+      [...Object.values(t.fixtures), ...(t.seededIds ?? [])].filter((v): v is string => typeof v === 'string'),
+    );
     const missing = () => VIDEO_FIXTURES.filter((n) => !t.fixtures[n] && !f.found[n]);
     if (!missing().length) return f;
     const listed = await listPages(s.main, DISCOVERY.pages);
@@ -87,9 +96,14 @@ export const videoDiscovery = scenario({
       for (const n of missing()) f.blocked[n] = listed.error;
       return f;
     }
-    const candidates = listed.items.filter((v) => typeof v?.video_id === 'string' && !known.has(v.video_id)).sort(byNewest);
+    const candidates = listed.items
+      .filter((v) => typeof v?.video_id === 'string' && !known.has(v.video_id))
+      .sort(byNewest);
     let reads = 0;
-    const needStates = () => Object.entries(STATE_FIXTURES).filter(([, n]) => missing().includes(n)).map(([state]) => state);
+    const needStates = () =>
+      Object.entries(STATE_FIXTURES)
+        .filter(([, n]) => missing().includes(n))
+        .map(([state]) => state);
     const needOptions = () => OPTION_FIXTURES.filter((n) => missing().includes(n));
     let readStates = 0;
     for (const item of candidates) {
@@ -116,14 +130,22 @@ export const videoDiscovery = scenario({
       if (o.is_convertible === true) {
         f.found.convertibleVideoId ??= id;
         // A speaker that does not speak every language (LANGUAGE_NOT_SUPPORTED_BY_VOICES can be provoked).
-        if (Array.isArray(o.available_languages) && LANGUAGES.some((l) => l !== o.current_language && !o.available_languages.includes(l))) f.found.limitedVoicesVideoId ??= id;
+        if (
+          Array.isArray(o.available_languages) &&
+          LANGUAGES.some((l) => l !== o.current_language && !o.available_languages.includes(l))
+        )
+          f.found.limitedVoicesVideoId ??= id;
       } else if (o.is_convertible === false) f.found.notConvertibleVideoId ??= id;
     }
     const where = `among the ${candidates.length} listed (${listed.pages} page${listed.pages === 1 ? '' : 's'} of GET /videos/ read, ${readStates} statuses read; discovery reads at most ${DISCOVERY.pages} pages and ${DISCOVERY.reads} videos)`;
-    for (const [state, n] of Object.entries(STATE_FIXTURES)) if (missing().includes(n)) f.notes[n] = `no ${state} video ${where}`;
-    if (missing().includes('convertibleVideoId')) f.notes.convertibleVideoId = `no completed video with is_convertible true ${where}`;
-    if (missing().includes('notConvertibleVideoId')) f.notes.notConvertibleVideoId = `no completed video with is_convertible false ${where}`;
-    if (missing().includes('limitedVoicesVideoId')) f.notes.limitedVoicesVideoId = `no convertible video lacking a language ${where}`;
+    for (const [state, n] of Object.entries(STATE_FIXTURES))
+      if (missing().includes(n)) f.notes[n] = `no ${state} video ${where}`;
+    if (missing().includes('convertibleVideoId'))
+      f.notes.convertibleVideoId = `no completed video with is_convertible true ${where}`;
+    if (missing().includes('notConvertibleVideoId'))
+      f.notes.notConvertibleVideoId = `no completed video with is_convertible false ${where}`;
+    if (missing().includes('limitedVoicesVideoId'))
+      f.notes.limitedVoicesVideoId = `no convertible video lacking a language ${where}`;
     return f;
   },
 });
@@ -139,7 +161,9 @@ async function listPages(api: Api, pages: number): Promise<{ items: any[]; pages
   const total = Number(body(first).total_count);
   const last = Number.isInteger(total) && total > 0 ? Math.ceil(total / PAGE_SIZE) : 1;
   const oldestFirst = items.length > 1 && byNewest(items[0], items[items.length - 1]) > 0;
-  const order = oldestFirst ? Array.from({ length: last - 1 }, (_, i) => last - i) : Array.from({ length: last - 1 }, (_, i) => i + 2);
+  const order = oldestFirst
+    ? Array.from({ length: last - 1 }, (_, i) => last - i)
+    : Array.from({ length: last - 1 }, (_, i) => i + 2);
   let read = 1;
   for (const page of order.slice(0, pages - 1)) {
     const ex = await api.get('/videos/', { query: { page } });

@@ -11,12 +11,28 @@
 // The first two generations fill the running places (8.2): while both run, the concurrency probe sends
 // the other combinations and a conversion, all of which must be refused with 503.
 import { MAX_RUNNING } from '@videogen/openapi/rules';
-import { need, scenario, type FixtureFindings, type FixtureSource, type Scenario, type Sender } from '../engine/catalogue.ts';
+import {
+  need,
+  scenario,
+  type FixtureFindings,
+  type FixtureSource,
+  type Scenario,
+  type Sender,
+} from '../engine/catalogue.ts';
 import { Skip, untilGuard } from '../engine/outcomes.ts';
 import type { Exchange, RequestOptions, TargetConfig } from '../shapes.ts';
 import { COMBINATIONS, modeForm, settingFixture, type Combination } from './forms.ts';
 import { byNewest } from './discovery.ts';
-import { downloadHead, idOf, pollUntilDone, waitForSlot, waitUntilRunningAtMost, type Download, type Polled, ok } from './videos.ts';
+import {
+  downloadHead,
+  idOf,
+  pollUntilDone,
+  waitForSlot,
+  waitUntilRunningAtMost,
+  type Download,
+  type Polled,
+  ok,
+} from './videos.ts';
 
 /** How many of the account's newest videos the idle wait before the probe reads (the list shows no status). */
 export const NEWEST_READ = 5;
@@ -52,7 +68,11 @@ export function roles(target: TargetConfig): Roles {
   const generated: Combination[] = [];
   while (needed.size) {
     const gain = (c: Combination) => [...covers(c)].filter((x) => needed.has(x)).length;
-    const best = usable.filter((c) => !generated.includes(c)).sort((a, b) => gain(b) - gain(a) || b.fields.length - a.fields.length || usable.indexOf(a) - usable.indexOf(b))[0];
+    const best = usable
+      .filter((c) => !generated.includes(c))
+      .sort(
+        (a, b) => gain(b) - gain(a) || b.fields.length - a.fields.length || usable.indexOf(a) - usable.indexOf(b),
+      )[0];
     if (!best || gain(best) === 0) break;
     generated.push(best);
     for (const x of covers(best)) needed.delete(x);
@@ -130,8 +150,15 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
       // Start from no running video, so that exactly the ones sent here run when one more is asked.
       if (s.selected(probe)) await s.as(probe, () => waitForIdleAccount(s));
       const textSetting = await s.fixture(settingFixture(text));
-      const known = [...Object.values(run.target.fixtures), ...(run.target.seededIds ?? [])].filter((v): v is string => typeof v === 'string');
-      const out: Partial<Generations> & Pick<Generations, 'sent' | 'fallbacks' | 'ids' | 'known'> = { sent: [], fallbacks: [], ids: [], known };
+      const known = [...Object.values(run.target.fixtures), ...(run.target.seededIds ?? [])].filter(
+        (v): v is string => typeof v === 'string',
+      );
+      const out: Partial<Generations> & Pick<Generations, 'sent' | 'fallbacks' | 'ids' | 'known'> = {
+        sent: [],
+        fallbacks: [],
+        ids: [],
+        known,
+      };
       for (const [i, c] of filling.entries()) {
         const setting = c === text ? textSetting : await s.maybeFixture(settingFixture(c));
         let exchange = setting ? await generate(s, c, setting) : undefined;
@@ -171,7 +198,10 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
     send: async (s) => {
       const g = await s.read(generations);
       const ids = [...g.ids];
-      if (ids.length < FILLING) throw new Skip('the generations filling the running places were not all accepted (see generate_returns_video_id)');
+      if (ids.length < FILLING)
+        throw new Skip(
+          'the generations filling the running places were not all accepted (see generate_returns_video_id)',
+        );
       // Were the limit above the filling generations, more text ones (none today).
       for (let n = ids.length + 1; n <= MAX_RUNNING; n++) {
         const id = idOf(await generate(s, text, await s.fixture(settingFixture(text)), { retry: false }));
@@ -187,27 +217,41 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
       const before = await statuses();
       const overLimit: Generation[] = [];
       const settings = new Map<Combination, string | undefined>();
-      for (const c of r.overLimit.length ? r.overLimit : [text]) settings.set(c, await s.maybeFixture(settingFixture(c)));
+      for (const c of r.overLimit.length ? r.overLimit : [text])
+        settings.set(c, await s.maybeFixture(settingFixture(c)));
       // A convertible video found without waiting for the run's own (configured or discovered).
       const source = await s.maybeFixture('convertibleVideoId', { made: false });
       let conversion: Exchange | undefined;
       // The guard (a credit cap) may stop the rest once a target accepted one: what was answered stays.
       const { stopped } = await untilGuard([
-        ...[...settings].filter(([, setting]) => setting).map(([c, setting]) => async () => {
-          const exchange = await generate(s, c, setting!, { retry: false, gate: false });
-          const id = idOf(exchange);
-          if (id) s.run.created.push(id);
-          overLimit.push({ combination: c, exchange });
-        }),
+        ...[...settings]
+          .filter(([, setting]) => setting)
+          .map(([c, setting]) => async () => {
+            const exchange = await generate(s, c, setting!, { retry: false, gate: false });
+            const id = idOf(exchange);
+            if (id) s.run.created.push(id);
+            overLimit.push({ combination: c, exchange });
+          }),
         async () => {
           if (!source) return;
-          conversion = await s.main.post(`/videos/${source}/conversions/`, { json: { aspect_ratio: '1:1' }, retry: false, gate: false });
+          conversion = await s.main.post(`/videos/${source}/conversions/`, {
+            json: { aspect_ratio: '1:1' },
+            retry: false,
+            gate: false,
+          });
           const id = idOf(conversion);
           if (id) s.run.created.push(id);
         },
       ]);
       // Read after sending: a video running now was running while the requests were answered.
-      return { filling: [...g.sent.map((x) => x.exchange), ...g.fallbacks].filter((e) => idOf(e)), before, overLimit, conversion, stopped, after: await statuses() };
+      return {
+        filling: [...g.sent.map((x) => x.exchange), ...g.fallbacks].filter((e) => idOf(e)),
+        before,
+        overLimit,
+        conversion,
+        stopped,
+        after: await statuses(),
+      };
     },
   });
   // Sent as soon as the generations are, while they run.
@@ -248,7 +292,8 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
       const out: OwnVideo = { id, polled };
       if (!ok(polled.last) || body.status !== 'completed') return out;
       out.options = await s.main.get(`/videos/${id}/conversions/`);
-      if (typeof body.download_url === 'string' && body.download_url) out.download = await downloadHead(body.download_url);
+      if (typeof body.download_url === 'string' && body.download_url)
+        out.download = await downloadHead(body.download_url);
       return out;
     },
   });
@@ -265,7 +310,11 @@ async function waitForIdleAccount(s: Sender): Promise<void> {
   const listed = await s.main.get('/videos/');
   // Newest first whatever order the target lists in (DECISIONS #18), as discovery reads them.
   const results = ok(listed) ? ((listed.body as { results?: unknown[] })?.results ?? []) : [];
-  const newest = [...results].sort(byNewest).slice(0, NEWEST_READ).map((v: any) => v?.video_id).filter((v): v is string => typeof v === 'string');
+  const newest = [...results]
+    .sort(byNewest)
+    .slice(0, NEWEST_READ)
+    .map((v: any) => v?.video_id)
+    .filter((v): v is string => typeof v === 'string');
   await waitUntilRunningAtMost(s.run, [...new Set([...s.run.created, ...newest])], 0);
 }
 
@@ -283,12 +332,15 @@ export function ownVideoSource(own: Scenario<OwnVideo>): FixtureSource {
         const f: FixtureFindings = { found: {}, notes: {}, blocked: {} };
         const status = (v.polled.last.body as { status?: string } | undefined)?.status;
         if (!ok(v.polled.last)) f.blocked.completedVideoId = f.blocked.convertibleVideoId = v.polled.last;
-        else if (status !== 'completed') f.notes.completedVideoId = f.notes.convertibleVideoId = `the run's own video ended ${status}${v.polled.timedOut ? ' (still running at the polling timeout)' : ''}`;
+        else if (status !== 'completed')
+          f.notes.completedVideoId =
+            f.notes.convertibleVideoId = `the run's own video ended ${status}${v.polled.timedOut ? ' (still running at the polling timeout)' : ''}`;
         else {
           f.found.completedVideoId = v.id;
           if (!ok(v.options)) {
             if (v.options) f.blocked.convertibleVideoId = v.options;
-          } else if ((v.options!.body as { is_convertible?: unknown })?.is_convertible === true) f.found.convertibleVideoId = v.id;
+          } else if ((v.options!.body as { is_convertible?: unknown })?.is_convertible === true)
+            f.found.convertibleVideoId = v.id;
           else f.notes.convertibleVideoId = "the run's own video is not convertible";
         }
         return f;

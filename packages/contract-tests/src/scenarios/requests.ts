@@ -22,7 +22,11 @@ export function sampleRequest(f: FixtureIds, operationId: string): SampleRequest
   switch (operationId) {
     case 'generateVideo':
       // A fresh FormData per call: a body can be sent once.
-      return { method: 'POST', path: '/videos/generate/', opts: { form: textForm(f.videoSettingId ?? randomUUID(), 'Contract suite: authentication probe') } };
+      return {
+        method: 'POST',
+        path: '/videos/generate/',
+        opts: { form: textForm(f.videoSettingId ?? randomUUID(), 'Contract suite: authentication probe') },
+      };
     case 'listVideos':
       return { method: 'GET', path: '/videos/', opts: {} };
     case 'getVideo':
@@ -51,10 +55,13 @@ function genericRequest(operationId: string, videoId: string): SampleRequest {
   if (!content) return { method: op.method, path, opts: {} };
   const json = content['application/json'];
   if (json) {
-    const example = json.example ?? (Object.values(json.examples ?? {})[0] as { value?: unknown } | undefined)?.value ?? {};
+    const example =
+      json.example ?? (Object.values(json.examples ?? {})[0] as { value?: unknown } | undefined)?.value ?? {};
     return { method: op.method, path, opts: { json: example } };
   }
-  throw new Error(`the contract suite cannot build a request for ${operationId} (${Object.keys(content).join(', ')}): add it to scenarios/requests.ts`);
+  throw new Error(
+    `the contract suite cannot build a request for ${operationId} (${Object.keys(content).join(', ')}): add it to scenarios/requests.ts`,
+  );
 }
 
 /** Every operation of the document, so that a new one gets every generic check (or the suite names it). */

@@ -26,7 +26,8 @@ export function conversionHandlers(ctx: Context): Record<string, OperationHandle
     createConversion: async (request, _reply, params) => {
       const account = request.account!;
       const source = findVideo(account.name, params.video_id as string);
-      if (account.plan === 'free') throw new ApiError(403, 'INSUFFICIENT_CREDIT', 'The conversion API is not available on the Free plan.');
+      if (account.plan === 'free')
+        throw new ApiError(403, 'INSUFFICIENT_CREDIT', 'The conversion API is not available on the Free plan.');
       const body = parseJsonObject(request.headers['content-type'], request.body);
       const { language, aspect_ratio } = body as { language?: unknown; aspect_ratio?: unknown };
       // The 400 rows of 7.2 in the order of DECISIONS #25: the one rule shared with the client and the CLI.
@@ -34,7 +35,14 @@ export function conversionHandlers(ctx: Context): Record<string, OperationHandle
       const options = conversionOptions(source, ctx.clock.now(account.name), languages, aspectRatios);
       const problem = conversionProblem(
         { language, aspect_ratio },
-        { ...options, notConvertibleReason: source.real_avatar ? 'real_avatar' : options.is_convertible ? undefined : 'no_video_data' },
+        {
+          ...options,
+          notConvertibleReason: source.real_avatar
+            ? 'real_avatar'
+            : options.is_convertible
+              ? undefined
+              : 'no_video_data',
+        },
       );
       if (problem) throw bad(problem.error_code!, problem.message);
       if (source.unknown_error_on_convert) throw new ApiError(500, 'UNKNOWN_ERROR', 'An unexpected error occurred.');
@@ -58,13 +66,15 @@ export function conversionHandlers(ctx: Context): Record<string, OperationHandle
 /** The body arrives unparsed (see server.ts) so that its errors come after NOT_FOUND and the plan check. */
 function parseJsonObject(contentType: string | undefined, raw: unknown): Record<string, unknown> {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json') throw invalidRequest('The request body must be a JSON object (Content-Type: application/json).');
+  if (type !== 'application/json')
+    throw invalidRequest('The request body must be a JSON object (Content-Type: application/json).');
   let body: unknown;
   try {
     body = JSON.parse(typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '');
   } catch {
     throw invalidRequest('The request body must be a JSON object (it is not valid JSON).');
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw invalidRequest('The request body must be a JSON object.');
   return body as Record<string, unknown>;
 }

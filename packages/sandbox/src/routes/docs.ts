@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
 
-const candidates = ['../../docs/dist/index.html', '../../../docs/dist/index.html'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+const candidates = ['../../docs/dist/index.html', '../../../docs/dist/index.html'].map((p) =>
+  fileURLToPath(new URL(p, import.meta.url)),
+);
 
 /** The built docs page, when there is one (the CLI mentions /docs only then). */
 export const docsPage = (): string | undefined => candidates.find((file) => existsSync(file));

@@ -13,8 +13,11 @@ import type { ValidCombination } from '../spec.js';
 
 export function generateHandlers(ctx: Context): Record<string, OperationHandler> {
   const { model } = ctx;
-  const inputNames = Object.keys(model.spec.components.schemas.GenerateVideoRequest.properties).filter((n) => n !== 'video_setting_id');
-  const describeCombination = (c: ValidCombination) => [...c.fields, ...(c.optional ?? []).map((o) => `[${o}]`)].join(' + ');
+  const inputNames = Object.keys(model.spec.components.schemas.GenerateVideoRequest.properties).filter(
+    (n) => n !== 'video_setting_id',
+  );
+  const describeCombination = (c: ValidCombination) =>
+    [...c.fields, ...(c.optional ?? []).map((o) => `[${o}]`)].join(' + ');
 
   return {
     generateVideo: async (request) => {
@@ -25,7 +28,9 @@ export function generateHandlers(ctx: Context): Record<string, OperationHandler>
       // states the same combinations, but its error would only name one branch's missing field).
       const given = inputNames.filter((n) => n in form.fields || n in form.files);
       if (formProblem(given)) {
-        throw invalidRequest(`Give exactly one of: ${model.combinations.map(describeCombination).join('; ')} (got ${given.join(' + ') || 'no input field'}).`);
+        throw invalidRequest(
+          `Give exactly one of: ${model.combinations.map(describeCombination).join('; ')} (got ${given.join(' + ') || 'no input field'}).`,
+        );
       }
 
       // The document's schema: required video_setting_id (a UUID), non-empty text, at most 10 images.

@@ -6,6 +6,7 @@ import type { OperationHandler } from '../spec-routes.js';
 
 export function settingHandlers(_ctx: Context): Record<string, OperationHandler> {
   return {
-    listVideoSettings: async (request, _reply, params) => pageOf(seededSettings(request.account!), params.page as number),
+    listVideoSettings: async (request, _reply, params) =>
+      pageOf(seededSettings(request.account!), params.page as number),
   };
 }
