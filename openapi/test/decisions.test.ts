@@ -18,7 +18,7 @@ export function decisionEntries(text: string): number[] {
 type Placement = { path: (string | number)[]; value: unknown };
 /** Every `x-decision` in a document, with the path of the node that carries it. */
 export function placements(node: unknown, path: (string | number)[] = [], out: Placement[] = []): Placement[] {
-  if (Array.isArray(node)) node.forEach((v, i) => placements(v, [...path, i], out));
+  if (Array.isArray(node)) for (const [i, v] of node.entries()) placements(v, [...path, i], out);
   else if (node && typeof node === 'object')
     for (const [k, v] of Object.entries(node)) {
       if (k === 'x-decision') out.push({ path, value: v });

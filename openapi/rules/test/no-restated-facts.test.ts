@@ -187,9 +187,8 @@ function findings(): string[] {
     if (codes.size >= LANGUAGE_LIST.min)
       found.push(`${file} restates ${LANGUAGE_LIST.id}: ${codes.size} language codes`);
   }
-  ALLOWED.forEach(
-    (a, i) => used.has(i) || found.push(`ALLOWED entry for ${a.file} (${a.match}) matches nothing: remove it`),
-  );
+  for (const [i, a] of ALLOWED.entries())
+    if (!used.has(i)) found.push(`ALLOWED entry for ${a.file} (${a.match}) matches nothing: remove it`);
   return found;
 }
 

@@ -199,16 +199,14 @@ describe('a download the download host refuses (issue 21)', () => {
     const storagePort = await listen(storage);
     const id = FIXTURES.acme.videos.convertible;
     const api = createServer((req, res) => {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            video_id: id,
-            status: 'completed',
-            download_url: `http://127.0.0.1:${storagePort}/b/v.mp4?sig=1`,
-            copyright: [],
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          video_id: id,
+          status: 'completed',
+          download_url: `http://127.0.0.1:${storagePort}/b/v.mp4?sig=1`,
+          copyright: [],
+        }),
+      );
     });
     const apiPort = await listen(api);
     try {

@@ -26,4 +26,4 @@ export async function bundleSize() {
   const baseAll = await size(`import * as f from 'openapi-fetch'; globalThis.keep = f;`);
   return { client, base, baseAll, ratio: client.gz / base.gz };
 }
-if (import.meta.url == `file://${process.argv[1]}`) console.log(await bundleSize());
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await bundleSize());

@@ -159,7 +159,7 @@ const listen = (handler) =>
     apiKey: SANDBOX_KEYS.globex,
     baseUrl: sb.baseUrl,
     account: 'bench-pacing',
-    fetch: (r) => fetch(r).then((res) => (res.status == 429 && tooMany++, res)),
+    fetch: (r) => fetch(r).then((res) => (res.status === 429 && tooMany++, res)),
   });
   const { requests, windowMs: specWindowMs } = RATE_LIMITS.B;
   const windowMs = specWindowMs / timeScale;
@@ -176,7 +176,7 @@ const listen = (handler) =>
     'pacing: 30 class-B calls, wall / even-spacing floor',
     wall / floor,
     '<= 1.1, zero 429',
-    wall / floor <= 1.1 && tooMany == 0,
+    wall / floor <= 1.1 && tooMany === 0,
     `${wall.toFixed(0)} ms vs ${floor} ms floor (${calls - 1} intervals of ${windowMs / requests} ms; ${burstFloor} ms if bursts of ${requests} were allowed), ${tooMany} x 429`,
   );
   await sb.close();

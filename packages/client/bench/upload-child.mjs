@@ -10,7 +10,7 @@ const idle = process.memoryUsage.rss();
 let peak = idle;
 const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10);
 const t0 = performance.now();
-if (mode == 'client') {
+if (mode === 'client') {
   const client = createClient({ apiKey: 'bench', baseUrl, plan: 'business', pacing: false });
   await client.videos.generate(
     { video_setting_id: SETTING, pdf_file: file },

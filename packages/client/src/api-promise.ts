@@ -52,6 +52,7 @@ export class APIPromise<T> extends Promise<T> {
     return (this.#parsed ??= this.#response.then(this.#parse));
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a Promise (awaited for the data), as openai-node's is
   override then<A = T, B = never>(
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: any) => B | PromiseLike<B>) | null,

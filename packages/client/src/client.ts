@@ -83,7 +83,7 @@ export function createClient(options: ClientOptions = {}) {
   if (!key) throw new AuthenticationError('No API key: pass apiKey or set VIDEO_API_KEY');
   const baseUrl = (options.baseUrl ?? env.VIDEO_API_BASE_URL ?? PRODUCTION_BASE_URL).replace(/\/+$/, '');
   const { protocol, hostname } = new URL(baseUrl);
-  if (protocol != 'https:' && !(protocol == 'http:' && LOOPBACK.test(hostname)))
+  if (protocol !== 'https:' && !(protocol === 'http:' && LOOPBACK.test(hostname)))
     throw new TypeError(`Refusing base URL ${protocol}//${hostname}: use https (http only on loopback)`);
   const clock = options.clock ?? realClock;
   const plan = options.plan ?? 'personal';

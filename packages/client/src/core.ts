@@ -64,7 +64,7 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
         { status: res.status, headers: res.headers },
       );
     }
-    if (data === null || typeof data != 'object')
+    if (data === null || typeof data !== 'object')
       throw new UnexpectedResponseError(`${where()}: the body is not a JSON object`, {
         status: res.status,
         headers: res.headers,
@@ -97,9 +97,9 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
  * on the parsed values, not on JSON text, where a key holding `"` or `\` appears escaped.
  */
 export function scrub(value: unknown, key: string): unknown {
-  if (typeof value == 'string') return value.split(key).join('***');
+  if (typeof value === 'string') return value.split(key).join('***');
   if (Array.isArray(value)) return value.map((v) => scrub(v, key));
-  if (value && typeof value == 'object')
+  if (value && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k, key) as string, scrub(v, key)]));
   return value;
 }

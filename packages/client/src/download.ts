@@ -39,11 +39,10 @@ export async function download(
   for (let fresh = false; ; fresh = true) {
     const video = await get(id, { signal, timeoutMs, ...o });
     const { status } = video;
-    if (status != 'completed')
-      throw new (status == 'failed' ? VideoFailedError : status == 'expired' ? VideoExpiredError : VideoNotReadyError)(
-        `Video ${id} is ${status}`,
-        { video, retryable: status == 'running' },
-      );
+    if (status !== 'completed')
+      throw new (
+        status === 'failed' ? VideoFailedError : status === 'expired' ? VideoExpiredError : VideoNotReadyError
+      )(`Video ${id} is ${status}`, { video, retryable: status === 'running' });
     const host = hostOf(video.download_url);
     const failed = (
       message: string,

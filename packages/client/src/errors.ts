@@ -79,8 +79,8 @@ export class VideoApiError extends Error {
    */
   static generate(status: number, body: unknown, headers?: Headers, now = Date.now()): VideoApiError {
     const b = body as { error_code?: unknown; error?: unknown } | string | null | undefined;
-    const code = typeof b == 'object' && typeof b?.error_code == 'string' ? b.error_code : undefined;
-    const error = typeof b == 'string' ? b.slice(0, 200) : typeof b?.error == 'string' ? b.error : '';
+    const code = typeof b === 'object' && typeof b?.error_code === 'string' ? b.error_code : undefined;
+    const error = typeof b === 'string' ? b.slice(0, 200) : typeof b?.error === 'string' ? b.error : '';
     const { kind, retryable } = classifyError(status, code);
     const init: ErrorInit = {
       status,
@@ -193,7 +193,7 @@ export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof 
 
 /** Whether waiting and sending again could help (x-retry-policy, through the rules' one classifier). */
 export const isRetryable = (status: number, code?: unknown) =>
-  classifyError(status, typeof code == 'string' ? code : undefined).retryable;
+  classifyError(status, typeof code === 'string' ? code : undefined).retryable;
 
 /** The Retry-After of a response, as sent and in ms (uncapped: the caller decides what is too long). */
 export function retryAfterOf(headers: Headers, now: number): { retryAfter?: string; retryAfterMs?: number } {

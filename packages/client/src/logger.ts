@@ -33,15 +33,16 @@ export const parseLevel = (value: string | undefined): LogLevel | undefined => {
  * logger, lines go to stderr as JSON. Every string is scrubbed of the key.
  */
 export function createLog(o: { logger?: Logger | TrafficLogger; level?: LogLevel; env?: string; key: string }): Log {
-  const level = o.level ?? parseLevel(o.env) ?? (o.logger ? (typeof o.logger == 'function' ? 'debug' : 'info') : 'off');
+  const level =
+    o.level ?? parseLevel(o.env) ?? (o.logger ? (typeof o.logger === 'function' ? 'debug' : 'info') : 'off');
   const log: Log = {};
-  if (level == 'off') return log;
+  if (level === 'off') return log;
   const sink = o.logger ?? ((line: string) => console.error(line));
   const clean = (v: unknown) => redact(v, o.key, JSON.stringify(o.key).slice(1, -1));
   for (const l of ['debug', 'info', 'warn', 'error'] as const) {
     if (RANK[l] < RANK[level]) continue;
     log[l] =
-      typeof sink == 'function'
+      typeof sink === 'function'
         ? (fields, msg) => sink(JSON.stringify(clean({ time: new Date().toISOString(), level: l, msg, ...fields })))
         : (fields, msg) => sink[l](clean(fields) as Record<string, unknown>, clean(msg) as string);
   }
@@ -53,9 +54,9 @@ export function createLog(o: { logger?: Logger | TrafficLogger; level?: LogLevel
  * body logged as text holds it escaped when it has `"` or `\`).
  */
 function redact(v: unknown, key: string, escaped: string): unknown {
-  if (typeof v == 'string') return v.split(key).join('***').split(escaped).join('***');
+  if (typeof v === 'string') return v.split(key).join('***').split(escaped).join('***');
   if (Array.isArray(v)) return v.map((x) => redact(x, key, escaped));
-  if (v && typeof v == 'object')
+  if (v && typeof v === 'object')
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, key, escaped), redact(x, key, escaped)]));
   return v;
 }
@@ -64,7 +65,7 @@ function redact(v: unknown, key: string, escaped: string): unknown {
 const MAX_BODY = 64 * 1024;
 const headersOf = (h: Headers | Record<string, string>) =>
   Object.fromEntries(
-    (h instanceof Headers ? [...h.entries()] : Object.entries(h)).filter(([k]) => k.toLowerCase() != 'authorization'),
+    (h instanceof Headers ? [...h.entries()] : Object.entries(h)).filter(([k]) => k.toLowerCase() !== 'authorization'),
   );
 const isText = (type: string | null) => !type || /json|text|xml/i.test(type);
 

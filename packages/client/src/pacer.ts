@@ -93,9 +93,9 @@ export class Pacer {
     ticket.settle({
       status: res.status,
       headers: res.headers,
-      error_code: typeof body?.error_code == 'string' ? body.error_code : undefined,
-      video_id: counts && typeof body?.video_id == 'string' ? body.video_id : undefined,
-      videoStatus: !counts && typeof body?.status == 'string' ? body.status : undefined,
+      error_code: typeof body?.error_code === 'string' ? body.error_code : undefined,
+      video_id: counts && typeof body?.video_id === 'string' ? body.video_id : undefined,
+      videoStatus: !counts && typeof body?.status === 'string' ? body.status : undefined,
     });
   }
 }

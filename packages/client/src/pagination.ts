@@ -38,10 +38,10 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
       const p = checked(await this.#load(n), n);
       // A list that never ends would loop forever: stop on a page that does not advance or repeats.
       const fingerprint = JSON.stringify(p.results);
-      if (n > from && fingerprint == previous) throw new UnexpectedResponseError(`Page ${n} repeats page ${n - 1}`);
+      if (n > from && fingerprint === previous) throw new UnexpectedResponseError(`Page ${n} repeats page ${n - 1}`);
       previous = fingerprint;
       seen += p.results.length;
-      if (p.has_next && typeof p.total_count == 'number' && seen >= p.total_count)
+      if (p.has_next && typeof p.total_count === 'number' && seen >= p.total_count)
         throw new UnexpectedResponseError(
           `Page ${n} says has_next, but its ${seen} items already reach total_count ${p.total_count}`,
         );
@@ -60,6 +60,7 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
     return (this.#first ??= this.#load(n)).then((p) => checked(p, n));
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: a page promise is awaited for its first page, and iterated for every item
   then<A = Page<T>, B = never>(
     onfulfilled?: ((value: Page<T>) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: any) => B | PromiseLike<B>) | null,
@@ -83,9 +84,9 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
 
 /** A page must be a paged list, and the one asked for. */
 function checked<T>(p: Page<T>, n: number): Page<T> {
-  if (!p || !Array.isArray(p.results) || typeof p.has_next != 'boolean')
+  if (!p || !Array.isArray(p.results) || typeof p.has_next !== 'boolean')
     throw new UnexpectedResponseError(`Page ${n} is not a paged list (results array, has_next boolean)`);
-  if (typeof p.page == 'number' && p.page != n)
+  if (typeof p.page === 'number' && p.page !== n)
     throw new UnexpectedResponseError(`Asked for page ${n}, the service answered page ${p.page}`);
   return p;
 }

@@ -30,12 +30,12 @@ export async function waitForVideo(
     const elapsedMs = clock.now() - start;
     onProgress?.(video, { elapsedMs });
     const { status } = video;
-    if (status == 'completed') return { data: video, response };
+    if (status === 'completed') return { data: video, response };
     // Interface 4.7: stop on failed; DECISIONS 3: expired is terminal too.
-    if (status == 'failed' || status == 'expired')
-      throw new (status == 'failed' ? VideoFailedError : VideoExpiredError)(`Video ${id} ${status}`, { video });
+    if (status === 'failed' || status === 'expired')
+      throw new (status === 'failed' ? VideoFailedError : VideoExpiredError)(`Video ${id} ${status}`, { video });
     // A status the interface does not list (2.1) is not guessed to mean anything.
-    if (status != 'running')
+    if (status !== 'running')
       throw new UnexpectedResponseError(
         `Video ${id}: unknown status ${JSON.stringify(status)} (expected running, completed, failed or expired)`,
         { video },

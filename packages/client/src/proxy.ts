@@ -11,15 +11,15 @@ let shared: { key: string; dispatcher: object } | undefined;
 
 const isNode = () => {
   const g = globalThis as { Bun?: unknown; Deno?: unknown; process?: { release?: { name?: string } } };
-  return g.Bun === undefined && g.Deno === undefined && g.process?.release?.name == 'node';
+  return g.Bun === undefined && g.Deno === undefined && g.process?.release?.name === 'node';
 };
 
 /** Node 22.21+ (and 24) with NODE_USE_ENV_PROXY=1 or --use-env-proxy: its own fetch already proxies. */
 function nodeReadsProxyEnv(env: Env): boolean {
   const p = (globalThis as { process?: { versions?: { node?: string }; execArgv?: string[] } }).process;
   const [major, minor] = (p?.versions?.node ?? '0.0').split('.').map(Number);
-  const recent = major >= 24 || (major == 22 && minor >= 21);
-  return recent && (env.NODE_USE_ENV_PROXY == '1' || !!p?.execArgv?.includes('--use-env-proxy'));
+  const recent = major >= 24 || (major === 22 && minor >= 21);
+  return recent && (env.NODE_USE_ENV_PROXY === '1' || !!p?.execArgv?.includes('--use-env-proxy'));
 }
 
 /**
@@ -33,7 +33,7 @@ export function envProxyDispatcher(env: Env): object | undefined {
   );
   if (!vars.slice(0, 4).some(Boolean) || !isNode() || nodeReadsProxyEnv(env)) return undefined;
   const key = vars.join('\n');
-  if (shared?.key == key) return shared.dispatcher;
+  if (shared?.key === key) return shared.dispatcher;
   let undici: { EnvHttpProxyAgent: new () => object };
   try {
     // createRequire, not import(): bundlers do not follow it, so undici never enters a browser or Worker bundle.

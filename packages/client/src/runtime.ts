@@ -21,6 +21,6 @@ export const noFileSystem = (what: string) =>
  * 'manual'. Either way a 3xx to an upload ends as an error: its body cannot be sent again.
  */
 export const uploadRedirect = (): RequestRedirect =>
-  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent == 'Cloudflare-Workers'
+  (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers'
     ? 'manual'
     : 'error';

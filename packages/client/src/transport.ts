@@ -101,7 +101,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
   const retry = o.maxRetries === undefined ? c.retry : { ...c.retry, maxRetries: o.maxRetries };
   const pacer = o.pace === false ? undefined : c.pacer;
   const { signal } = o;
-  const idempotent = out.method == 'GET' || out.method == 'HEAD';
+  const idempotent = out.method === 'GET' || out.method === 'HEAD';
   const timeoutMs = o.timeoutMs ?? c.timeoutMs;
   const resendable = !out.upload?.once;
   // How log records name the call (never a presigned URL's query).
@@ -110,7 +110,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     const ticket = pacer && (await pacer.acquire(out, { signal, check: c.check, log }));
-    if (attempt == 0) firstSentAt = clock.now();
+    if (attempt === 0) firstSentAt = clock.now();
     const { res, cause, timedOut } = await sendOnce(c, out, signal, timeoutMs);
     if (log.debug) await logExchange(log.debug, out, res, cause);
     if (ticket) await pacer!.settle(out, ticket, res);
@@ -157,7 +157,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
       return res;
     }
     // 429 and 503 are the account's limits: a warning; another 5xx is an ordinary retry.
-    const level = res.status == 429 || res.status == 503 ? log.warn : log.info;
+    const level = res.status === 429 || res.status === 503 ? log.warn : log.info;
     level?.(
       { call, status: res.status, attempt: attempt + 1, waitMs: Math.round(wait) },
       `${call} → ${res.status}: retry ${attempt + 1} of ${retry.maxRetries} in ${Math.round(wait)} ms`,
@@ -169,7 +169,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     if (checkFirst) {
       const found = await o.beforeResend!(firstSentAt);
       if (found instanceof Response) return found;
-      if (found == 'unknown') {
+      if (found === 'unknown') {
         log.warn?.(
           { call, status: res.status },
           `${call} → ${res.status}: not re-sent (the first attempt may have created the video)`,
@@ -219,7 +219,7 @@ async function sendOnce(
 
 async function logExchange(debug: NonNullable<Log['debug']>, out: Outgoing, res: Response | undefined, cause: unknown) {
   const url = out.secretUrl ? out.url.split('?')[0] + (out.url.includes('?') ? '?[redacted]' : '') : out.url;
-  const text = typeof out.body == 'string' ? out.body : out.body ? new TextDecoder().decode(out.body) : undefined;
+  const text = typeof out.body === 'string' ? out.body : out.body ? new TextDecoder().decode(out.body) : undefined;
   try {
     const { fields, msg } = await exchangeRecord({ ...out, url }, text, !!out.upload, res, cause);
     debug(fields, msg);
@@ -237,7 +237,7 @@ export function shouldRetry(
   answer: { status: number; error_code?: string } | 'no answer',
   idempotent: boolean,
 ): boolean {
-  if (answer == 'no answer') return idempotent;
+  if (answer === 'no answer') return idempotent;
   return isRetryable(answer.status, answer.error_code);
 }
 
@@ -260,15 +260,15 @@ export interface DelayContext {
 export function retryDelay(res: Response, { attempt, retry, now, rateClass, paced }: DelayContext): number | undefined {
   const after = retryAfterOf(res.headers, now).retryAfterMs;
   if (after !== undefined && after > retry.maxWaitMs) return undefined;
-  if (res.status == 429) {
+  if (res.status === 429) {
     if (paced) return 0;
     return after ?? parseRateLimitHeaders(res.headers).resetMs ?? RATE_LIMITS[rateClass].windowMs;
   }
-  return after ?? (res.status == 503 ? between(retry.serviceUnavailableDelayMs) : backoff(retry, attempt));
+  return after ?? (res.status === 503 ? between(retry.serviceUnavailableDelayMs) : backoff(retry, attempt));
 }
 
 /** A 5xx other than 503 does not prove that nothing was created (a 503 refuses before any work). */
-const mayHaveCreated = (status: number) => status >= 500 && status != 503;
+const mayHaveCreated = (status: number) => status >= 500 && status !== 503;
 
 const between = ([a, b]: readonly [number, number]) => a + Math.random() * (b - a);
 /** Exponential backoff with jitter: base × 2^attempt, capped, times 0.5–1. */
@@ -281,7 +281,7 @@ const errorCodeOf = async (res: Response): Promise<string | undefined> => {
     .clone()
     .json()
     .catch(() => undefined);
-  return typeof body?.error_code == 'string' ? body.error_code : undefined;
+  return typeof body?.error_code === 'string' ? body.error_code : undefined;
 };
 
 /** The answer of a create that was not re-sent because its first attempt may have created the video. */

@@ -51,7 +51,7 @@ const extName = (f: string) => {
 };
 
 async function toPart(name: FileField, f: FileInput): Promise<Extract<Part, { name: FileField }>> {
-  if (typeof f == 'string') {
+  if (typeof f === 'string') {
     // Streamed from disk when sent: never read whole into memory.
     const fs = builtin<typeof import('node:fs')>('node:fs');
     if (!fs?.openAsBlob) throw new ValidationError(`${name}: ${noFileSystem(`the file path "${f}"`)}`, { field: name });
@@ -80,7 +80,7 @@ export async function prepare(
   const parts: Part[] = [{ name: 'video_setting_id', value: input.video_setting_id }];
   if (given.includes('text')) parts.push({ name: 'text', value: input.text! });
   const p = (PLAN_LIMITS_AS as Record<string, 'personal' | 'business'>)[plan] ?? plan;
-  for (const name of given.filter((f) => f != 'text') as FileField[]) {
+  for (const name of given.filter((f) => f !== 'text') as FileField[]) {
     const lim = UPLOAD_LIMITS[name];
     const files = [input[name]].flat() as FileInput[];
     const fail = (message: string, limit: unknown) => {
@@ -111,7 +111,7 @@ export function checkForm(
   const given = (['text', ...Object.keys(UPLOAD_LIMITS)] as (keyof GenerateInput)[]).filter((f) => isGiven(input[f]));
   const problem = formProblem(given, setting?.request_fields);
   if (!problem) return given;
-  const bySetting = problem.kind == 'field_not_in_setting' || problem.kind == 'setting_field_missing';
+  const bySetting = problem.kind === 'field_not_in_setting' || problem.kind === 'setting_field_missing';
   throw new ValidationError(problem.message, {
     field: problem.field ?? given[0] ?? 'text',
     limit: bySetting ? problem.allowed[0] : problem.allowed,
@@ -123,7 +123,7 @@ export function checkForm(
 const isGiven = (v: unknown) => v != null && v !== '' && !(Array.isArray(v) && !v.length);
 
 const enc = /* @__PURE__ */ new TextEncoder();
-const bytes = (c: Uint8Array | string) => (typeof c == 'string' ? enc.encode(c) : c);
+const bytes = (c: Uint8Array | string) => (typeof c === 'string' ? enc.encode(c) : c);
 
 /**
  * A multipart/form-data body built as a stream, so a file is read chunk by chunk as it is sent and
@@ -138,24 +138,21 @@ export function multipart(parts: Part[], onProgress?: (p: UploadProgress) => voi
           ? ''
           : `; filename="${filename.replace(/["\r\n]/g, '_')}"\r\nContent-Type: ${UPLOAD_LIMITS[name as FileField].contentType}`) +
         '\r\n\r\n' +
-        (typeof value == 'string' ? value : ''),
+        (typeof value === 'string' ? value : ''),
     ),
   );
   const tail = bytes(`--${boundary}--\r\n`);
   let total: number | undefined = tail.length;
-  parts.forEach(
-    (p, i) =>
-      (total =
-        typeof p.value == 'string'
-          ? total! + heads[i].length + 2
-          : p.size == null || total == null
-            ? undefined
-            : total + heads[i].length + p.size + 2),
-  );
+  // The body's length when every part's is known (a string's, or a file's size), else undefined.
+  for (const [i, p] of parts.entries()) {
+    if (total === undefined) break;
+    if (typeof p.value === 'string') total += heads[i].length + 2;
+    else total = p.size == null ? undefined : total + heads[i].length + p.size + 2;
+  }
   async function* chunks() {
     for (const [i, { value }] of parts.entries()) {
       yield heads[i];
-      if (typeof value != 'string')
+      if (typeof value !== 'string')
         yield* value instanceof Uint8Array ? [value] : value instanceof Blob ? value.stream() : (value as Chunks);
       yield bytes('\r\n');
     }
@@ -164,7 +161,7 @@ export function multipart(parts: Part[], onProgress?: (p: UploadProgress) => voi
   return {
     type: `multipart/form-data; boundary=${boundary}`,
     /** Sent once only when a part is a stream. */
-    once: parts.some((p) => typeof p.value != 'string' && !(p.value instanceof Blob || p.value instanceof Uint8Array)),
+    once: parts.some((p) => typeof p.value !== 'string' && !(p.value instanceof Blob || p.value instanceof Uint8Array)),
     stream(): BodyInit {
       let loaded = 0;
       // fetch (undici) takes an async iterable as a streaming body (with duplex: 'half').

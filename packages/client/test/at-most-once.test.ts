@@ -17,12 +17,12 @@ function service(clock: { now(): number }, { gatewayTimeout = true, listed = tru
   const videos: { video_id: string; created_at: string; prompt: string }[] = [];
   let posts = 0;
   const step = (s: Seen): Step => {
-    if (s.method == 'POST') {
+    if (s.method === 'POST') {
       posts++;
       const text = /name="text"\r\n\r\n([^\r]*)/.exec(s.body.toString())?.[1] ?? 'converted';
       const v = { video_id: id(videos.length + 1), created_at: new Date(clock.now()).toISOString(), prompt: text };
       videos.push(v);
-      if (posts == 1 && gatewayTimeout) return json(502, { error_code: 'BAD_GATEWAY', error: 'upstream timed out' });
+      if (posts === 1 && gatewayTimeout) return json(502, { error_code: 'BAD_GATEWAY', error: 'upstream timed out' });
       return json(200, { video_id: v.video_id });
     }
     const results = listed ? videos : [];

@@ -169,7 +169,7 @@ describe('polling with an injected clock', () => {
       .catch((e) => e);
     expect(e).toBeInstanceOf(api.TimeoutError);
     expect(e.video.status).toBe('running');
-    expect(clock.sleeps.every((ms) => ms == 10_000)).toBe(true); // x-polling: every 10 s ...
+    expect(clock.sleeps.every((ms) => ms === 10_000)).toBe(true); // x-polling: every 10 s ...
     expect(seen.at(-1)).toBe(600_000); // ... for 600 s
     expect(srv.seen).toHaveLength(61);
   });
@@ -183,7 +183,7 @@ describe('polling with an injected clock', () => {
     const ac = new AbortController();
     const p = client.waitForVideo(VIDEO_ID, {
       signal: ac.signal,
-      onProgress: () => clock.sleeps.length == 2 && ac.abort(),
+      onProgress: () => clock.sleeps.length === 2 && ac.abort(),
     });
     await expect(p).rejects.toThrow(/abort/i);
   });

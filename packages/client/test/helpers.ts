@@ -33,7 +33,7 @@ export async function faultServer(steps: Step[] | ((seen: Seen, i: number) => St
       const s: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks) };
       seen.push(s);
       const i = seen.length - 1;
-      const step = typeof steps == 'function' ? steps(s, i) : steps[Math.min(i, steps.length - 1)];
+      const step = typeof steps === 'function' ? steps(s, i) : steps[Math.min(i, steps.length - 1)];
       step(req, res, s);
     });
   });
@@ -72,7 +72,7 @@ export const VIDEO_ID = '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10';
 export const video = (status: string, extra: object = {}) => ({
   video_id: VIDEO_ID,
   status,
-  download_url: status == 'completed' ? 'https://x.example/v.mp4' : '',
+  download_url: status === 'completed' ? 'https://x.example/v.mp4' : '',
   copyright: [],
   ...extra,
 });

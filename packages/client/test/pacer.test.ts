@@ -113,7 +113,7 @@ describe('per-account pacing', () => {
     let created = 0;
     const done = new Set<string>();
     const srv = await faultServer((s) => {
-      if (s.method == 'POST') {
+      if (s.method === 'POST') {
         const id = ids[++created];
         return json(200, { video_id: id });
       }
@@ -130,7 +130,7 @@ describe('per-account pacing', () => {
     await gen();
     await gen();
     await gen(); // the pacer reads the oldest video's status until it is no longer running
-    const order = srv.seen.map((s) => (s.method == 'POST' ? 'POST' : `GET ${s.url.split('/')[3].slice(-1)}`));
+    const order = srv.seen.map((s) => (s.method === 'POST' ? 'POST' : `GET ${s.url.split('/')[3].slice(-1)}`));
     expect(order).toEqual(['POST', 'POST', 'GET 1', 'GET 1', 'POST']);
     // class A: the third generation also waited for the 10 s window
     expect(clock.t - 1_000_000).toBeGreaterThanOrEqual(10_000);
@@ -140,7 +140,7 @@ describe('per-account pacing', () => {
     const clock = fakeClock();
     let created = 0;
     const srv = await faultServer((s) =>
-      s.method == 'POST'
+      s.method === 'POST'
         ? json(200, { video_id: ids[++created] })
         : json(200, video('completed', { video_id: s.url.split('/')[3] })),
     );

@@ -72,7 +72,7 @@ describe('HTTP_PROXY (plain HTTP target)', () => {
     // undici tunnels every request (CONNECT), plain HTTP too: inside the tunnel the requests are readable.
     const { host } = new URL(sb.baseUrl);
     expect(proxy.asked.length).toBeGreaterThan(0);
-    expect(proxy.asked.every((a) => a == `CONNECT ${host}`)).toBe(true);
+    expect(proxy.asked.every((a) => a === `CONNECT ${host}`)).toBe(true);
     const bytes = proxy.received();
     expect(bytes).toContain(`GET /v1/videos/${F.videos.convertible}/ HTTP/1.1`);
     expect(bytes).toContain('POST /v1/videos/generate/ HTTP/1.1'); // the upload
@@ -116,17 +116,15 @@ describe('HTTPS_PROXY (HTTPS target, a CA made here)', () => {
     const api = https.createServer({ key: leaf.private, cert: leaf.cert }, (req, res) => {
       seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? '-'}`);
       const { port } = api.address() as AddressInfo;
-      if (req.url == `/v1/videos/${id}/`)
-        return res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              video_id: id,
-              status: 'completed',
-              download_url: `https://localhost:${port}/storage/v.mp4?sig=abc`,
-              copyright: [],
-            }),
-          );
+      if (req.url === `/v1/videos/${id}/`)
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            video_id: id,
+            status: 'completed',
+            download_url: `https://localhost:${port}/storage/v.mp4?sig=abc`,
+            copyright: [],
+          }),
+        );
       res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(1234));
     });
     await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
@@ -148,7 +146,7 @@ describe('HTTPS_PROXY (HTTPS target, a CA made here)', () => {
         'GET /storage/v.mp4?sig=abc -',
       ]);
       expect(proxy.asked.length).toBeGreaterThan(0);
-      expect(proxy.asked.every((a) => a == `CONNECT localhost:${port}`)).toBe(true);
+      expect(proxy.asked.every((a) => a === `CONNECT localhost:${port}`)).toBe(true);
       const bytes = proxy.received();
       expect(bytes).toContain(`CONNECT localhost:${port}`);
       expect(bytes).not.toContain(KEY);

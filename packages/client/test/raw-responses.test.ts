@@ -27,7 +27,7 @@ async function api() {
     n++;
     if (s.url.startsWith('/v1/videos/?'))
       return json(200, page(Number(new URL(s.url, 'http://x').searchParams.get('page'))), withId(n));
-    if (s.url.endsWith('/conversions/') && s.method == 'GET')
+    if (s.url.endsWith('/conversions/') && s.method === 'GET')
       return json(
         200,
         {
@@ -39,8 +39,8 @@ async function api() {
         },
         withId(n),
       );
-    if (s.method == 'POST') return json(200, { video_id: VIDEO_ID }, withId(n));
-    if (s.url == '/file.mp4')
+    if (s.method === 'POST') return json(200, { video_id: VIDEO_ID }, withId(n));
+    if (s.url === '/file.mp4')
       return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4', etag: '"v1"' }).end(Buffer.alloc(8));
     return json(200, video('completed', { download_url: `${srv.origin}/file.mp4` }), withId(n));
   });

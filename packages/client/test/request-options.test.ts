@@ -44,9 +44,9 @@ async function api() {
       );
     if (s.url.startsWith('/v1/videos/?')) return json(200, page());
     if (s.url.endsWith('/conversions/'))
-      return s.method == 'GET' ? json(200, OPTIONS) : json(200, { video_id: VIDEO_ID });
-    if (s.url == '/v1/videos/generate/') return json(200, { video_id: VIDEO_ID });
-    if (s.url == '/file.mp4')
+      return s.method === 'GET' ? json(200, OPTIONS) : json(200, { video_id: VIDEO_ID });
+    if (s.url === '/v1/videos/generate/') return json(200, { video_id: VIDEO_ID });
+    if (s.url === '/file.mp4')
       return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(4));
     return json(200, video('completed', { download_url: `${origin}/file.mp4` }));
   });
@@ -72,7 +72,7 @@ describe("headers: every method sends the call's headers to the API (never to th
     await client.convertAndWait(VIDEO_ID, { aspect_ratio: '9:16' }, h('convertAndWait'));
     await client.download(VIDEO_ID, `${mkdtempSync('/tmp/vg-ro-')}/v.mp4`, h('download'));
     const by = (name: string) =>
-      srv.seen.filter((s) => s.headers['x-call'] == name).map((s) => `${s.method} ${s.url.split('?')[0]}`);
+      srv.seen.filter((s) => s.headers['x-call'] === name).map((s) => `${s.method} ${s.url.split('?')[0]}`);
     expect(by('videos.get')).toEqual([`GET /v1/videos/${VIDEO_ID}/`]);
     expect(by('videos.list')).toEqual(['GET /v1/videos/']);
     expect(by('settings.list')).toEqual(['GET /v1/video-settings/']);
@@ -94,9 +94,9 @@ describe("headers: every method sends the call's headers to the API (never to th
       `GET /v1/videos/${VIDEO_ID}/`,
     ]);
     expect(by('download')).toEqual([`GET /v1/videos/${VIDEO_ID}/`]); // the file request carries no call headers
-    expect(srv.seen.find((s) => s.url == '/file.mp4')!.headers['x-call']).toBeUndefined();
+    expect(srv.seen.find((s) => s.url === '/file.mp4')!.headers['x-call']).toBeUndefined();
     // The client's own headers stay: the key on every API call.
-    expect(srv.seen.filter((s) => s.url.startsWith('/v1/')).every((s) => s.headers.authorization == 'Bearer k')).toBe(
+    expect(srv.seen.filter((s) => s.url.startsWith('/v1/')).every((s) => s.headers.authorization === 'Bearer k')).toBe(
       true,
     );
   });

@@ -262,7 +262,7 @@ describe('upload retries rebuild the body from its source', () => {
       { video_setting_id: VIDEO_ID, pdf_file: `${dir}/a.pdf` },
       {
         setting: { request_fields: ['pdf_file'] },
-        onUploadProgress: (p) => p.loaded == p.total && progress.push(p.total!),
+        onUploadProgress: (p) => p.loaded === p.total && progress.push(p.total!),
       },
     );
     expect(srv.seen).toHaveLength(2);
@@ -362,7 +362,7 @@ describe('the traffic log sees what was sent', () => {
     await client.convert(VIDEO_ID, { language: 'en' });
     await client.videos.get(VIDEO_ID).catch(() => {});
     // The debug lines are the exchanges; the retry in between is an info line.
-    const records = lines.map((l) => JSON.parse(l)).filter((r) => r.level == 'debug');
+    const records = lines.map((l) => JSON.parse(l)).filter((r) => r.level === 'debug');
     expect(records.slice(1, 3).map((x) => [x.request.method, x.request.body, x.response.status])).toEqual([
       ['POST', '{"language":"en"}', 503],
       ['POST', '{"language":"en"}', 200],

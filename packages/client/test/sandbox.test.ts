@@ -26,7 +26,7 @@ const GENERATION_SECONDS = 30;
 const wait = { intervalMs: 20, timeoutMs: 5_000 };
 let seen429 = 0;
 // Counts every 429 the sandbox sends to the client, retried or not.
-const counting = (r: Request) => fetch(r).then((res) => (res.status == 429 && seen429++, res));
+const counting = (r: Request) => fetch(r).then((res) => (res.status === 429 && seen429++, res));
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, timeScale: 100, validateResponses: true, generationSeconds: GENERATION_SECONDS });
@@ -179,7 +179,7 @@ describe('against the sandbox', () => {
     const e = await acme.convert(id, target as never).catch((e) => e);
     expect(e).toBeInstanceOf(ValidationError);
     expect(e.error_code).toBe(code);
-    if (code == 'LANGUAGE_NOT_SUPPORTED_BY_VOICES') expect(e.message).toContain('en,ko');
+    if (code === 'LANGUAGE_NOT_SUPPORTED_BY_VOICES') expect(e.message).toContain('en,ko');
   });
 
   it('maps the server errors: 404, 500 after retries, 429 credit, 403 free plan, 401', async () => {

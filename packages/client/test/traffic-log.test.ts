@@ -17,7 +17,7 @@ describe('logger / VIDEO_API_LOG=debug', () => {
     await client.videos.get(FIXTURES.acme.videos.convertible);
     await expect(client.videos.get('3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10')).rejects.toMatchObject({ status: 404 });
     // The exchanges are the debug lines (the pacer's waits between them are info lines).
-    const records = lines.map((l) => JSON.parse(l)).filter((r) => r.level == 'debug');
+    const records = lines.map((l) => JSON.parse(l)).filter((r) => r.level === 'debug');
     expect(records).toHaveLength(3);
     expect(records.map((r) => [r.request.method, new URL(r.request.url).pathname, r.response.status])).toEqual([
       ['GET', '/v1/video-settings/', 200],

@@ -25,11 +25,11 @@ describe('answers the client cannot rely on', () => {
       res.writeHead(307, { location: '/elsewhere/' }).end();
     };
     const empty = json(200, { results: [], has_next: false, total_count: 0, page: 1, items_per_page: 50 });
-    const { srv, client } = await start((s) => (s.method == 'POST' ? redirect : empty));
+    const { srv, client } = await start((s) => (s.method === 'POST' ? redirect : empty));
     const e = await client.videos.generate({ video_setting_id: VIDEO_ID, text: 'x' }, setting).catch((x) => x);
     expect(e).toBeInstanceOf(VideoApiError);
     expect(e.message).toMatch(/redirect/);
-    expect(srv.seen.filter((s) => s.method == 'POST')).toHaveLength(1);
+    expect(srv.seen.filter((s) => s.method === 'POST')).toHaveLength(1);
     expect(srv.seen.some((s) => s.url.includes('elsewhere'))).toBe(false);
   });
 

@@ -82,7 +82,7 @@ async function scrollThrough(page: Page, expected: string[]) {
         atBottom: window.scrollY === before,
       };
     });
-    seen.headings.forEach((h) => headings.add(h));
+    for (const h of seen.headings) headings.add(h);
     if (expected.every((h) => headings.has(h))) break;
     idleAtBottom = seen.atBottom ? idleAtBottom + 1 : 0;
     await page.waitForTimeout(seen.atBottom ? 250 : 60);
@@ -107,7 +107,7 @@ async function backgroundLuminance(page: Page): Promise<number> {
 
 /** Opens an operation from the menu: its tag first (unless already expanded), then the operation. */
 async function openOperation(page: Page, tag: string, summary: string) {
-  const link = page.getByRole('link', { name: new RegExp(`^${escape(summary)}`) }).first();
+  const link = page.getByRole('link', { name: new RegExp(`^${escapeRegExp(summary)}`) }).first();
   if (!(await link.isVisible())) await page.getByRole('link', { name: tag, exact: true }).first().click();
   await link.click();
   await h2(page, summary).waitFor();
@@ -117,11 +117,11 @@ async function openOperation(page: Page, tag: string, summary: string) {
 function h2(page: Page, text: string) {
   return page
     .locator('h2')
-    .filter({ hasText: new RegExp(`^\\s*${escape(text)}\\s*$`) })
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) })
     .first();
 }
 
-function escape(text: string) {
+function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -148,7 +148,7 @@ describe('the built site in Chromium', () => {
     const { page, watch } = await openPage('light');
     await page.goto(`${origin}/docs/`);
     await waitForRedoc(page);
-    await page.getByRole('heading', { level: 1, name: new RegExp(escape(spec.info.title)) }).waitFor();
+    await page.getByRole('heading', { level: 1, name: new RegExp(escapeRegExp(spec.info.title)) }).waitFor();
     await artifact(page, 'landing-light');
 
     // Guides render as the reader scrolls.

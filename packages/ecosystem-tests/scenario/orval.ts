@@ -8,7 +8,7 @@ import { main, type Api, type Reply } from './sample-flow.js';
 function reply<R extends { status: number; data: unknown; headers: Headers }>(
   result: R,
 ): Reply<Extract<R, { status: 200 }>['data'], Exclude<R, { status: 200 }>['data']> {
-  return result.status == 200
+  return result.status === 200
     ? { status: 200, data: result.data as Extract<R, { status: 200 }>['data'], headers: result.headers }
     : { status: result.status, error: result.data as Exclude<R, { status: 200 }>['data'], headers: result.headers };
 }

@@ -40,12 +40,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Interface 7.1: a 429 waits until the rate limit resets, a 503 until the load decreases (Retry-After when sent). */
 function waitFor(reply: Reply<unknown, { error_code: string }>, timing: Timing): number | undefined {
-  if (reply.status == 429 && reply.error?.error_code == 'INSUFFICIENT_CREDIT') return undefined; // waiting adds no credit
-  if (reply.status != 429 && reply.status != 503) return undefined;
+  if (reply.status === 429 && reply.error?.error_code === 'INSUFFICIENT_CREDIT') return undefined; // waiting adds no credit
+  if (reply.status !== 429 && reply.status !== 503) return undefined;
   const header = reply.headers.get('retry-after');
   const seconds = header === null || header.trim() === '' ? NaN : Number(header);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  return reply.status == 429 ? timing.rateLimitWaitMs : timing.unavailableWaitMs;
+  return reply.status === 429 ? timing.rateLimitWaitMs : timing.unavailableWaitMs;
 }
 
 export async function runSampleFlow<Language extends string>(api: Api<Language>, options: FlowOptions<Language>) {
@@ -54,13 +54,13 @@ export async function runSampleFlow<Language extends string>(api: Api<Language>,
     for (let attempt = 1; ; attempt++) {
       const reply = await call();
       const ms = waitFor(reply, options.timing);
-      if (ms === undefined || attempt == 10) return reply;
+      if (ms === undefined || attempt === 10) return reply;
       waits[reply.status as 429 | 503]++;
       await sleep(ms);
     }
   }
   function ok<T, E>(reply: Reply<T, E>, what: string): T {
-    if (reply.status != 200 || reply.data === undefined)
+    if (reply.status !== 200 || reply.data === undefined)
       throw new Error(`${what}: HTTP ${reply.status} ${JSON.stringify(reply.error)}`);
     return reply.data;
   }
@@ -72,7 +72,7 @@ export async function runSampleFlow<Language extends string>(api: Api<Language>,
     for (;;) {
       polls++;
       const video = ok(await send(() => api.getVideo(videoId)), 'getVideo');
-      if (video.status != 'running') return { ...video, polls };
+      if (video.status !== 'running') return { ...video, polls };
       if (Date.now() + pollIntervalMs > deadline)
         throw new Error(`video ${videoId} still running after ${pollTimeoutMs} ms`);
       await sleep(pollIntervalMs);
@@ -81,7 +81,7 @@ export async function runSampleFlow<Language extends string>(api: Api<Language>,
 
   // 1. Pick a setting used with `text` alone.
   const settings = ok(await send(() => api.listVideoSettings()), 'listVideoSettings');
-  const setting = settings.results.find((s) => s.request_fields.length == 1 && s.request_fields[0] == 'text');
+  const setting = settings.results.find((s) => s.request_fields.length === 1 && s.request_fields[0] === 'text');
   if (!setting) throw new Error('no video setting is used with text alone');
 
   // 2-3. Generate and poll until completed (read download_url) or failed (stop).
@@ -93,7 +93,7 @@ export async function runSampleFlow<Language extends string>(api: Api<Language>,
 
   // 4. Read the conversion options; convert when the wanted language is available, and poll the new id.
   let conversion: Record<string, unknown> = { skipped: `status ${video.status}` };
-  if (video.status == 'completed') {
+  if (video.status === 'completed') {
     const conversionOptions = ok(await send(() => api.getConversionOptions(video.video_id)), 'getConversionOptions');
     const available =
       conversionOptions.is_convertible && conversionOptions.available_languages.includes(options.wantedLanguage);

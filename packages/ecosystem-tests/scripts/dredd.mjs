@@ -63,14 +63,14 @@ const stats = await new Promise((resolve, reject) => dredd.run((err, s) => (err 
 await sandbox.close();
 
 const byCause = new Map();
-for (const o of outcomes.filter((o) => o.kind != 'pass')) {
+for (const o of outcomes.filter((o) => o.kind !== 'pass')) {
   const cause =
-    o.kind == 'skip'
+    o.kind === 'skip'
       ? 'skipped by the hooks: not a success response (Dredd sends every transaction the same example request)'
       : o.reasons.join(' | ') || o.kind;
   byCause.set(cause, [...(byCause.get(cause) ?? []), o.title]);
 }
-for (const o of outcomes.filter((o) => o.kind == 'pass')) console.log(`pass  ${o.title}`);
+for (const o of outcomes.filter((o) => o.kind === 'pass')) console.log(`pass  ${o.title}`);
 for (const [cause, titles] of byCause) console.log(`\n${titles.length} × ${cause}\n  ${titles.join('\n  ')}`);
 console.log(
   JSON.stringify({

@@ -35,7 +35,7 @@ export function ensureTools() {
   const lock = createHash('sha256')
     .update(readFileSync(join(root, 'package-lock.json')))
     .digest('hex');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') != lock) {
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
     // --prefer-offline: a second checkout on the same machine installs from npm's cache, not the network.
     // --loglevel=error: orval and hey-api declare Node >= 22.18 and are only ever run on the pinned Node 22/24.
     execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
@@ -50,7 +50,7 @@ export function ensureTools() {
 }
 
 // CLI: `node scripts/tools.mjs` installs and prints each tool's version.
-if (process.argv[1] && fileURLToPath(import.meta.url) == process.argv[1]) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   ensureTools();
   for (const name of Object.keys(TOOLS)) console.log(`${TOOLS[name].pkg} ${versionOf(name)}`);
 }

@@ -139,7 +139,7 @@ describe.each(GENERATORS)('$name', (g) => {
     });
     expect(out.code, out.stderr).toBe(0);
     const result = lastJsonLine(out.stdout);
-    expect(result.node).toMatch(runtime == 'node22' ? /^v22\./ : /^v24\./);
+    expect(result.node).toMatch(runtime === 'node22' ? /^v22\./ : /^v24\./);
     expect(result.setting).toBe(F.settings.text);
     // Generation: polled (running at least once, the 30 s of the sandbox at 10 s intervals) to completed.
     expect(result.video).toMatchObject({

@@ -43,7 +43,7 @@ afterAll(async () => {
 describe('newman through the pacing proxy, against the even limiter', () => {
   it('straight at the sandbox, newman back to back meets 429s (the baseline)', () => {
     expect(directSandbox.stats()['429'] ?? 0).toBeGreaterThan(0);
-    expect(direct.responses.some((r) => r.code == 429)).toBe(true);
+    expect(direct.responses.some((r) => r.code === 429)).toBe(true);
   });
 
   it('through the proxy: 0 × 429 at the sandbox and at newman, the proxy having held requests instead', () => {
@@ -54,7 +54,7 @@ describe('newman through the pacing proxy, against the even limiter', () => {
   });
 
   it("through the proxy: Portman's default contract tests all pass", () => {
-    expect(paced.responses.filter((r) => r.code != 200)).toEqual([]);
+    expect(paced.responses.filter((r) => r.code !== 200)).toEqual([]);
     expect(paced.failures).toEqual([]);
     expect(paced.assertions).toEqual({ total: 4 * listOperations().length, failed: 0 });
     expect(pacedSandbox.violations).toEqual([]);

@@ -16,7 +16,7 @@ export async function portmanCollection(baseUrl: string): Promise<string> {
     [TOOLS.portman.bin, '--local', specPath, '--baseUrl', baseUrl, '--output', 'collection.json'],
     { cwd: dir },
   );
-  if (out.code != 0) throw new Error(`portman exited ${out.code}: ${out.stdout}${out.stderr}`);
+  if (out.code !== 0) throw new Error(`portman exited ${out.code}: ${out.stdout}${out.stderr}`);
   return join(dir, 'collection.json');
 }
 

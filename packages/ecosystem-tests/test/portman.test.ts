@@ -32,7 +32,7 @@ afterAll(async () => {
 describe(`Portman ${versionOf('portman')} + newman ${versionOf('newman')}`, () => {
   it('sends one request per operation of the document, each answered 200', () => {
     expect(result.responses).toHaveLength(listOperations().length);
-    expect(result.responses.filter((r) => r.code != 200)).toEqual([]);
+    expect(result.responses.filter((r) => r.code !== 200)).toEqual([]);
   });
 
   it('passes every default contract assertion', () => {

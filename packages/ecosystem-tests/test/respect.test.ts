@@ -52,7 +52,7 @@ let traffic: Exchange[];
 /** The statuses that GET /videos/{id}/ answered for one video, in order. */
 const polled = (videoId: string) =>
   traffic
-    .filter((e) => e.method == 'GET' && e.path.endsWith(`/videos/${videoId}/`) && e.status == 200)
+    .filter((e) => e.method === 'GET' && e.path.endsWith(`/videos/${videoId}/`) && e.status === 200)
     .map((e) => e.body.status);
 
 beforeAll(async () => {
@@ -133,7 +133,7 @@ describe(`Redocly Respect ${redoclyVersion} against the sandbox`, () => {
 
   it('generate-and-convert: polls the generation to completed, converts into the wanted language and polls the new video', () => {
     const [generated, failedOne] = traffic
-      .filter((e) => e.path.endsWith('/videos/generate/') && e.status == 200)
+      .filter((e) => e.path.endsWith('/videos/generate/') && e.status === 200)
       .map((e) => e.body.video_id);
     // Running at least once: the poll waited its interval and came back, then stopped at completed.
     const statuses = polled(generated);
@@ -141,7 +141,7 @@ describe(`Redocly Respect ${redoclyVersion} against the sandbox`, () => {
     expect(statuses).toEqual([...statuses.slice(0, -1).map(() => 'running'), 'completed']);
 
     const conversion = traffic.find(
-      (e) => e.method == 'POST' && e.path.endsWith(`/videos/${generated}/conversions/`) && e.status == 200,
+      (e) => e.method === 'POST' && e.path.endsWith(`/videos/${generated}/conversions/`) && e.status === 200,
     )!;
     expect(conversion.sent).toEqual({
       language: arazzo.components.inputs['generate-and-convert'].properties.wanted_language.default,
@@ -153,7 +153,7 @@ describe(`Redocly Respect ${redoclyVersion} against the sandbox`, () => {
 
   it('failed-generation: polling stops at failed, with nothing to download', () => {
     const [, failedOne] = traffic
-      .filter((e) => e.path.endsWith('/videos/generate/') && e.status == 200)
+      .filter((e) => e.path.endsWith('/videos/generate/') && e.status === 200)
       .map((e) => e.body.video_id);
     const statuses = polled(failedOne);
     expect(statuses).toEqual([...statuses.slice(0, -1).map(() => 'running'), 'failed']);
@@ -166,9 +166,9 @@ describe(`Redocly Respect ${redoclyVersion} against the sandbox`, () => {
   it('conversion-refused: CONVERT_NO_CHANGE and LANGUAGE_NOT_SUPPORTED_BY_VOICES (7.2), 400 each', () => {
     const inputs = arazzo.components.inputs['conversion-refused'].properties;
     const path = `/v1/videos/${inputs.video_id.default}/conversions/`;
-    const options = traffic.find((e) => e.method == 'GET' && e.path == path && e.status == 200)!.body;
+    const options = traffic.find((e) => e.method === 'GET' && e.path === path && e.status === 200)!.body;
     expect(options.available_languages).not.toContain(inputs.unsupported_language.default);
-    const refusals = traffic.filter((e) => e.method == 'POST' && e.path == path && e.status != 429);
+    const refusals = traffic.filter((e) => e.method === 'POST' && e.path === path && e.status !== 429);
     expect(refusals.map((e) => [e.sent, e.status, e.body.error_code])).toEqual([
       [{ language: options.current_language }, 400, 'CONVERT_NO_CHANGE'],
       [{ language: inputs.unsupported_language.default }, 400, 'LANGUAGE_NOT_SUPPORTED_BY_VOICES'],
@@ -177,9 +177,9 @@ describe(`Redocly Respect ${redoclyVersion} against the sandbox`, () => {
 
   it('retries every 429 it meets, and meets no 503', () => {
     traffic.forEach((e, i) => {
-      if (e.status == 429) expect([traffic[i + 1]?.method, traffic[i + 1]?.path]).toEqual([e.method, e.path]);
+      if (e.status === 429) expect([traffic[i + 1]?.method, traffic[i + 1]?.path]).toEqual([e.method, e.path]);
     });
-    expect(traffic.filter((e) => e.status == 503)).toEqual([]);
+    expect(traffic.filter((e) => e.status === 503)).toEqual([]);
   });
 
   it('keeps the key out of its reports, and the sandbox saw only valid answers', () => {

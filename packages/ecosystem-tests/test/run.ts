@@ -18,8 +18,8 @@ export function run(
       args,
       { cwd: opts.cwd, env: { ...process.env, ...opts.env }, timeout: opts.timeoutMs ?? 110_000, maxBuffer: 1 << 26 },
       (error, stdout, stderr) => {
-        const code = error ? (typeof error.code == 'number' ? error.code : -1) : 0;
-        if (error && code == -1) reject(new Error(`${cmd} ${args.join(' ')}: ${error.message}\n${stderr}`));
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        if (error && code === -1) reject(new Error(`${cmd} ${args.join(' ')}: ${error.message}\n${stderr}`));
         else resolve({ code, stdout, stderr });
       },
     );

@@ -33,7 +33,7 @@ console.log(
   JSON.stringify({
     settings: settings.length,
     status: video.status,
-    hasUrl: typeof video.download_url == 'string',
+    hasUrl: typeof video.download_url === 'string',
     language,
     notFound,
   }),

@@ -12,7 +12,7 @@ const mf = new Miniflare({
 try {
   const res = await mf.dispatchFetch('http://worker.test/');
   const text = await res.text();
-  if (res.status != 200) throw new Error(`Worker answered ${res.status}: ${text}`);
+  if (res.status !== 200) throw new Error(`Worker answered ${res.status}: ${text}`);
   console.log(text);
 } finally {
   await mf.dispose();

@@ -23,12 +23,12 @@ export const MINIFLARE = join(modules, 'miniflare/dist/src/index.js');
 
 /** Installs the pinned runtimes unless this exact lock is already installed; returns BINARIES. */
 export function ensureRuntimes() {
-  if (process.platform != 'linux' || process.arch != 'x64')
+  if (process.platform !== 'linux' || process.arch !== 'x64')
     throw new Error(`The pinned runtimes are linux-x64 builds; this is ${process.platform}-${process.arch}`);
   const lock = createHash('sha256')
     .update(readFileSync(join(root, 'package-lock.json')))
     .digest('hex');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') != lock) {
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
     // --prefer-offline: a second checkout on the same machine installs from npm's cache, not the network.
     execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: root,
@@ -42,7 +42,7 @@ export function ensureRuntimes() {
 }
 
 // CLI: `node scripts/runtimes.mjs` installs; `node scripts/runtimes.mjs node22` prints that binary's path.
-if (process.argv[1] && fileURLToPath(import.meta.url) == process.argv[1]) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const bins = ensureRuntimes();
   const name = process.argv[2];
   if (name) {

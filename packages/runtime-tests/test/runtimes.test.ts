@@ -110,7 +110,7 @@ describe('behind HTTP_PROXY', () => {
     const host = new URL(sb.baseUrl).host;
     // A tunnel (CONNECT host) or absolute-form requests (GET http://host/...), as the runtime chooses.
     expect(asked.length).toBeGreaterThan(0);
-    expect(asked.every((a) => a == `CONNECT ${host}` || a.startsWith(`GET http://${host}/`))).toBe(true);
+    expect(asked.every((a) => a === `CONNECT ${host}` || a.startsWith(`GET http://${host}/`))).toBe(true);
     if (!asked.some((a) => a.startsWith('CONNECT'))) {
       expect(asked).toContain(`GET ${sb.baseUrl}/videos/${F.videos.convertible}/`);
       expect(asked.some((a) => !a.includes('/v1/videos/'))).toBe(true); // the download

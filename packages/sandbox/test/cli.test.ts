@@ -19,7 +19,7 @@ beforeAll(async () => {
   child.stderr!.on('data', (d) => (out += d));
   // The whole banner: the base URL, a blank line, the keys table, a blank line (it may come in pieces).
   const deadline = Date.now() + WAIT_MS;
-  while (!/base URL[^]*\n\n[^]*\n\n/.test(out)) {
+  while (!/base URL[\s\S]*\n\n[\s\S]*\n\n/.test(out)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sandbox CLI did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -75,7 +75,7 @@ async function send(r: ExampleRequest, key: string | null = KEY): Promise<Answer
 
 /** Every value of the document that sits under `example` or `examples`, with where it is. */
 function exampleValues(node: unknown, path: string[] = [], out: Array<{ where: string; value: unknown }> = []) {
-  if (Array.isArray(node)) node.forEach((v, i) => exampleValues(v, [...path, String(i)], out));
+  if (Array.isArray(node)) for (const [i, v] of node.entries()) exampleValues(v, [...path, String(i)], out);
   else if (node && typeof node === 'object')
     for (const [k, v] of Object.entries(node)) {
       if (k === 'example') out.push({ where: [...path, k].join('.'), value: v });
@@ -147,7 +147,10 @@ describe('every id an example names', () => {
     const videos = new Map((await all('/videos/')).map((v) => [v.video_id, v]));
     let compared = 0;
     const visit = (v: unknown): void => {
-      if (Array.isArray(v)) return v.forEach(visit);
+      if (Array.isArray(v)) {
+        for (const item of v) visit(item);
+        return;
+      }
       if (!v || typeof v !== 'object') return;
       const o = v as Record<string, any>;
       if (o.video_setting_id && o.request_fields) {
@@ -163,7 +166,7 @@ describe('every id an example names', () => {
       }
       Object.values(o).forEach(visit);
     };
-    success.forEach((e) => visit(e.value));
+    for (const e of success) visit(e.value);
     expect(compared).toBeGreaterThan(3);
   });
 });

@@ -16,7 +16,9 @@ export class Settings {
       (n) => {
         const p = this.core.get<Page<VideoSetting>>(`/video-settings/?page=${n}`, o);
         void p.then(
-          (pg) => Array.isArray(pg.results) && pg.results.forEach((s) => this.#seen.set(s.video_setting_id, s)),
+          (pg) => {
+            if (Array.isArray(pg.results)) for (const s of pg.results) this.#seen.set(s.video_setting_id, s);
+          },
           () => {},
         );
         return p;
@@ -27,7 +29,7 @@ export class Settings {
 
   /** A setting by id, from the lists read so far, else read from the list (once per client). */
   async find(id: string, o: ListOptions = {}): Promise<VideoSetting | undefined> {
-    if (!this.#seen.has(id)) for await (const s of this.list(o)) if (s.video_setting_id == id) break;
+    if (!this.#seen.has(id)) for await (const s of this.list(o)) if (s.video_setting_id === id) break;
     return this.#seen.get(id);
   }
 }

@@ -94,7 +94,7 @@ export class Videos {
    * created since the first attempt (less a minute of clock skew). Without a text it cannot tell.
    */
   async #findCreated(text: unknown, since: number, signal?: AbortSignal): Promise<Response | 'absent' | 'unknown'> {
-    if (typeof text != 'string') return 'unknown';
+    if (typeof text !== 'string') return 'unknown';
     try {
       // The interface does not state the list's order: the first and the last page hold the newest.
       const first = await this.list({ page: 1, signal });
@@ -118,7 +118,7 @@ export class Videos {
 /** A create answer must name the new video (4.1, 4.5): without its id the caller could never find it. */
 export const created = (body: unknown): Created => {
   const id = (body as Partial<Created>)?.video_id;
-  if (typeof id != 'string' || !id)
+  if (typeof id !== 'string' || !id)
     throw new UnexpectedResponseError(`The create answer has no video_id: ${JSON.stringify(body).slice(0, 200)}`);
   return body as Created;
 };

@@ -137,7 +137,7 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
         ]);
       },
       judge: (r, j) => {
-        r.sent.forEach((ex) => j.refusal(ex, [400]));
+        for (const ex of r.sent) j.refusal(ex, [400]);
         if (r.stopped) j.skip(r.stopped);
       },
     }),

@@ -69,7 +69,9 @@ const idChecks: Check<any>[] = BY_ID.flatMap(({ operation, path }) => [
     cost: { B: 2 },
     // DECISIONS #11: a non-UUID id may be answered 400 or 404.
     send: async (s) => [await s.main.get(path('not-a-uuid')), await s.main.get(path('12345'))],
-    judge: (answers, j) => answers.forEach((ex) => j.refusal(ex, [400, 404])),
+    judge: (answers, j) => {
+      for (const ex of answers) j.refusal(ex, [400, 404]);
+    },
   }),
   probe(operation, 'not_found_other_account', {
     needs: [

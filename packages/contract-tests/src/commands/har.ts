@@ -148,7 +148,10 @@ export function checkTraffic(source: 'har' | 'jsonl', exchanges: RecordedExchang
   exchanges.forEach((ex, index) => {
     const op = operationOf(contract.spec, ex.method, ex.url);
     const request = redact(`${ex.method} ${ex.url}`);
-    if (!op) return void report.ignored.push(request);
+    if (!op) {
+      report.ignored.push(request);
+      return;
+    }
     const { problems } = responseProblems(contract, op.operationId, {
       status: ex.status,
       contentType: ex.headers['content-type'] ?? '',

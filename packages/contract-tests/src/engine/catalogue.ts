@@ -105,6 +105,7 @@ export function scenario<R>(s: {
     needs: s.needs ?? [],
     keyless: s.keyless,
     uses: s.uses ?? [],
+    // biome-ignore lint/suspicious/noThenProperty: a scenario's follow-ups; an array, so a scenario is never taken for a thenable
     then: [],
     cost: (p) => ({ ...NO_COST, ...(typeof cost === 'function' ? cost(p) : cost) }),
     send: s.send,

@@ -123,7 +123,7 @@ class Planner {
       if (out.includes(s) || this.scenario(s)) return;
       out.push(s);
       s.uses.forEach(visit);
-      this.fixtureNeeds(s.needs).forEach((f) => visitFixture(f));
+      for (const f of this.fixtureNeeds(s.needs)) visitFixture(f);
     };
     const visitFixture = (name: FixtureName, made = true) => {
       for (const src of this.catalogue.fixtureSources)
@@ -141,7 +141,7 @@ class Planner {
     const visit = (s: Scenario<any>) => {
       if (out.includes(s) || this.scenario(s)) return;
       s.uses.forEach(visit);
-      this.fixtureNeeds(s.needs).forEach((f) => this.sources(f).forEach(visit));
+      for (const f of this.fixtureNeeds(s.needs)) for (const source of this.sources(f)) visit(source);
       out.push(s);
       s.then.forEach(visit);
     };

@@ -154,7 +154,7 @@ export async function proxyCommand(argv: string[], io: ProxyCommandIO = {}): Pro
     return 0;
   }
   const { quiet, ...rest } = options;
-  let proxy;
+  let proxy: Awaited<ReturnType<typeof startPacingProxy>>;
   try {
     proxy = await startPacingProxy({
       ...rest,

@@ -49,7 +49,9 @@ export function makeBundle(
       .filter((e) => e.request)
       .map((e) => {
         const headers: Record<string, string> = {};
-        e.headers.forEach((v, k) => (headers[k] = redact(v)));
+        e.headers.forEach((v, k) => {
+          headers[k] = redact(v);
+        });
         return {
           request: e.request!,
           auth: e.auth,
