@@ -35,11 +35,12 @@ const client = createClient({
   apiKey: env.REPLICA_KEY,
   baseUrl: env.REPLICA_BASE_URL,
   plan: 'business',
-  logLevel: 'warn',
+  logLevel: 'info',
   logger: {
     warn: (_f, m) => logLines.push(m),
     error: (_f, m) => logLines.push(m),
-    info: () => {},
+    // Of the info lines, only the shared pacing's own ("back").
+    info: (_f, m) => /^shared pacing/.test(m) && logLines.push(m),
     debug: () => {},
   },
   // A scaled clock keeps the client on its own time line: the shared store is then given whole.
