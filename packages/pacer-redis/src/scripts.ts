@@ -134,9 +134,9 @@ return 1
 export const NOTE_RUNNING = `${PRELUDE}
 local pad = tonumber(ARGV[1])
 for i = 2, #ARGV, 2 do
-  local until = now + tonumber(ARGV[i + 1])
+  local deadline = now + tonumber(ARGV[i + 1])
   local score = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[i]))
-  if not score or score < until then redis.call('ZADD', KEYS[1], until, ARGV[i]) end
+  if not score or score < deadline then redis.call('ZADD', KEYS[1], deadline, ARGV[i]) end
   keep(KEYS[1], tonumber(ARGV[i + 1]) + pad)
 end
 return 1
