@@ -8,11 +8,11 @@
 // the in-memory store, in the same run. Goals: shared, 0 × 429 and 0 failed calls and wall ≤ 1.15 ×
 // floor; overhead ≤ 1 ms per call. Exit 1 when a goal is missed.
 //
-// The replicas and Redis come from the shared pacer's tests (packages/pacer-redis/test/harness.mjs).
+// The replicas and Redis come from the shared pacer's tests (packages/replica-tests/test/harness.mjs).
 import { performance } from 'node:perf_hooks';
 import { Pacer } from '@videogen/openapi/rules';
 import { createRedisPacerStore } from '@videogen/pacer-redis';
-import { runReplicas, sandbox, startRedis } from '../pacer-redis/test/harness.mjs';
+import { runReplicas, sandbox, startRedis } from '../replica-tests/test/harness.mjs';
 import { figures } from './measure.mjs';
 
 const TIME_SCALE = Number(process.env.BENCH_TIME_SCALE ?? 10);

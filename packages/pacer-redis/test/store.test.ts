@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RUNNING, Pacer } from '@videogen/openapi/rules';
 import { createRedisPacerStore, pacingUrlProblem, redactPacingUrl } from '../src/index.js';
-import { startRedis } from './harness.mjs';
+import { startRedis } from './redis-server.mjs';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 let raw: Redis;

@@ -1,11 +1,5 @@
 // Types of harness.mjs (plain JavaScript: the replica benchmark imports it too).
-export interface RedisServer {
-  port: number;
-  url: string;
-  kill(): Promise<void>;
-  restart(): Promise<void>;
-  stop(): Promise<void>;
-}
+export { freePort, startRedis, type RedisServer } from '../../pacer-redis/test/redis-server.mjs';
 export interface ReplicaReport {
   pid?: number;
   calls: number;
@@ -15,8 +9,6 @@ export interface ReplicaReport {
   exit: number | null;
   signal?: string;
 }
-export function freePort(): Promise<number>;
-export function startRedis(): Promise<RedisServer>;
 export function sandbox(o: {
   style: string;
   personality: string;

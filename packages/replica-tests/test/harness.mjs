@@ -1,60 +1,15 @@
-// What the replica tests (replicas.test.ts) and the replica benchmark (packages/pacing-bench/replicas.mjs)
+// What the replica tests (replicas.test.ts, faults.test.ts, suite-runs.test.ts) and the replica benchmark (packages/pacing-bench/replicas.mjs)
 // share: a real redis-server on a free port, a sandbox, and N replicas as real child processes
 // (replica.mjs), each with its own client, one account.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { FIXTURES, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
+import { freePort, startRedis } from '../../pacer-redis/test/redis-server.mjs';
+
+export { freePort, startRedis };
 
 const REPLICA = fileURLToPath(new URL('./replica.mjs', import.meta.url));
-
-export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** `redis-server --port P --save '' --appendonly no`: kill() is kill -9, restart() starts it again, empty, on P. */
-export async function startRedis() {
-  const port = await freePort();
-  let child;
-  const launch = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const c = child;
-    await new Promise((resolve, reject) => {
-      let out = '';
-      const deadline = setTimeout(() => reject(new Error(`redis-server did not start on ${port}: ${out}`)), 20_000);
-      c.stdout.on('data', (d) => {
-        out += d;
-        if (/Ready to accept connections/i.test(out)) {
-          clearTimeout(deadline);
-          resolve();
-        }
-      });
-      c.once('exit', (code) => {
-        clearTimeout(deadline);
-        reject(new Error(`redis-server exited (${code}): ${out}`));
-      });
-    });
-  };
-  const kill = async () => {
-    const c = child;
-    if (!c || c.exitCode !== null || c.signalCode !== null) return;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGKILL');
-    await exited;
-  };
-  await launch();
-  return { port, url: `redis://127.0.0.1:${port}/0`, kill, restart: launch, stop: kill };
-}
 
 /**
  * A sandbox on a free port whose every /v1 answer is logged with when it arrived and ended (sandbox
