@@ -32,3 +32,13 @@ export {
   type Ticket,
   type PacerStats,
 } from './pacer.js';
+export {
+  MemoryPacerStore,
+  type PacerStore,
+  type TakeRequest,
+  type TakeResult,
+  type Lesson,
+  type Settlement,
+  type AccountView,
+  type MaybePromise,
+} from './pacer-store.js';

@@ -62,6 +62,11 @@ export interface TargetConfig {
   checksKeys: boolean;
   /** Whether the target enforces the rate limits (the Prism mock does not: no pacing needed). */
   rateLimited: boolean;
+  /**
+   * Redis URL of a schedule shared with every other process pacing the same accounts (VIDEO_API_PACING_URL):
+   * parallel suite runs, pacing proxies and clients against one staging account keep its limits together.
+   */
+  pacingUrl?: string;
   /** Decision mismatches fail the run too (CONTRACT_STRICT=1). Default: only against our own sandbox. */
   strict: boolean;
   /** Every video contract --seed made for this target (its fixtures and the conversion). */

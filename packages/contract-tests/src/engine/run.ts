@@ -2,6 +2,8 @@
 // every transient answer, the credits spent and the guard that keeps them within the run's limit.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pacer } from '@videogen/openapi/rules';
+import { createRedisPacerStore } from '@videogen/pacer-redis';
+import { fingerprint } from '../proxy/accounts.ts';
 import type { Exchange, TargetConfig, TransientAnswer } from '../shapes.ts';
 import { loadContract, type Contract } from './contract.ts';
 import { Api, type Recorder } from './http.ts';
@@ -42,7 +44,23 @@ export class Run implements Recorder {
     for (const k of [target.apiKey, target.otherAccountKey, target.freePlanKey, target.noCreditKey]) registerSecret(k);
     this.contract = loadContract();
     this.timeScale = target.timeScale;
-    this.pacer = new Pacer({ timeScale: target.timeScale });
+    const keys: Record<string, string | undefined> = {
+      main: target.apiKey,
+      other: target.otherAccountKey,
+      'free-plan': target.freePlanKey,
+      'no-credit': target.noCreditKey,
+    };
+    this.pacer = new Pacer({
+      timeScale: target.timeScale,
+      // Shared with every process pacing the account: named as the client and the proxy name it.
+      ...(target.pacingUrl && {
+        store: createRedisPacerStore({
+          url: target.pacingUrl,
+          log: (_level, message) => process.stderr.write(`videogen-contract: ${message}\n`),
+        }),
+        storeName: (label: string) => `${target.baseUrl} ${keys[label] ? fingerprint(keys[label]) : label}`,
+      }),
+    });
     this.pacer.enabled = target.rateLimited;
     const api = (account: string, key: string | undefined) => new Api(this, target.baseUrl, account, key);
     this.main = api('main', target.apiKey);
@@ -50,6 +68,11 @@ export class Run implements Recorder {
     if (target.otherAccountKey) this.other = api('other', target.otherAccountKey);
     if (target.freePlanKey) this.freePlan = api('free-plan', target.freePlanKey);
     if (target.noCreditKey) this.noCredit = api('no-credit', target.noCreditKey);
+  }
+
+  /** Ends the shared schedule's connection, if any. */
+  close(): Promise<void> {
+    return this.pacer.close();
   }
 
   /** Credits spent so far. */

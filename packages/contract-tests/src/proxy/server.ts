@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Har } from 'har-format';
 import { MAX_TIMER_MS, Pacer, UPLOAD_LIMITS } from '@videogen/openapi/rules';
+import { createRedisPacerStore } from '@videogen/pacer-redis';
 import { Accounts } from './accounts.ts';
 import { CreditBudget } from './budget.ts';
 import { PROXY_ERRORS, proxyAnswer, sendAnswer, sendRawAnswer, type ProxyErrorCode } from './envelope.ts';
@@ -45,6 +46,11 @@ export interface PacingProxyOptions {
   ca?: string | Buffer | Array<string | Buffer>;
   /** One line per request and per new key (never a key); default: none. */
   log?: (line: string) => void;
+  /**
+   * Redis URL of a schedule shared with every other process pacing the same accounts (several proxies,
+   * contract suite runs, clients): `redis://` or `rediss://`. Default: none, the proxy paces alone.
+   */
+  pacingUrl?: string;
 }
 
 export interface PacingProxy {
@@ -109,7 +115,16 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
   const timeScale = options.timeScale && options.timeScale > 0 ? options.timeScale : 1;
   // Node's timers fire at once past MAX_TIMER_MS (about 24.8 days): no longer wait can be kept.
   const maxWaitMs = Math.min(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, MAX_TIMER_MS);
-  const pacer = new Pacer({ maxWaitMs, ...(options.timeScale && { timeScale: options.timeScale }) });
+  const base = target.href.replace(/\/+$/, '');
+  const pacer = new Pacer({
+    maxWaitMs,
+    ...(options.timeScale && { timeScale: options.timeScale }),
+    // Shared: an account is named as the client names it, base URL and key fingerprint.
+    ...(options.pacingUrl && {
+      store: createRedisPacerStore({ url: options.pacingUrl, log: (_level, message) => log(`proxy: ${message}`) }),
+      storeName: (account: string) => `${base} ${account}`,
+    }),
+  });
   const accounts = new Accounts(options, (fp, account) =>
     log(
       `proxy: new key ${fp}, paced as ${account === fp ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`,
@@ -227,6 +242,7 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
         await Promise.race([Promise.allSettled([...active]), sleep(CLOSE_GRACE_MS)]);
         server.closeAllConnections();
         ctx.upstream.close();
+        await pacer.close();
         ctx.har?.write();
         if (tmp) await rm(await tmp, { recursive: true, force: true });
       })()),
