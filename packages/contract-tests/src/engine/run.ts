@@ -3,7 +3,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pacer } from '@videogen/openapi/rules';
 import { createRedisPacerStore } from '@videogen/pacer-redis';
-import { fingerprint } from '../proxy/accounts.ts';
+import { fingerprint } from './fingerprint.ts';
 import type { Exchange, TargetConfig, TransientAnswer } from '../shapes.ts';
 import { loadContract, type Contract } from './contract.ts';
 import { Api, type Recorder } from './http.ts';

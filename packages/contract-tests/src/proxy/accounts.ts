@@ -3,7 +3,7 @@
 // account, `--same-account` groups the keys of one account (by fingerprint, so no key is ever typed
 // on a command line), and `--one-account` puts every key in one (the safe choice when unsure).
 // Keys are held in memory only, to redact them from everything the proxy writes.
-import { createHash } from 'node:crypto';
+import { fingerprint } from '../engine/fingerprint.ts';
 
 export interface Caller {
   /** The pacer's account name: the group's first fingerprint, or the key's own. */
@@ -12,10 +12,6 @@ export interface Caller {
   fingerprint: string;
   /** The Authorization header as the caller sent it (for the proxy's own status reads). Never logged. */
   authorization: string;
-}
-
-export function fingerprint(secret: string): string {
-  return `key:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}`;
 }
 
 /** The secret of an Authorization header: the token of `Bearer <token>`, else the whole value. */
