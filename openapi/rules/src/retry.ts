@@ -113,6 +113,8 @@ export interface RetryDecision {
    * sends nothing, and the caller reports it not re-sent.
    */
   lookFirst?: 'resend-if-absent' | 'stop-if-absent';
+  /** This retry (or look) counts toward maxRetries: the caller passes `attempt + 1` next time. */
+  counted: boolean;
   /** Not retried because the retries allowed are used up. */
   exhausted: boolean;
   /** Not retried because the wait exceeds maxWaitMs: the answer stands (its Retry-After tells the caller when). */
@@ -134,7 +136,7 @@ export function retryDecision(input: RetryInput): RetryDecision {
   const random = input.random ?? Math.random;
   const idempotent = isIdempotent(input.method);
   const backoff = () => backoffMs(attempt, random, input.backoff) / timeScale;
-  const none = { waitMs: 0, waitFrom: 'none' as const, exhausted: false, beyondCeiling: false };
+  const none = { waitMs: 0, waitFrom: 'none' as const, counted: true, exhausted: false, beyondCeiling: false };
 
   if ('failure' in result) {
     // A connection never made sent nothing: any method goes again. Otherwise a GET goes again, and a
@@ -196,7 +198,7 @@ export function retryDecision(input: RetryInput): RetryDecision {
     return { ...none, ...asked, retry: false, reason, mayHaveCreated, exhausted: true };
   if (mayHaveCreated && !idempotent)
     return { ...none, ...asked, ...wait, retry: false, reason, mayHaveCreated, lookFirst: 'resend-if-absent' };
-  return { ...none, ...asked, ...wait, retry: true, reason, mayHaveCreated };
+  return { ...none, ...asked, ...wait, counted, retry: true, reason, mayHaveCreated };
 }
 
 /** The backoff before retry number `attempt + 1`: base × 2^attempt, at most the ceiling, times 0.5–1. */

@@ -136,8 +136,15 @@ describe('retryDecision: the differences between the three copies, resolved', ()
     const at = RETRY_POLICY.maxRetries;
     expect(decide({ result: answer(429), attempt: at })).toMatchObject({ retry: false, exhausted: true });
     expect(decide({ result: answer(503), attempt: at })).toMatchObject({ retry: false, exhausted: true });
-    expect(decide({ result: answer(429), attempt: at, refusals: 'ceiling' })).toMatchObject({ retry: true });
-    expect(decide({ result: answer(503), attempt: at, refusals: 'ceiling' })).toMatchObject({ retry: true });
+    expect(decide({ result: answer(429), attempt: at, refusals: 'ceiling' })).toMatchObject({
+      retry: true,
+      counted: false,
+    });
+    expect(decide({ result: answer(503), attempt: at, refusals: 'ceiling' })).toMatchObject({
+      retry: true,
+      counted: false,
+    });
+    expect(decide({ result: answer(503) })).toMatchObject({ retry: true, counted: true });
     // Other 5xx stay counted: they may follow work done.
     expect(decide({ result: answer(502), attempt: at, refusals: 'ceiling' })).toMatchObject({ retry: false });
     // The client's maxRetries: 0 sends once, a 429 included.
