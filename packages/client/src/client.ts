@@ -137,11 +137,15 @@ export function createClient(options: ClientOptions = {}) {
   const conversions = new Conversions(core);
 
   const client = {
-    /** The typed openapi-fetch client: paced and retried like the helpers, errors returned, not thrown. */
+    /**
+     * The typed openapi-fetch client: paced and retried like the helpers, errors returned, not thrown.
+     * At most once as well: a create whose attempt may have made the video is not sent again, and its
+     * `response` is the service's own answer (it cannot be looked up here: no prompt to match).
+     */
     api: createFetchClient<paths>({
       baseUrl,
       headers: { Authorization: `Bearer ${key}` },
-      fetch: async (req) => send(await fromRequest(req), { signal: req.signal }),
+      fetch: async (req) => (await send(await fromRequest(req), { signal: req.signal })).response,
     }),
     baseUrl,
     plan,

@@ -1,6 +1,6 @@
 export { createClient } from './client.js';
 export type { ClientOptions, Video, VideoClient, VideoSetting } from './client.js';
-export type { RequestOptions, RetryOptions } from './transport.js';
+export type { Recovered, RequestOptions, RetryOptions } from './transport.js';
 export { APIPromise } from './api-promise.js';
 export type { WithResponse } from './api-promise.js';
 export {

@@ -38,6 +38,8 @@ export class Run implements Recorder {
   creditCap?: number;
   /** Why the cap is there, for the refusal's message. */
   capReason = '';
+  /** Creates whose attempt may have made a video although its answer did not say so: counted as spent. */
+  private maybeSpent = 0;
   private readonly label = new AsyncLocalStorage<string>();
 
   constructor(readonly target: TargetConfig) {
@@ -75,9 +77,23 @@ export class Run implements Recorder {
     return this.pacer.close();
   }
 
-  /** Credits spent so far. */
+  /** Credits spent so far (a create that may have made a video counts: at most, never at least). */
   get creditsSpent(): number {
-    return this.exchanges.filter(spentCredit).length;
+    return this.exchanges.filter(spentCredit).length + this.maybeSpent;
+  }
+
+  knownVideos(): ReadonlySet<string> {
+    const t = this.target;
+    return new Set([
+      ...this.created,
+      ...(t.seededIds ?? []),
+      ...Object.values(t.fixtures).filter((v) => v !== undefined),
+    ]);
+  }
+
+  mayHaveCreated(videoId: string | undefined): void {
+    this.maybeSpent++;
+    if (videoId) this.created.push(videoId);
   }
 
   scenario(): string {

@@ -17,6 +17,7 @@ import { CreditBudget } from './budget.ts';
 import { PROXY_ERRORS, proxyAnswer, sendAnswer, sendRawAnswer, type ProxyErrorCode } from './envelope.ts';
 import { handleRequest, type ProxyContext } from './exchange.ts';
 import { HarLog } from './har-log.ts';
+import { type ExchangeObserver, harObserver, logObserver, observeAll, statsObserver } from './observers.ts';
 import { MEMORY_BYTES } from './spool.ts';
 import { count, emptyStats, type PacingProxyStats } from './stats.ts';
 import { Upstream } from './upstream.ts';
@@ -51,6 +52,11 @@ export interface PacingProxyOptions {
    * contract suite runs, clients): `redis://` or `rediss://`. Default: none, the proxy paces alone.
    */
   pacingUrl?: string;
+  /**
+   * Told every step of every request, beside the proxy's own statistics, HAR and log (metrics, a log of
+   * your own). Texts they receive are redacted; the exchanges (`exchange`) are not: redact before you write one.
+   */
+  observers?: ExchangeObserver[];
 }
 
 export interface PacingProxy {
@@ -130,21 +136,27 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
       `proxy: new key ${fp}, paced as ${account === fp ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`,
     ),
   );
+  const har = options.harFile
+    ? new HarLog(options.harFile, { name: '@videogen/contract-tests pacing proxy', version: '1.0.0' })
+    : undefined;
+  const scrub = (s: string) => accounts.scrub(s);
   const ctx: ProxyContext = {
     target,
     pacer,
     accounts,
     budget,
     upstream: new Upstream(target, { ca: options.ca }),
-    har: options.harFile
-      ? new HarLog(options.harFile, { name: '@videogen/contract-tests pacing proxy', version: '1.0.0' })
-      : undefined,
-    stats,
+    // What happens to each request, recorded by its observers: the statistics, the HAR, the log.
+    observe: observeAll([
+      statsObserver(stats),
+      ...(har ? [harObserver(har, scrub)] : []),
+      logObserver(log, scrub, maxWaitMs),
+      ...(options.observers ?? []),
+    ]),
     maxWaitMs,
     timeoutMs: Math.min(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS),
     timeScale,
     maxBodyBytes: maxRequestBytes(),
-    log,
     tmpDir: () => (tmp ??= mkdtemp(join(tmpdir(), 'videogen-proxy-'))),
     closing: closing.signal,
   };
@@ -233,7 +245,7 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
       credits: { ...stats.credits, spent: budget.spent, inFlight: budget.inFlight, refused: budget.refused },
       waitedMs: pacer.stats.waitedMs,
     }),
-    har: () => ctx.har?.har(),
+    har: () => har?.har(),
     fingerprints: () => accounts.fingerprints(),
     close: () =>
       (closed ??= (async () => {
@@ -243,7 +255,7 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
         server.closeAllConnections();
         ctx.upstream.close();
         await pacer.close();
-        ctx.har?.write();
+        har?.write();
         if (tmp) await rm(await tmp, { recursive: true, force: true });
       })()),
   };
