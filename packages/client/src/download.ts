@@ -10,6 +10,11 @@ import { builtin, noFileSystem } from './runtime.js';
 type Video = components['schemas']['Video'];
 export interface DownloadOptions extends RequestOptions {
   onProgress?: (p: { loaded: number; total?: number }) => void;
+  /**
+   * The largest video written (default: the client's `maxDownloadBytes`, 2 GiB): a larger declared
+   * Content-Length is refused before anything is written, and the bytes are counted as they arrive.
+   */
+  maxBytes?: number;
 }
 
 /** How much of a refusal's body the error keeps (an object store's XML error is a few hundred bytes). */
@@ -25,7 +30,7 @@ export async function download(
   send: Send,
   id: string,
   path: string,
-  { onProgress, signal, timeoutMs, ...o }: DownloadOptions = {},
+  { onProgress, signal, timeoutMs, bodyTimeoutMs, bodyDeadlineMs, maxBytes = Infinity, ...o }: DownloadOptions = {},
 ): Promise<WithResponse<{ path: string; bytes: number }>> {
   const fs = builtin<typeof import('node:fs')>('node:fs');
   const stream = builtin<typeof import('node:stream/promises')>('node:stream/promises');
@@ -37,7 +42,7 @@ export async function download(
   } = fs;
   const { pipeline } = stream;
   for (let fresh = false; ; fresh = true) {
-    const video = await get(id, { signal, timeoutMs, ...o });
+    const video = await get(id, { signal, timeoutMs, bodyTimeoutMs, ...o });
     const { status } = video;
     if (status !== 'completed')
       throw new (
@@ -58,7 +63,7 @@ export async function download(
     try {
       ({ response: res } = await send(
         { method: 'GET', url: video.download_url, headers: {}, secretUrl: true },
-        { pace: false, maxRetries: 0, signal, timeoutMs },
+        { pace: false, maxRetries: 0, signal, timeoutMs, bodyTimeoutMs, bodyDeadlineMs, stream: { maxBytes } },
       ));
     } catch (cause) {
       signal?.throwIfAborted();
