@@ -99,8 +99,8 @@ export class BodyWatch {
   received = 0;
   #budget: number;
   #sinceProgress = 0;
-  #idle: unknown;
-  #total: unknown;
+  #idle: ReturnType<typeof setTimeout> | undefined;
+  #total: ReturnType<typeof setTimeout> | undefined;
   #waitingSince = 0;
   #over = false;
   readonly #idleMs: number;

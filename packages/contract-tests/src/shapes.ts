@@ -80,6 +80,20 @@ export interface TargetConfig {
    * spreads the burst's requests over more than that (a fixed window turns, a bucket refills): no 429.
    */
   holdTime?: () => () => void;
+  /** The time and size limits of each attempt (--timeout, --body-timeout, --body-deadline). */
+  limits?: AttemptLimits;
+}
+
+/** How long one attempt may wait and how much it may read (defaults: engine/http.ts attemptLimits). */
+export interface AttemptLimits {
+  /** For the answer's headers, once the request is sent (--timeout). */
+  timeoutMs?: number;
+  /** The body stalls when less than 1 KiB arrives in this long (--body-timeout). */
+  bodyTimeoutMs?: number;
+  /** The whole body, from its headers (--body-deadline). */
+  bodyDeadlineMs?: number;
+  /** The body, decoded. */
+  maxBodyBytes?: number;
 }
 
 export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'headers' | 'envelope' | 'error_code';

@@ -60,6 +60,7 @@ export function sandboxTarget(
     rateLimited: true,
     strict: s?.strict ?? true,
     everyCombination: s?.everyCombination ?? false,
+    ...(s?.limits && { limits: s.limits }),
     fixtures: {
       videoSettingId: fx.acme.settings.text,
       pdfSettingId: fx.acme.settings.pdf,
@@ -170,6 +171,7 @@ export async function startPrismTarget(s: Settings): Promise<Launched> {
     rateLimited: false,
     strict: strictDefault(s, 'prism'),
     everyCombination: s.everyCombination,
+    limits: s.limits,
     fixtures: {},
   };
   return {

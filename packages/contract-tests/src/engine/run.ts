@@ -22,6 +22,7 @@ export class Run implements Recorder {
   readonly exchanges: Exchange[] = [];
   readonly transients: TransientAnswer[] = [];
   readonly timeScale: number;
+  readonly limits?: TargetConfig['limits'];
   readonly main: Api;
   readonly anon: Api;
   readonly other?: Api;
@@ -46,6 +47,7 @@ export class Run implements Recorder {
     for (const k of [target.apiKey, target.otherAccountKey, target.freePlanKey, target.noCreditKey]) registerSecret(k);
     this.contract = loadContract();
     this.timeScale = target.timeScale;
+    this.limits = target.limits;
     const keys: Record<string, string | undefined> = {
       main: target.apiKey,
       other: target.otherAccountKey,
