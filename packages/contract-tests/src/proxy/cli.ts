@@ -26,6 +26,9 @@ at the URL it prints.
   --max-wait SECONDS    the longest the proxy holds one request (pacing, 429 and 503 waits) before it
                         passes the target's last answer through unchanged (default 900)
   --timeout SECONDS     how long to wait for the target's answer once a request is sent (default 120)
+  --body-timeout SECONDS  the target's answer body stalls when less than 1 KiB arrives in this long
+                        (default 30): the attempt ends and the account's queue moves on
+  --body-deadline SECONDS  the target's whole answer body within this long of its headers (default 60)
   --time-scale N        the target runs N times faster than real time (a sandbox started with
                         --time-scale N); learned from RateLimit-Policy when the target sends it
   --same-account FP,FP  keys of one account, by the fingerprints the proxy prints (key:0123456789ab):
@@ -78,6 +81,8 @@ export function proxyOptions(
         'credit-budget': { type: 'string' },
         'max-wait': { type: 'string' },
         timeout: { type: 'string' },
+        'body-timeout': { type: 'string' },
+        'body-deadline': { type: 'string' },
         'time-scale': { type: 'string' },
         'same-account': { type: 'string', multiple: true },
         'one-account': { type: 'boolean' },
@@ -106,6 +111,8 @@ export function proxyOptions(
   }
   const maxWait = positiveNumber('--max-wait', values['max-wait']);
   const timeout = positiveNumber('--timeout', values.timeout);
+  const bodyTimeout = positiveNumber('--body-timeout', values['body-timeout']);
+  const bodyDeadline = positiveNumber('--body-deadline', values['body-deadline']);
   const sameAccount = (values['same-account'] ?? []).map((group: string) => {
     const fps = group
       .split(',')
@@ -137,6 +144,8 @@ export function proxyOptions(
     ...(creditBudget !== undefined && { creditBudget }),
     ...(maxWait !== undefined && { maxWaitMs: maxWait * 1000 }),
     ...(timeout !== undefined && { timeoutMs: timeout * 1000 }),
+    ...(bodyTimeout !== undefined && { bodyTimeoutMs: bodyTimeout * 1000 }),
+    ...(bodyDeadline !== undefined && { bodyDeadlineMs: bodyDeadline * 1000 }),
     ...(values['time-scale'] !== undefined && { timeScale: positiveNumber('--time-scale', values['time-scale']) }),
     ...(sameAccount.length && { sameAccount }),
     ...(values['one-account'] && { oneAccount: true }),
