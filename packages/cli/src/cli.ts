@@ -9,7 +9,7 @@ import { registerList } from './commands/list.js';
 import { registerSettings } from './commands/settings.js';
 import { registerStatus } from './commands/status.js';
 import { registerWait } from './commands/wait.js';
-import { errorContext } from './context.js';
+import { errorContext, parseSeconds } from './context.js';
 import { describeError, sanitize } from './errors.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { PLANS } from '@videogen/openapi/rules';
@@ -35,6 +35,23 @@ function buildProgram(): Command {
     .addOption(new Option('--json', 'print results as JSON on stdout (progress stays on stderr)'))
     .addOption(new Option('-q, --quiet', 'no progress output'))
     .addOption(new Option('--base-url <url>', 'API base URL including /v1 (default: $VIDEO_API_BASE_URL)'))
+    .addOption(
+      new Option('--request-timeout <seconds>', "wait this long for each answer's headers (default 60)").argParser(
+        parseSeconds('--request-timeout'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--body-timeout <seconds>',
+        "an answer's body that brings less than 1 KiB in this long has stalled: the call fails (default 30)",
+      ).argParser(parseSeconds('--body-timeout')),
+    )
+    .addOption(
+      new Option(
+        '--body-deadline <seconds>',
+        "an answer's whole body within this long of its headers (default 60; a download: none unless given)",
+      ).argParser(parseSeconds('--body-deadline')),
+    )
     .addOption(
       new Option('--plan <plan>', 'your plan, for the upload limits (default: $VIDEO_API_PLAN or personal)').choices([
         ...PLANS,

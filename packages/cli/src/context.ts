@@ -14,6 +14,10 @@ export interface GlobalOptions {
   quiet?: boolean;
   baseUrl?: string;
   plan?: string;
+  /** Seconds (--request-timeout, --body-timeout, --body-deadline). */
+  requestTimeout?: number;
+  bodyTimeout?: number;
+  bodyDeadline?: number;
 }
 
 export interface Context {
@@ -22,6 +26,8 @@ export interface Context {
   progress: Progress;
   plan?: Plan;
   baseUrl?: string;
+  /** --body-deadline, in ms: a download is bounded as a whole only when it is given. */
+  bodyDeadlineMs?: number;
 }
 
 /**
@@ -63,7 +69,15 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
   }
   let client: Client;
   try {
-    client = createClient({ apiKey, baseUrl, plan });
+    const ms = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
+    client = createClient({
+      apiKey,
+      baseUrl,
+      plan,
+      timeoutMs: ms(opts.requestTimeout),
+      bodyTimeoutMs: ms(opts.bodyTimeout),
+      bodyDeadlineMs: ms(opts.bodyDeadline),
+    });
   } catch (err) {
     // The client refuses plain HTTP except on loopback: that is a fix in the command line.
     if (err instanceof TypeError)
@@ -72,7 +86,8 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
       );
     throw err;
   }
-  return { client, out, progress, plan, baseUrl };
+  const bodyDeadlineMs = opts.bodyDeadline === undefined ? undefined : Math.round(opts.bodyDeadline * 1000);
+  return { client, out, progress, plan, baseUrl, ...(bodyDeadlineMs !== undefined && { bodyDeadlineMs }) };
 }
 
 /** Seconds from the command line → milliseconds; decimals allowed (useful against a fast sandbox). */

@@ -58,6 +58,8 @@ interface ApiErrorLike {
   limit?: unknown;
   video?: { status?: string };
   host?: string;
+  /** TimeoutError: which deadline passed (headers, body-idle, body-total, polling). */
+  deadline?: string;
 }
 
 function isApiError(err: unknown): err is ApiErrorLike {
@@ -85,6 +87,9 @@ const upgradeHint = (ctx: ErrorContext) =>
   ctx.plan === 'business' ? '' : ' (if your account is on the Business plan, pass --plan business)';
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A client message without the client's option names (the command line has flags for them). */
+const clientOptionsOut = (s: string) => s.replace(/ \((timeoutMs|bodyTimeoutMs|bodyDeadlineMs|maxBodyBytes)\)/g, '');
 
 function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError {
   const code = err.error_code ?? err.kind ?? err.name;
@@ -162,6 +167,34 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       message: `${capital(video)} has expired: it can no longer be downloaded; generate it again.`,
       exitCode: EXIT.VIDEO_FAILED,
       code: 'VIDEO_EXPIRED',
+    };
+  }
+  // The transport's deadlines (not the wait for a video): the service, or something in between, did not
+  // send its answer in time. Which one passed, and the flag that sets it.
+  if (kind === 'timeout' && err.deadline && err.deadline !== 'polling') {
+    const flag =
+      err.deadline === 'headers'
+        ? '--request-timeout'
+        : err.deadline === 'body-idle'
+          ? '--body-timeout'
+          : '--body-deadline';
+    const what =
+      err.deadline === 'headers'
+        ? 'did not answer in time'
+        : err.deadline === 'body-idle'
+          ? 'stopped sending its answer (the body stalled)'
+          : 'did not finish sending its answer in time';
+    return {
+      message: `${ctx.baseUrl ?? 'The service'} ${what}: ${clientOptionsOut(detail)}. Try again later; if the network is slow, raise ${flag} SECONDS.`,
+      exitCode: EXIT.ERROR,
+      code: err.deadline === 'headers' ? 'HEADERS_TIMEOUT' : 'BODY_TIMEOUT',
+    };
+  }
+  if (kind === 'response_too_large') {
+    return {
+      message: `${ctx.baseUrl ?? 'The service'} sent an answer larger than the client accepts, so it was not read: ${clientOptionsOut(detail)}. No answer of the service's API is that large: a proxy or gateway in between may be misbehaving.`,
+      exitCode: EXIT.ERROR,
+      code: 'RESPONSE_TOO_LARGE',
     };
   }
   if (is('TimeoutError', 'timeout')) {
