@@ -33,7 +33,7 @@ import {
   type FaultRequest,
 } from './controls.js';
 import { inProcessFetch, type SandboxFetch } from './in-process.js';
-import { API_PREFIX, registerSpecRoutes } from './spec-routes.js';
+import { API_PREFIX, registerSpecRoutes, takesForm } from './spec-routes.js';
 import { RECORD_CACHE_SIZE, Store } from './store.js';
 import { BoundedMap } from './bounded-map.js';
 
@@ -273,7 +273,6 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.register(multipart);
   app.setErrorHandler((err: any, request, reply) => {
     if (err instanceof ApiError) {
       reply.code(err.status).headers(err.headers).send(err.body);
@@ -356,12 +355,19 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   });
 
   registerSandboxApi(app, ctx);
-  registerSpecRoutes(app, ctx, {
+  const handlers = {
     ...videoHandlers(ctx),
     ...settingHandlers(ctx),
     ...conversionHandlers(ctx),
     ...generateHandlers(ctx),
+  };
+  // @fastify/multipart hooks every route of its scope (an onRequest and an onResponse, each a promise
+  // per request): only the operations that take a form are in that scope.
+  app.register(async (forms) => {
+    await forms.register(multipart);
+    registerSpecRoutes(forms, ctx, handlers, takesForm);
   });
+  registerSpecRoutes(app, ctx, handlers, (op) => !takesForm(op));
   registerDownloads(app, ctx);
   registerDocs(app);
   return app;
