@@ -146,9 +146,13 @@ export async function createSandbox(options: SandboxOptions & { port: number }):
 export async function createSandbox(options?: SandboxOptions): Promise<Sandbox>;
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const model = specModel();
-  const clock = createClock(options.timeScale ?? 1, options.now ?? Date.now);
   const accounts = new Accounts(options.accounts);
   const store = new Store(accounts, { dataDir: options.dataDir, signingSecret: options.signingSecret });
+  // With a data dir, the time moved forward survives a restart (the videos created in it need it).
+  const clock = createClock(options.timeScale ?? 1, options.now ?? Date.now, {
+    saved: store.savedClock(),
+    onChange: (offsets) => store.saveClock(offsets),
+  });
   const personality = personalityOf(options.personality);
   const stats = new ResponseStats();
   const ctx: Context = {
