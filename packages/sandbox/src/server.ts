@@ -319,7 +319,7 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     }
     return reply.code(404).send(envelope('NOT_FOUND', `No such endpoint: ${request.method} ${path}.`));
   };
-  registerRequestGuards(app, notFound);
+  registerRequestGuards(app, notFound, () => [new URL(ctx.origin || 'http://localhost').hostname]);
   app.setNotFoundHandler(notFound);
 
   if (opts.validateResponses) {
