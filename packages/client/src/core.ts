@@ -7,7 +7,8 @@ import type { Outgoing, RequestOptions, Send, SendOptions } from './transport.js
 
 export interface Core {
   readonly baseUrl: string;
-  get<T>(path: string, o?: SendOptions): APIPromise<T>;
+  /** `check` turns the JSON object of a success into the data, or throws an UnexpectedResponseError. */
+  get<T>(path: string, o?: SendOptions, check?: (data: unknown) => T): APIPromise<T>;
   post<T>(
     path: string,
     body: Pick<Outgoing, 'body' | 'upload' | 'redirect'> & { type: string },
@@ -72,13 +73,32 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
     return data;
   };
 
+  /** The data of a success through `check`; its error scrubbed of the key, should the body have echoed it. */
+  const checked = async <T>(res: Response, check?: (data: unknown) => T): Promise<T> => {
+    const data = await json(res);
+    if (!check) return data;
+    try {
+      return check(data);
+    } catch (e) {
+      // (Only the message: the stack's file names are not the server's words.)
+      const clean = e instanceof Error ? e.message.split(key).join('***') : undefined;
+      if (e instanceof Error && clean !== e.message) {
+        if (e.stack) e.stack = e.stack.replace(e.message, clean!);
+        e.message = clean!;
+      }
+      throw e;
+    }
+  };
+
   return {
     baseUrl,
     send,
     errorOf,
     now: o.now,
-    get: <T>(path: string, so: SendOptions = {}) =>
-      new APIPromise<T>(answer({ method: 'GET', url: baseUrl + path, headers: headers(so.headers) }, so), json),
+    get: <T>(path: string, so: SendOptions = {}, check?: (data: unknown) => T) =>
+      new APIPromise<T>(answer({ method: 'GET', url: baseUrl + path, headers: headers(so.headers) }, so), (res) =>
+        checked(res, check),
+      ),
     post: <T>(
       path: string,
       { type, ...body }: Pick<Outgoing, 'body' | 'upload' | 'redirect'> & { type: string },
@@ -87,7 +107,7 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
     ) =>
       new APIPromise<T>(
         answer({ method: 'POST', url: baseUrl + path, headers: headers(so.headers, type), ...body }, so),
-        async (res) => (check ? check(await json(res)) : json(res)),
+        (res) => checked(res, check),
       ),
   };
 }
