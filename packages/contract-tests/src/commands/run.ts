@@ -100,6 +100,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     ),
   );
   write(s.junitFile, junitXml(results, drift, run.transients));
+  await run.close();
   const failed =
     results.some((r) => r.state === 'failed') || (config.strict && results.some((r) => r.state === 'drift'));
   return { results, run, exitCode: failed ? 1 : 0 };

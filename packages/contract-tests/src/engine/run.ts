@@ -2,6 +2,8 @@
 // every transient answer, the credits spent and the guard that keeps them within the run's limit.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pacer } from '@videogen/openapi/rules';
+import { createRedisPacerStore } from '@videogen/pacer-redis';
+import { fingerprint } from './fingerprint.ts';
 import type { Exchange, TargetConfig, TransientAnswer } from '../shapes.ts';
 import { loadContract, type Contract } from './contract.ts';
 import { Api, type Recorder } from './http.ts';
@@ -36,13 +38,31 @@ export class Run implements Recorder {
   creditCap?: number;
   /** Why the cap is there, for the refusal's message. */
   capReason = '';
+  /** Creates whose attempt may have made a video although its answer did not say so: counted as spent. */
+  private maybeSpent = 0;
   private readonly label = new AsyncLocalStorage<string>();
 
   constructor(readonly target: TargetConfig) {
     for (const k of [target.apiKey, target.otherAccountKey, target.freePlanKey, target.noCreditKey]) registerSecret(k);
     this.contract = loadContract();
     this.timeScale = target.timeScale;
-    this.pacer = new Pacer({ timeScale: target.timeScale });
+    const keys: Record<string, string | undefined> = {
+      main: target.apiKey,
+      other: target.otherAccountKey,
+      'free-plan': target.freePlanKey,
+      'no-credit': target.noCreditKey,
+    };
+    this.pacer = new Pacer({
+      timeScale: target.timeScale,
+      // Shared with every process pacing the account: named as the client and the proxy name it.
+      ...(target.pacingUrl && {
+        store: createRedisPacerStore({
+          url: target.pacingUrl,
+          log: (_level, message) => process.stderr.write(`videogen-contract: ${message}\n`),
+        }),
+        storeName: (label: string) => `${target.baseUrl} ${keys[label] ? fingerprint(keys[label]) : label}`,
+      }),
+    });
     this.pacer.enabled = target.rateLimited;
     const api = (account: string, key: string | undefined) => new Api(this, target.baseUrl, account, key);
     this.main = api('main', target.apiKey);
@@ -52,9 +72,28 @@ export class Run implements Recorder {
     if (target.noCreditKey) this.noCredit = api('no-credit', target.noCreditKey);
   }
 
-  /** Credits spent so far. */
+  /** Ends the shared schedule's connection, if any. */
+  close(): Promise<void> {
+    return this.pacer.close();
+  }
+
+  /** Credits spent so far (a create that may have made a video counts: at most, never at least). */
   get creditsSpent(): number {
-    return this.exchanges.filter(spentCredit).length;
+    return this.exchanges.filter(spentCredit).length + this.maybeSpent;
+  }
+
+  knownVideos(): ReadonlySet<string> {
+    const t = this.target;
+    return new Set([
+      ...this.created,
+      ...(t.seededIds ?? []),
+      ...Object.values(t.fixtures).filter((v) => v !== undefined),
+    ]);
+  }
+
+  mayHaveCreated(videoId: string | undefined): void {
+    this.maybeSpent++;
+    if (videoId) this.created.push(videoId);
   }
 
   scenario(): string {
