@@ -76,3 +76,11 @@ export const video = (status: string, extra: object = {}) => ({
   copyright: [],
   ...extra,
 });
+
+/** `n` bytes (at least 8) that start like an MP4 file: an ISO BMFF \`ftyp\` box header. */
+export function mp4Bytes(n = 16): Buffer {
+  const b = Buffer.alloc(Math.max(n, 8));
+  b.writeUInt32BE(Math.min(b.length, 32), 0);
+  b.write('ftyp', 4, 'latin1');
+  return b;
+}
