@@ -64,7 +64,7 @@ export interface TargetConfig {
   rateLimited: boolean;
   /** Decision mismatches fail the run too (CONTRACT_STRICT=1). Default: only against our own sandbox. */
   strict: boolean;
-  /** Every video contract --seed made for this target (its fixtures and the conversion). */
+  /** Every video contract --seed-fixtures made for this target (its fixtures and the conversion). */
   seededIds?: string[];
   /** Generate every valid combination (7 credits) instead of one per input mode (CONTRACT_EVERY_COMBINATION=1). */
   everyCombination?: boolean;
@@ -75,6 +75,39 @@ export interface TargetConfig {
    * spreads the burst's requests over more than that (a fixed window turns, a bucket refills): no 429.
    */
   holdTime?: () => () => void;
+  /** Generated requests (absent: none, as in the self-test's runs of the hand-written catalogue). */
+  generation?: GenerationSettings;
+  /** How the user named the profile and the budget, so that a skip reason names what they typed. */
+  named?: Pick<Named, 'profile' | 'budget'>;
+}
+
+/** Generated requests: how many per operation, the wall-time budget of the phase, and the seed. */
+export interface GenerationSettings {
+  /** Generated requests per operation (0: none). */
+  examples: number;
+  /** The most wall time the phase takes, ms. */
+  maxTimeMs: number;
+  seed: number;
+  /** The user chose the seed (else it was drawn, and the summary prints it). */
+  seedGiven: boolean;
+}
+
+/** How the user named a setting, for messages: the option when one was given (or neither was), else the variable. */
+export interface Named {
+  baseUrl: string;
+  profile: string;
+  budget: string;
+}
+
+/** How to ask for a profile the way the user asks for it: `--profile no-credit`, or `CONTRACT_PROFILE=no-credit`. */
+export function profileFlag(named: Pick<Named, 'profile'> | undefined, profile: string): string {
+  return named?.profile === 'CONTRACT_PROFILE' ? `CONTRACT_PROFILE=${profile}` : `--profile ${profile}`;
+}
+
+/** How to set a credit budget the way the user sets it. */
+export function budgetFlag(named: Pick<Named, 'budget'> | undefined, budget?: number): string {
+  const n = budget === undefined ? 'N' : String(budget);
+  return named?.budget === 'CONTRACT_CREDIT_BUDGET' ? `CONTRACT_CREDIT_BUDGET=${n}` : `--budget ${n}`;
 }
 
 export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'headers' | 'envelope' | 'error_code';

@@ -3,6 +3,7 @@
 // interface failure, or on a decision mismatch when strict.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Pacer } from '@videogen/openapi/rules';
 import { checkId } from '../engine/catalogue.ts';
 import { redact } from '../engine/redact.ts';
 import { Run } from '../engine/run.ts';
@@ -15,6 +16,7 @@ import { junitXml } from '../report/junit.ts';
 import { formatSummary, type RunStats } from '../report/summary.ts';
 import type { TargetConfig } from '../shapes.ts';
 import type { Settings } from '../cli/target.ts';
+import { checkTarget } from './preflight.ts';
 
 export interface Io {
   out(text: string): void;
@@ -40,18 +42,43 @@ export interface ContractRun {
   results: RunResult[];
   run: Run;
   exitCode: number;
+  /** The operator's mistake the preflight found (exit 2, nothing judged): the cause and the fix in one line. */
+  setupError?: string;
 }
 
 export async function runContract(config: TargetConfig, s: Settings, io: Io = stdio): Promise<ContractRun> {
   // Reports of an earlier run would read as this one's.
   rmSync(s.failuresDir, { recursive: true, force: true });
   const driftJson = s.driftFile.replace(/\.md$/, '') + '.json';
-  for (const f of [s.driftFile, driftJson]) rmSync(f, { force: true });
+  const summaryJson = s.summaryFile.replace(/\.txt$/, '') + '.json';
+  for (const f of [s.driftFile, driftJson, s.junitFile, s.summaryFile, summaryJson, s.htmlFile])
+    rmSync(f, { force: true });
   const started = Date.now();
+  // Before any check: a missing or rejected key, a URL that is not reachable or not the API stop here.
+  const pacer = new Pacer({ timeScale: s.timeScale ?? (config.kind === 'external' ? undefined : config.timeScale) });
+  const checked = await checkTarget(config, {
+    keyless: s.keyless,
+    timeScaleGiven: s.timeScale !== undefined,
+    urlSource: s.named.baseUrl,
+    pacer,
+  });
+  if (!checked.result.ok) {
+    const line = `videogen-contract: ${redact(checked.result.message)}`;
+    io.err(`${line}\n`);
+    const text = `${line}\n(exit 2: a setup error; nothing was judged)\n`;
+    write(s.summaryFile, text);
+    write(
+      summaryJson,
+      JSON.stringify({ setupError: { kind: checked.result.kind, message: redact(checked.result.message) } }, null, 2),
+    );
+    return { results: [], run: new Run(config, pacer), exitCode: 2, setupError: redact(checked.result.message) };
+  }
+  config = checked.config;
+  for (const note of checked.result.notes) io.err(`preflight: ${redact(note)}\n`);
   const cat = catalogue(config);
   const selection = select(cat, config, config.profile, s.budget);
   selection.checks = selection.checks.filter((c) => matches(s.only, c.check));
-  const run = new Run(config);
+  const run = new Run(config, pacer);
   io.out(
     `contract target: ${config.kind} ${config.baseUrl} (profile ${config.profile}${config.timeScale !== 1 ? `, time scale ${config.timeScale}` : ''}${s.budget !== undefined ? `, credit budget ${s.budget}` : ''})\n`,
   );
@@ -85,7 +112,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     ...(mismatches && { mismatches: mismatches.map(({ exchange: _e, ...m }) => m) }),
   }));
   write(
-    s.summaryFile.replace(/\.txt$/, '') + '.json',
+    summaryJson,
     redact(
       JSON.stringify(
         {

@@ -38,11 +38,15 @@ export class Run implements Recorder {
   capReason = '';
   private readonly label = new AsyncLocalStorage<string>();
 
-  constructor(readonly target: TargetConfig) {
+  constructor(
+    readonly target: TargetConfig,
+    /** The pacer of requests sent before the run (the preflight's), so that it spaces the run's after them. */
+    pacer?: Pacer,
+  ) {
     for (const k of [target.apiKey, target.otherAccountKey, target.freePlanKey, target.noCreditKey]) registerSecret(k);
     this.contract = loadContract();
     this.timeScale = target.timeScale;
-    this.pacer = new Pacer({ timeScale: target.timeScale });
+    this.pacer = pacer ?? new Pacer({ timeScale: target.timeScale });
     this.pacer.enabled = target.rateLimited;
     const api = (account: string, key: string | undefined) => new Api(this, target.baseUrl, account, key);
     this.main = api('main', target.apiKey);

@@ -137,7 +137,7 @@ class ScenarioRunner {
   }
 }
 
-/** The sending side of a run outside the catalogue's checks (contract --seed): fixtures, scenarios. */
+/** The sending side of a run outside the catalogue's checks (contract --seed-fixtures): fixtures, scenarios. */
 export function createSender(run: Run, catalogue: Catalogue, selection: Selection): Sender {
   return new ScenarioRunner(run, catalogue, selection).view();
 }

@@ -4,9 +4,11 @@
 // its guard holds the credit cap). Nothing here models the run a second time.
 import { pacingFloorMs } from '@videogen/openapi/rules';
 import {
+  budgetFlag,
   FIXTURE_ENV,
   KEY_ENV,
   PROFILES,
+  profileFlag,
   type Cost,
   type FixtureName,
   type Profile,
@@ -56,7 +58,7 @@ function unmet(n: Need, p: PlanTarget): string | undefined {
     case 'profile':
       return rank(p.profile) >= rank(n.profile)
         ? undefined
-        : `profile ${p.profile}: ${n.why} only in the ${n.profile} profile${n.profile === 'no-credit' ? ' or full' : ''} (CONTRACT_PROFILE=${n.profile})`;
+        : `profile ${p.profile}: ${n.why} only in the ${n.profile} profile${n.profile === 'no-credit' ? ' or full' : ''} (${profileFlag(t.named, n.profile)})`;
     case 'key':
       return keyOf(t, n.account) ? undefined : `${n.why}: set ${KEY_ENV[n.account]}`;
     case 'stateful':
@@ -222,7 +224,7 @@ export function select(
       else
         excluded.set(
           s,
-          `credit budget ${budget} (CONTRACT_CREDIT_BUDGET): ${s.name} needs ${credits} credit${credits > 1 ? 's' : ''} and ${left} ${left === 1 ? 'is' : 'are'} left (cheapest coverage first)`,
+          `credit budget ${budget} (${budgetFlag(target.named, budget)}): ${s.name} needs ${credits} credit${credits > 1 ? 's' : ''} and ${left} ${left === 1 ? 'is' : 'are'} left (cheapest coverage first)`,
         );
     }
     // In the order the run sends them (each scenario when a check first reads it, what it uses first, its
@@ -236,7 +238,7 @@ export function select(
       else if (c.atRisk > 0 && !s.keyless && budget - spent < 1)
         excluded.set(
           s,
-          `credit budget ${budget} (CONTRACT_CREDIT_BUDGET) spent by the scenarios before it: ${s.name} sends requests a conforming target refuses, which a broken one would charge, so it needs a credit left`,
+          `credit budget ${budget} (${budgetFlag(target.named, budget)}) spent by the scenarios before it: ${s.name} sends requests a conforming target refuses, which a broken one would charge, so it needs a credit left`,
         );
     }
     planner = new Planner(catalogue, p, excluded);
@@ -282,7 +284,7 @@ export function select(
   const creditCap = budget ?? (profile === 'read-only' ? undefined : profile === 'no-credit' ? 1 : totals.credits + 1);
   const capReason =
     budget !== undefined
-      ? `credit budget ${budget} (CONTRACT_CREDIT_BUDGET) spent: no more generation or conversion requests`
+      ? `credit budget ${budget} (${budgetFlag(target.named, budget)}) spent: no more generation or conversion requests`
       : profile === 'no-credit'
         ? 'no-credit profile: the target accepted a generation or conversion it should have refused (1 credit spent), so no further one is sent'
         : `the run's credit cap (${creditCap}: the plan's ${totals.credits} and one more) is spent: the target accepted requests it should have refused, so no further generation or conversion is sent`;
