@@ -136,6 +136,8 @@ export interface RecordedRequest {
   json?: unknown;
   raw?: { body: string; contentType: string };
   form?: RecordedPart[];
+  /** Headers sent besides Accept, Authorization and Content-Type (a generated request's variants). */
+  headers?: Record<string, string>;
 }
 
 /** One request and its final answer (after the retries and waits of interface 7.1). */
@@ -223,6 +225,8 @@ export interface Cost {
   apartB: number;
   /** B is the most it sends (it stops once it has what it looks for). */
   upTo?: boolean;
+  /** A is the most it sends too (generated requests: a deadline may end them, a failure adds its shrinking). */
+  upToA?: boolean;
   /** Generations or conversions a conforming target refuses, which a broken one would charge. */
   atRisk: number;
 }
@@ -239,6 +243,8 @@ export interface RequestOptions {
   raw?: { body: string; contentType: string };
   form?: FormData;
   auth?: Auth;
+  /** Further headers (a generated request's variants: Accept, an id of its own); never Authorization. */
+  headers?: Record<string, string>;
   /** Wait out and re-send a 429 / 503 (default true); off in the checks that provoke them. */
   retry?: boolean;
   /** Wait for a free place in the rate-limit window (default true); off for deliberate bursts. */

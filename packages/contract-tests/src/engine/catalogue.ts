@@ -86,6 +86,11 @@ export interface Check<R = unknown> {
   /** The scenario whose record it judges; `all` for the conformance checks (every exchange of the run so far). */
   readonly reads: Scenario<R> | 'all';
   readonly needs: readonly Need[];
+  /**
+   * What a failure's bundle replays: by default its scenario's exchanges and those its failure shows;
+   * `shown`: only those (generated requests: the one request a failure was shrunk to).
+   */
+  readonly bundle?: 'shown';
   judge(record: R, j: Judge): void;
 }
 

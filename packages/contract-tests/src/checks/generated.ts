@@ -1,0 +1,106 @@
+// The checks of generated requests, per operation: what the interface says must be refused is refused
+// (a 4xx in the envelope, never a success, never a 5xx), what it allows answers conformingly, and a
+// request without a usable key is refused. A failure is reported with the smallest request fast-check
+// shrank it to (its bundle replays that request alone); a difference from one of our decisions is drift.
+import { need, type Check, type Need } from '../engine/catalogue.ts';
+import { Judge } from '../engine/judge.ts';
+import { DecisionStop, Violation } from '../engine/outcomes.ts';
+import { describeCase } from '../generation/cases.ts';
+import { judgeCase } from '../generation/judge.ts';
+import type { LaneResult } from '../generation/property.ts';
+import { laneKey, type GeneratedRecord, type GeneratedScenarios, type LaneKind } from '../generation/scenarios.ts';
+
+/** Judges every case of the kind the lane sent (mismatches into `j`), then its shrunk failure. */
+function judgeLane(lane: LaneResult, j: Judge, record: GeneratedRecord): number {
+  const mine = lane.sent.filter((s) => !s.shrinking);
+  for (const s of mine) {
+    for (const ex of s.exchanges) {
+      // Each case on its own judge: the run goes on past a mismatch that stops one case's judgement.
+      const one = new Judge(j.contract);
+      try {
+        judgeCase(s.case, ex, one);
+      } catch (err) {
+        if (!(err instanceof Violation) && !(err instanceof DecisionStop)) throw err;
+      }
+      j.mismatches.push(...one.mismatches);
+    }
+  }
+  const f = lane.failure;
+  if (f) {
+    const shrunk =
+      f.shrinks > 0
+        ? `shrunk from "${describeCase(f.first)}" in ${f.shrinks} step${f.shrinks === 1 ? '' : 's'} (${f.shrinkRequests} requests)`
+        : 'no smaller request fails';
+    throw new Violation(
+      `a generated request fails: ${f.message}\n  smallest failing request: ${describeCase(f.case)} (${shrunk})\n  reproduce: --seed ${record.seed} (lane ${lane.name}, fast-check seed ${lane.seed}${f.path ? `, path ${f.path}` : ''})`,
+      f.exchanges,
+    );
+  }
+  return mine.length;
+}
+
+function laneCheck(
+  operation: string,
+  name: string,
+  reads: GeneratedScenarios['keyed'],
+  kind: LaneKind,
+  needs: Need[],
+  what: string,
+): Check<GeneratedRecord> {
+  return {
+    operation,
+    name,
+    reads,
+    needs,
+    bundle: 'shown',
+    judge: (record, j) => {
+      const lane = record.lanes.get(laneKey(operation, kind));
+      if (!lane)
+        j.skip(
+          record.leftOut.get(operation) ??
+            `no ${what} for ${operation} on this target (it knows no value that makes one)`,
+        );
+      const n = judgeLane(lane!, j, record);
+      if (n === 0)
+        j.skip(
+          lane!.stopped
+            ? `no ${what} was sent: ${lane!.stopped}`
+            : `no ${what} for ${operation} on this target (it knows no value that makes one)`,
+        );
+      j.note = `${n} generated${lane!.stopped ? `; stopped early: ${lane!.stopped}` : ''}`;
+    },
+  };
+}
+
+export function generatedChecks(
+  g: GeneratedScenarios,
+  operations: Array<{ operationId: string; method: string }>,
+): Check<any>[] {
+  return operations.flatMap(({ operationId, method }) => {
+    const posting = method !== 'GET';
+    const post: Need[] = posting ? [need.profile('no-credit', 'generated POST requests')] : [];
+    return [
+      laneCheck(
+        operationId,
+        'generated_negative_data_rejection',
+        g.keyed,
+        'refused',
+        post,
+        'request the interface says must be refused',
+      ),
+      ...(posting
+        ? []
+        : [
+            laneCheck(
+              operationId,
+              'generated_positive_data_conformance',
+              g.keyed,
+              'conforms',
+              [],
+              'request the interface allows',
+            ),
+          ]),
+      laneCheck(operationId, 'generated_ignored_auth', g.keyless, 'keyless', post, 'request without a usable key'),
+    ];
+  });
+}

@@ -1,0 +1,183 @@
+// The generated requests as two scenarios of the catalogue: with the main key (what each operation
+// must refuse, and what it must answer conformingly), and without a usable key. Each operation is a
+// lane (runner: property.ts); class-A lanes (the POSTs) and class-B lanes run side by side, so that
+// the pacer spaces both classes at once, as the limits allow. GET only in read-only; POSTs only those
+// a conforming target refuses (no credit; the run's credit guard holds the rest).
+import { RATE_LIMITS, type ConversionSource } from '@videogen/openapi/rules';
+import { scenario, type PlanTarget, type Scenario, type Sender } from '../engine/catalogue.ts';
+import { loadContract } from '../engine/contract.ts';
+import type { Api } from '../engine/http.ts';
+import type { Cost, FixtureName, GenerationSettings } from '../shapes.ts';
+import { COMBINATIONS, settingFixture } from '../scenarios/forms.ts';
+import { ok } from '../scenarios/videos.ts';
+import { operationArbitraries, type GenerationContext } from './arbitraries.ts';
+import type { GeneratedCase } from './cases.ts';
+import type fc from 'fast-check';
+import { runLane, type LaneResult } from './property.ts';
+import { sendCase } from './send.ts';
+
+/** The most requests spent shrinking one failure to its smallest request (each is paced, and may cost). */
+export const SHRINK_REQUESTS = 40;
+
+/** Cases per operation without a key: a fifth of --examples, at least one. */
+export const keylessRuns = (examples: number) => (examples > 0 ? Math.max(1, Math.ceil(examples / 5)) : 0);
+
+export interface GeneratedRecord {
+  seed: number;
+  /** The lanes run, by laneKey(operation, kind). */
+  lanes: Map<string, LaneResult>;
+  /** Operations left out, and why (the profile). */
+  leftOut: Map<string, string>;
+}
+
+const VIDEO_FIXTURES: FixtureName[] = [
+  'completedVideoId',
+  'convertibleVideoId',
+  'failedVideoId',
+  'expiredVideoId',
+  'notConvertibleVideoId',
+];
+
+/** A lane's own seed: the run's seed and the lane's name, so that each lane reproduces alone. */
+function laneSeed(seed: number, name: string): number {
+  let h = seed | 0;
+  for (const ch of name) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return h;
+}
+
+/** What the generation knows of the target before it draws: settings, videos, a convertible source and its options. */
+async function context(s: Sender, profile: PlanTarget['profile'], withSource: boolean): Promise<GenerationContext> {
+  const t = s.run.target;
+  const settings: Record<string, string> = {};
+  const videos: string[] = [];
+  if (s.run.main.hasKey) {
+    for (const c of COMBINATIONS) {
+      const id = await s.maybeFixture(settingFixture(c), { made: false });
+      if (id) settings[[...c.fields].sort().join('+')] = id;
+    }
+    for (const f of VIDEO_FIXTURES) {
+      const id = await s.maybeFixture(f, { made: false });
+      if (id && !videos.includes(id)) videos.push(id);
+    }
+  }
+  let source: GenerationContext['source'];
+  const convertible = s.run.main.hasKey ? await s.maybeFixture('convertibleVideoId', { made: false }) : undefined;
+  if (withSource && convertible && t.stateful && profile !== 'read-only') {
+    const options = await s.main.get(`/videos/${convertible}/conversions/`);
+    const o = options.body as Partial<ConversionSource> | undefined;
+    if (ok(options) && typeof o?.is_convertible === 'boolean' && Array.isArray(o.available_languages))
+      source = { id: convertible, options: o as ConversionSource };
+  }
+  return { contract: s.run.contract, target: t, profile, settings, videos, source };
+}
+
+/** A lane: one operation's cases of one kind. */
+export type LaneKind = 'refused' | 'conforms' | 'keyless';
+export const laneKey = (operationId: string, kind: LaneKind) => `${operationId}|${kind}`;
+const LANE_NAMES: Record<LaneKind, string> = { refused: 'refused', conforms: 'allowed', keyless: 'without a key' };
+
+interface Lane {
+  operationId: string;
+  method: string;
+  kind: LaneKind;
+  arbitrary: fc.Arbitrary<GeneratedCase>;
+  runs: number;
+}
+
+/** Runs lanes: the class-A ones and the class-B ones side by side, each chain sharing what is left of the deadline. */
+async function runLanes(lanes: Lane[], api: Api, g: GenerationSettings, contract: GenerationContext['contract']) {
+  const deadline = Date.now() + g.maxTimeMs;
+  const out = new Map<string, LaneResult>();
+  const chain = async (list: Lane[]) => {
+    for (const [i, l] of list.entries()) {
+      // Each lane gets an equal share of what is left, so that a slow one does not starve the rest.
+      const share = Math.max(0, deadline - Date.now()) / (list.length - i);
+      const name = `${l.operationId} ${LANE_NAMES[l.kind]}`;
+      const send = async (c: GeneratedCase) => [await sendCase(api, contract, c)];
+      out.set(
+        laneKey(l.operationId, l.kind),
+        await runLane(l.arbitrary, send, {
+          name,
+          runs: l.runs,
+          seed: laneSeed(g.seed, name),
+          deadline: Date.now() + share,
+          shrinkRequests: SHRINK_REQUESTS,
+          contract,
+        }),
+      );
+    }
+  };
+  const classOf = (l: Lane) => (l.method === 'GET' ? 'B' : 'A');
+  await Promise.all(Object.keys(RATE_LIMITS).map((c) => chain(lanes.filter((l) => classOf(l) === c))));
+  return out;
+}
+
+/** How `--examples N` splits between an operation's two lanes with the key (refused first), or goes whole to one. */
+export function splitRuns(examples: number, both: boolean): { refused: number; conforms: number } {
+  return both
+    ? { refused: Math.ceil(examples / 2), conforms: Math.floor(examples / 2) }
+    : { refused: examples, conforms: 0 };
+}
+
+/** Which operations a profile lets generate: GET in every profile, the POSTs from no-credit on (they are refused: no credit). */
+const allowed = (method: string, profile: PlanTarget['profile']) => method === 'GET' || profile !== 'read-only';
+
+function costOf(p: PlanTarget, runs: (g: GenerationSettings) => number, apart: boolean): Partial<Cost> {
+  const g = p.target.generation;
+  if (!g) return {};
+  const n = runs(g);
+  const cost = { A: 0, B: 0, apartA: 0, apartB: 0, atRisk: 0 };
+  for (const o of loadContract().operations) {
+    if (!allowed(o.method, p.profile)) continue;
+    if (o.method === 'GET') apart ? (cost.apartB += n) : (cost.B += n);
+    else if (apart) cost.apartA += n;
+    else {
+      cost.A += n;
+      // Each is a request a conforming target refuses: a broken one would charge it (the guard holds it).
+      cost.atRisk += n;
+    }
+  }
+  // The options of the convertible source, read once (the rows of 7.2 that depend on it).
+  if (!apart && p.profile !== 'read-only' && p.target.stateful) cost.B += 1;
+  return { ...cost, upTo: true, ...(!apart && { upToA: true }) };
+}
+
+export interface GeneratedScenarios {
+  keyed: Scenario<GeneratedRecord>;
+  keyless: Scenario<GeneratedRecord>;
+}
+
+export function generatedScenarios(): GeneratedScenarios {
+  const make = (keyless: boolean): Scenario<GeneratedRecord> =>
+    scenario({
+      name: keyless ? 'generated requests without a key' : 'generated requests',
+      keyless,
+      cost: (p) => costOf(p, (g) => (keyless ? keylessRuns(g.examples) : g.examples), keyless),
+      send: async (s) => {
+        const g = s.run.target.generation!;
+        const profile = s.run.target.profile;
+        const ctx = await context(s, profile, !keyless);
+        const lanes: Lane[] = [];
+        const leftOut = new Map<string, string>();
+        for (const op of operationArbitraries(ctx)) {
+          if (!allowed(op.method, profile)) {
+            leftOut.set(op.operationId, `profile ${profile}: no ${op.method} request`);
+            continue;
+          }
+          const add = (kind: LaneKind, arbitrary: fc.Arbitrary<GeneratedCase> | undefined, runs: number) => {
+            if (arbitrary && runs > 0)
+              lanes.push({ operationId: op.operationId, method: op.method, kind, arbitrary, runs });
+          };
+          if (keyless) add('keyless', op.keyless, keylessRuns(g.examples));
+          else {
+            const runs = splitRuns(g.examples, Boolean(op.refused && op.conforms));
+            add('refused', op.refused, runs.refused);
+            add('conforms', op.conforms, runs.conforms);
+          }
+        }
+        const lanesRun = await runLanes(lanes, keyless ? s.anon : s.main, g, s.run.contract);
+        return { seed: g.seed, lanes: lanesRun, leftOut };
+      },
+    });
+  return { keyed: make(false), keyless: make(true) };
+}
