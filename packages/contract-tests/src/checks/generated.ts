@@ -8,11 +8,17 @@ import { DecisionStop, Violation } from '../engine/outcomes.ts';
 import { describeCase } from '../generation/cases.ts';
 import { judgeCase } from '../generation/judge.ts';
 import type { LaneResult } from '../generation/property.ts';
-import { laneKey, type GeneratedRecord, type GeneratedScenarios, type LaneKind } from '../generation/scenarios.ts';
+import {
+  LINKS_LANE,
+  laneKey,
+  type GeneratedRecord,
+  type GeneratedScenarios,
+  type LaneKind,
+} from '../generation/scenarios.ts';
 
 /** Judges every case of the kind the lane sent (mismatches into `j`), then its shrunk failure. */
-function judgeLane(lane: LaneResult, j: Judge, record: GeneratedRecord): number {
-  const mine = lane.sent.filter((s) => !s.shrinking);
+function judgeLane(lane: LaneResult, j: Judge, record: GeneratedRecord, operation?: string): number {
+  const mine = lane.sent.filter((s) => !s.shrinking && (!operation || s.case.operationId === operation));
   for (const s of mine) {
     for (const ex of s.exchanges) {
       // Each case on its own judge: the run goes on past a mismatch that stops one case's judgement.
@@ -26,13 +32,14 @@ function judgeLane(lane: LaneResult, j: Judge, record: GeneratedRecord): number 
     }
   }
   const f = lane.failure;
-  if (f) {
+  if (f && (!operation || f.case.operationId === operation)) {
     const shrunk =
       f.shrinks > 0
         ? `shrunk from "${describeCase(f.first)}" in ${f.shrinks} step${f.shrinks === 1 ? '' : 's'} (${f.shrinkRequests} requests)`
         : 'no smaller request fails';
+    const after = f.before.length ? `\n  after: ${f.before.map(describeCase).join(' → ')}` : '';
     throw new Violation(
-      `a generated request fails: ${f.message}\n  smallest failing request: ${describeCase(f.case)} (${shrunk})\n  reproduce: --seed ${record.seed} (lane ${lane.name}, fast-check seed ${lane.seed}${f.path ? `, path ${f.path}` : ''})`,
+      `a generated request fails: ${f.message}\n  smallest failing request: ${describeCase(f.case)} (${shrunk})${after}\n  reproduce: --seed ${record.seed} (lane ${lane.name}, fast-check seed ${lane.seed}${f.path ? `, path ${f.path}` : ''})`,
       f.exchanges,
     );
   }
@@ -72,9 +79,29 @@ function laneCheck(
   };
 }
 
+/** The link sequences' steps that reached an operation (a sequence that fails is shrunk to its shortest). */
+function linksCheck(operation: string, reads: GeneratedScenarios['links'], needs: Need[]): Check<GeneratedRecord> {
+  return {
+    operation,
+    name: 'generated_stateful_links',
+    reads,
+    needs,
+    bundle: 'shown',
+    judge: (record, j) => {
+      const lane = record.lanes.get(LINKS_LANE);
+      if (!lane) j.skip(record.leftOut.get(LINKS_LANE) ?? 'no link sequence was sent');
+      const n = judgeLane(lane!, j, record, operation);
+      if (n === 0) j.skip(`no link sequence reached ${operation}${lane!.stopped ? ` (${lane!.stopped})` : ''}`);
+      j.note = `${n} step${n === 1 ? '' : 's'} of link sequences`;
+    },
+  };
+}
+
 export function generatedChecks(
   g: GeneratedScenarios,
   operations: Array<{ operationId: string; method: string }>,
+  /** The operations a link sequence can reach: its starts and the links' operations. */
+  linked: Set<string>,
 ): Check<any>[] {
   return operations.flatMap(({ operationId, method }) => {
     const posting = method !== 'GET';
@@ -101,6 +128,7 @@ export function generatedChecks(
             ),
           ]),
       laneCheck(operationId, 'generated_ignored_auth', g.keyless, 'keyless', post, 'request without a usable key'),
+      ...(linked.has(operationId) ? [linksCheck(operationId, g.links, post)] : []),
     ];
   });
 }

@@ -9,6 +9,7 @@ import { authChecks } from './auth.ts';
 import { conformanceChecks } from './conformance.ts';
 import { conversionChecks } from './conversions.ts';
 import { loadContract } from '../engine/contract.ts';
+import { reachable } from '../generation/links.ts';
 import { generatedScenarios } from '../generation/scenarios.ts';
 import { generatedChecks } from './generated.ts';
 import { generationChecks } from './generation.ts';
@@ -40,7 +41,9 @@ export function catalogue(target: TargetConfig): Catalogue {
       ...limitChecks(g),
       ...authChecks(target),
       // Generated requests (when the run asks for them), before conformance, which judges their answers too.
-      ...(target.generation ? generatedChecks(generatedScenarios(), loadContract().operations) : []),
+      ...(target.generation
+        ? generatedChecks(generatedScenarios(), loadContract().operations, reachable(loadContract()))
+        : []),
       ...conformanceChecks(operationIds()),
     ],
     // Discovery first: a fixture found on the target is used before the run waits for its own video.

@@ -12,19 +12,18 @@
 // registry (json-schema-fast-check 0.0.6) generate valid instances of draft-07 only.
 import fc from 'fast-check';
 import {
-  conversionProblem,
   formProblem,
   GENERATE_FIELDS,
   UPLOAD_LIMITS,
   VALID_COMBINATIONS,
   type ConversionSource,
-  type ConversionTarget,
 } from '@videogen/openapi/rules';
 import { deref } from '@videogen/openapi';
 import type { Contract } from '../engine/contract.ts';
 import type { Auth, Profile, TargetConfig } from '../shapes.ts';
 import { UUID } from '../scenarios/videos.ts';
 import type { CaseBody, Expectation, FormPart, GeneratedCase } from './cases.ts';
+import { conversionRefusal } from './conversions.ts';
 
 export interface GenerationContext {
   contract: Contract;
@@ -159,19 +158,6 @@ function propertyValues(schema: any, contract: Contract) {
     allowed.length ? fc.array(fc.constantFrom(...allowed), { maxLength: 2 }) : fc.constant([]),
   );
   return { allowed, valid, otherString, otherType };
-}
-
-/** Every code of 7.2's 400 rows that applies to a target and a source (for the order a service may choose, #25). */
-function applicableCodes(t: ConversionTarget, source?: ConversionSource): string[] {
-  const codes = new Set<string>();
-  // The first row for the whole target, then for each given value alone: the rows another order would reach first.
-  const problems = [
-    conversionProblem(t, source),
-    ...(t.language !== undefined ? [conversionProblem({ language: t.language }, source)] : []),
-    ...(t.aspect_ratio !== undefined ? [conversionProblem({ aspect_ratio: t.aspect_ratio }, source)] : []),
-  ];
-  for (const p of problems) if (p?.error_code) codes.add(p.error_code);
-  return [...codes];
 }
 
 export function operationArbitraries(ctx: GenerationContext): OperationArbitraries[] {
@@ -320,24 +306,22 @@ function conversionBodies(ctx: GenerationContext, schema: any, operationId: stri
     refusedCases.push(
       fc
         .record({ t: target, headers: headerVariants })
-        .map((r) => ({ r, problem: conversionProblem(r.t as ConversionTarget, source) }))
+        .map((r) => ({ r, refusal: conversionRefusal(r.t as Record<string, unknown>, source) }))
         // Only what 7.2 refuses whatever the service: a target it accepts would spend a credit.
-        .filter(({ problem }) => problem !== undefined && (source !== undefined || problem.kind !== 'not_convertible'))
-        .map(({ r, problem }) => {
+        .filter(({ refusal }) => refusal !== undefined)
+        .map(({ r, refusal }) => {
           const t = r.t as Record<string, unknown>;
-          const codes = applicableCodes(t, source);
-          const primary = problem!.error_code ? [problem!.error_code] : codes;
           const wrongType = names.some((n) => t[n] !== undefined && typeof t[n] !== 'string');
           return asCase(
             operationId,
             { path: { [idName]: sourceId }, headers: r.headers },
             'key',
-            refused([400], `${JSON.stringify(t)}: ${problem!.message}`, {
-              codes: primary,
+            refused([400], `${JSON.stringify(t)}: ${refusal!.why}`, {
+              codes: refusal!.codes,
               // Another row that applies too: the order of the rows is our decision (#25); a value of
               // another type read as a malformed body is #10's INVALID_REQUEST.
               alsoUnder: {
-                codes: [...codes.filter((c) => !primary.includes(c)), ...(wrongType ? ['INVALID_REQUEST'] : [])],
+                codes: [...refusal!.others, ...(wrongType ? ['INVALID_REQUEST'] : [])],
                 decision: wrongType ? [25, 10] : [25],
               },
             }),

@@ -13,6 +13,7 @@ import { ok } from '../scenarios/videos.ts';
 import { operationArbitraries, type GenerationContext } from './arbitraries.ts';
 import type { GeneratedCase } from './cases.ts';
 import type fc from 'fast-check';
+import { MAX_STEPS, sendSequence, sequences } from './links.ts';
 import { runLane, type LaneResult } from './property.ts';
 import { sendCase } from './send.ts';
 
@@ -72,9 +73,17 @@ async function context(s: Sender, profile: PlanTarget['profile'], withSource: bo
 }
 
 /** A lane: one operation's cases of one kind. */
-export type LaneKind = 'refused' | 'conforms' | 'keyless';
+export type LaneKind = 'refused' | 'conforms' | 'keyless' | 'links';
 export const laneKey = (operationId: string, kind: LaneKind) => `${operationId}|${kind}`;
-const LANE_NAMES: Record<LaneKind, string> = { refused: 'refused', conforms: 'allowed', keyless: 'without a key' };
+const LANE_NAMES: Record<LaneKind, string> = {
+  refused: 'refused',
+  conforms: 'allowed',
+  keyless: 'without a key',
+  links: 'link sequences',
+};
+
+/** Link sequences per run: half of --examples, at least one. */
+export const linkRuns = (examples: number) => (examples > 0 ? Math.max(1, Math.ceil(examples / 2)) : 0);
 
 interface Lane {
   operationId: string;
@@ -93,7 +102,7 @@ async function runLanes(lanes: Lane[], api: Api, g: GenerationSettings, contract
       // Each lane gets an equal share of what is left, so that a slow one does not starve the rest.
       const share = Math.max(0, deadline - Date.now()) / (list.length - i);
       const name = `${l.operationId} ${LANE_NAMES[l.kind]}`;
-      const send = async (c: GeneratedCase) => [await sendCase(api, contract, c)];
+      const send = async (c: GeneratedCase) => [{ case: c, exchange: await sendCase(api, contract, c) }];
       out.set(
         laneKey(l.operationId, l.kind),
         await runLane(l.arbitrary, send, {
@@ -145,7 +154,11 @@ function costOf(p: PlanTarget, runs: (g: GenerationSettings) => number, apart: b
 export interface GeneratedScenarios {
   keyed: Scenario<GeneratedRecord>;
   keyless: Scenario<GeneratedRecord>;
+  links: Scenario<GeneratedRecord>;
 }
+
+/** The link sequences' lane key: one lane, judged per operation by the steps that reached it. */
+export const LINKS_LANE = 'links';
 
 export function generatedScenarios(): GeneratedScenarios {
   const make = (keyless: boolean): Scenario<GeneratedRecord> =>
@@ -179,5 +192,34 @@ export function generatedScenarios(): GeneratedScenarios {
         return { seed: g.seed, lanes: lanesRun, leftOut };
       },
     });
-  return { keyed: make(false), keyless: make(true) };
+  const links = scenario<GeneratedRecord>({
+    name: 'generated link sequences',
+    cost: (p) => {
+      const g = p.target.generation;
+      if (!g || !p.target.stateful) return {};
+      const most = linkRuns(g.examples) * MAX_STEPS;
+      const posting = p.profile !== 'read-only';
+      return { B: most, upTo: true, ...(posting && { A: most, atRisk: most, upToA: true }) };
+    },
+    send: async (s) => {
+      const g = s.run.target.generation!;
+      const leftOut = new Map<string, string>();
+      if (!s.run.target.stateful) {
+        leftOut.set(LINKS_LANE, `target ${s.run.target.kind} is a stateless mock: its answers' ids lead nowhere`);
+        return { seed: g.seed, lanes: new Map(), leftOut };
+      }
+      const name = LANE_NAMES.links;
+      const profile = s.run.target.profile;
+      const lane = await runLane(sequences, (choices) => sendSequence(s.main, s.run.contract, profile, choices), {
+        name,
+        runs: linkRuns(g.examples),
+        seed: laneSeed(g.seed, name),
+        deadline: Date.now() + g.maxTimeMs,
+        shrinkRequests: SHRINK_REQUESTS,
+        contract: s.run.contract,
+      });
+      return { seed: g.seed, lanes: new Map([[LINKS_LANE, lane]]), leftOut };
+    },
+  });
+  return { keyed: make(false), keyless: make(true), links };
 }

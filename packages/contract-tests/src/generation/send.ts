@@ -34,7 +34,13 @@ export function requestOf(
   return { method: op.method, path, opts };
 }
 
-export function sendCase(api: Api, contract: Contract, c: GeneratedCase): Promise<Exchange> {
+/** Sends a case; an error (no answer after the retries of 7.1) carries the case, so that it can be shrunk. */
+export async function sendCase(api: Api, contract: Contract, c: GeneratedCase): Promise<Exchange> {
   const { method, path, opts } = requestOf(contract, c);
-  return api.request(method, path, opts);
+  try {
+    return await api.request(method, path, opts);
+  } catch (err) {
+    if (err instanceof Error && err.name !== 'GuardRefusal') Object.assign(err, { generated: c });
+    throw err;
+  }
 }
