@@ -2,7 +2,7 @@
 // (a 4xx in the envelope, never a success, never a 5xx), what it allows answers conformingly, and a
 // request without a usable key is refused. A failure is reported with the smallest request fast-check
 // shrank it to (its bundle replays that request alone); a difference from one of our decisions is drift.
-import { need, type Check, type Need } from '../engine/catalogue.ts';
+import { need, type Answer, type Check, type Need } from '../engine/catalogue.ts';
 import { Judge } from '../engine/judge.ts';
 import { DecisionStop, Violation } from '../engine/outcomes.ts';
 import { describeCase } from '../generation/cases.ts';
@@ -53,6 +53,7 @@ function laneCheck(
   kind: LaneKind,
   needs: Need[],
   what: string,
+  answers?: Answer[],
 ): Check<GeneratedRecord> {
   return {
     operation,
@@ -60,6 +61,7 @@ function laneCheck(
     reads,
     needs,
     bundle: 'shown',
+    ...(answers && { answers }),
     judge: (record, j) => {
       const lane = record.lanes.get(laneKey(operation, kind));
       if (!lane)
@@ -80,13 +82,19 @@ function laneCheck(
 }
 
 /** The link sequences' steps that reached an operation (a sequence that fails is shrunk to its shortest). */
-function linksCheck(operation: string, reads: GeneratedScenarios['links'], needs: Need[]): Check<GeneratedRecord> {
+function linksCheck(
+  operation: string,
+  reads: GeneratedScenarios['links'],
+  needs: Need[],
+  answers?: Answer[],
+): Check<GeneratedRecord> {
   return {
     operation,
     name: 'generated_stateful_links',
     reads,
     needs,
     bundle: 'shown',
+    ...(answers && { answers }),
     judge: (record, j) => {
       const lane = record.lanes.get(LINKS_LANE);
       if (!lane) j.skip(record.leftOut.get(LINKS_LANE) ?? 'no link sequence was sent');
@@ -99,13 +107,15 @@ function linksCheck(operation: string, reads: GeneratedScenarios['links'], needs
 
 export function generatedChecks(
   g: GeneratedScenarios,
-  operations: Array<{ operationId: string; method: string }>,
+  operations: Array<{ operationId: string; method: string; parameters: Array<Record<string, any>> }>,
   /** The operations a link sequence can reach: its starts and the links' operations. */
   linked: Set<string>,
 ): Check<any>[] {
-  return operations.flatMap(({ operationId, method }) => {
+  return operations.flatMap(({ operationId, method, parameters }) => {
     const posting = method !== 'GET';
     const post: Need[] = posting ? [need.profile('no-credit', 'generated POST requests')] : [];
+    // What the refused lane provokes (the coverage matrix reads it): a 400, and a 404 where an id is in the path.
+    const refusals: Answer[] = [{ status: 400 }, ...(parameters.some((p) => p.in === 'path') ? [{ status: 404 }] : [])];
     return [
       laneCheck(
         operationId,
@@ -114,6 +124,7 @@ export function generatedChecks(
         'refused',
         post,
         'request the interface says must be refused',
+        refusals,
       ),
       ...(posting
         ? []
@@ -127,8 +138,13 @@ export function generatedChecks(
               'request the interface allows',
             ),
           ]),
-      laneCheck(operationId, 'generated_ignored_auth', g.keyless, 'keyless', post, 'request without a usable key'),
-      ...(linked.has(operationId) ? [linksCheck(operationId, g.links, post)] : []),
+      laneCheck(operationId, 'generated_ignored_auth', g.keyless, 'keyless', post, 'request without a usable key', [
+        { status: 401, code: 'UNAUTHORIZED' },
+        { status: 403, code: 'FORBIDDEN' },
+      ]),
+      ...(linked.has(operationId)
+        ? [linksCheck(operationId, g.links, post, posting ? [{ status: 400 }] : undefined)]
+        : []),
     ];
   });
 }

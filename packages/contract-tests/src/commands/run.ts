@@ -12,9 +12,11 @@ import { select } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
 import { driftMarkdown, driftOf } from '../report/drift.ts';
 import { makeBundle, writeBundle } from '../report/failures.ts';
+import { coverageOf, formatCoverage } from '../report/coverage.ts';
+import { htmlReport } from '../report/html.ts';
 import { junitXml } from '../report/junit.ts';
 import { formatSummary, type RunStats } from '../report/summary.ts';
-import type { TargetConfig } from '../shapes.ts';
+import type { Exchange, TargetConfig } from '../shapes.ts';
 import type { Settings } from '../cli/target.ts';
 import { checkTarget } from './preflight.ts';
 
@@ -36,6 +38,26 @@ export function matches(filters: string[], c: { operation: string; name: string 
     !filters.length ||
     filters.some((f) => f === c.operation || f === c.name || f === `${c.operation}.${c.name}` || f === checkId(c))
   );
+}
+
+/** Generated requests per operation (every scenario of src/generation/), and the seed that reproduces them. */
+function generatedCounts(exchanges: Exchange[], seed: number) {
+  const perOperation: Record<string, number> = {};
+  for (const e of exchanges)
+    if (e.scenario.startsWith('generated') && e.operationId)
+      perOperation[e.operationId] = (perOperation[e.operationId] ?? 0) + 1;
+  return { seed, perOperation };
+}
+
+function formatGenerated(g: ReturnType<typeof generatedCounts> | undefined): string[] {
+  if (!g) return [];
+  const total = Object.values(g.perOperation).reduce((a, b) => a + b, 0);
+  return [
+    '',
+    `Generated requests: ${total} (${Object.entries(g.perOperation)
+      .map(([op, n]) => `${op} ${n}`)
+      .join(', ')}); seed ${g.seed}: --seed ${g.seed} sends the same ones again`,
+  ];
 }
 
 export interface ContractRun {
@@ -89,9 +111,21 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
         `[${String(i + 1).padStart(width)}/${n}] ${r.state.padEnd(7)} ${checkId(r)}${r.state === 'skipped' && r.message ? ` — ${r.message.split('\n')[0]}` : ''}\n`,
       ),
   });
-  for (const r of results)
+  // Replay bundles: each failure's exchanges, and each drift's (the answers that differ from a decision).
+  const bundles = new Map<string, string>();
+  for (const r of results) {
     if (r.state === 'failed')
-      writeBundle(s.failuresDir, makeBundle(checkId(r), r.message ?? '', config, r.exchanges ?? []));
+      bundles.set(
+        checkId(r),
+        writeBundle(s.failuresDir, makeBundle(checkId(r), r.message ?? '', config, r.exchanges ?? [])),
+      );
+    const shown = (r.mismatches ?? []).flatMap((m) => (m.exchange ? [m.exchange] : []));
+    if (r.state === 'drift' && shown.length)
+      bundles.set(
+        checkId(r),
+        writeBundle(s.failuresDir, makeBundle(checkId(r), r.message ?? '', config, [...new Set(shown)]), '.drift'),
+      );
+  }
   const drift = driftOf(results);
   write(s.driftFile, driftMarkdown(drift));
   write(driftJson, redact(JSON.stringify(drift, null, 2)));
@@ -104,9 +138,30 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     durationMs: Date.now() - started,
     pacedMs: run.pacer.stats.waitedMs,
   };
-  const text = formatSummary(results, stats, drift, run.transients, s.driftFile);
+  const coverage = coverageOf(run.contract, cat.checks, results, run.exchanges, run.transients);
+  const generated = config.generation ? generatedCounts(run.exchanges, config.generation.seed) : undefined;
+  const text = formatSummary(results, stats, drift, run.transients, s.driftFile, [
+    ...formatCoverage(coverage),
+    ...formatGenerated(generated),
+  ]);
   io.out(text);
   write(s.summaryFile, text);
+  write(
+    s.htmlFile,
+    htmlReport({
+      title: 'Contract report',
+      target: { kind: config.kind, baseUrl: config.baseUrl, profile: config.profile, timeScale: config.timeScale },
+      results,
+      stats,
+      drift,
+      transients: run.transients,
+      coverage,
+      generated,
+      bundles,
+      file: s.htmlFile,
+      startedAt: new Date(started),
+    }),
+  );
   const plain = results.map(({ exchanges: _exchanges, mismatches, ...r }) => ({
     ...r,
     ...(mismatches && { mismatches: mismatches.map(({ exchange: _e, ...m }) => m) }),
@@ -116,10 +171,14 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     redact(
       JSON.stringify(
         {
-          target: { kind: config.kind, baseUrl: config.baseUrl, profile: config.profile },
+          target: { kind: config.kind, baseUrl: config.baseUrl, profile: config.profile, timeScale: config.timeScale },
+          preflight: checked.result.notes,
           stats,
           results: plain,
           transients: run.transients,
+          coverage,
+          ...(generated && { generated }),
+          bundles: Object.fromEntries(bundles),
         },
         null,
         2,

@@ -80,8 +80,19 @@ export interface Scenario<R = unknown> {
   send(s: Sender): Promise<R>;
 }
 
+/**
+ * An answer a check provokes and expects of its operation: a status, and the code when one is expected
+ * (the coverage matrix reads it: a documented answer no running check provokes is "not reachable" with
+ * the reason those checks skip). A check that declares none expects the operation's success.
+ */
+export interface Answer {
+  status: number;
+  code?: string;
+}
+
 export interface Check<R = unknown> {
   readonly operation: string;
+  readonly answers?: readonly Answer[];
   readonly name: string;
   /** The scenario whose record it judges; `all` for the conformance checks (every exchange of the run so far). */
   readonly reads: Scenario<R> | 'all';
@@ -124,8 +135,9 @@ export function check<R>(
   reads: Scenario<R>,
   judge: (record: R, j: Judge) => void,
   needs: Need[] = [],
+  answers?: Answer[],
 ): Check<R> {
-  return { operation, name, reads, needs, judge };
+  return { operation, name, reads, needs, judge, ...(answers && { answers }) };
 }
 
 /**
@@ -142,6 +154,8 @@ export function probe<R>(
     cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>);
     send: (s: Sender) => Promise<R>;
     judge: (record: R, j: Judge) => void;
+    /** The answers it provokes (none: the operation's success). */
+    answers?: Answer[];
   },
 ): Check<R> {
   const own = scenario({
@@ -152,7 +166,7 @@ export function probe<R>(
     cost: p.cost,
     send: p.send,
   });
-  return { operation, name, reads: own, needs: [], judge: p.judge };
+  return { operation, name, reads: own, needs: [], judge: p.judge, ...(p.answers && { answers: p.answers }) };
 }
 
 /** Where a fixture comes from when it is not configured: a scenario that looks for it (discovery) or makes it. */
