@@ -134,13 +134,14 @@ interface Reading {
 
 function read(answer: ProbeAnswer): Reading {
   const contentType = answer.headers.get('content-type') ?? '';
+  // Read as JSON whatever the content type says: a list served as text/html is the API with a bug
+  // (content_type_conformance judges it), not another server.
   let body: any;
-  if (/json/i.test(contentType))
-    try {
-      body = JSON.parse(answer.text);
-    } catch {
-      body = undefined;
-    }
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    body = undefined;
+  }
   const object = body !== null && typeof body === 'object' && !Array.isArray(body);
   return {
     answer,
@@ -163,13 +164,13 @@ function shown(r: Reading): string {
       ? ` (a redirect to ${r.answer.headers.get('location') ?? 'nowhere'})`
       : r.envelope
         ? ` ${r.body.error_code}`
-        : /json/i.test(type)
-          ? r.body === undefined
-            ? ' that is not valid JSON'
-            : ' without the list or the error envelope {error_code, error}'
-          : /html/i.test(type)
-            ? ' (a web page)'
-            : '';
+        : /html/i.test(type) || /^\s*</.test(r.answer.text)
+          ? ' (a web page)'
+          : r.body !== undefined
+            ? ' without the list or the error envelope {error_code, error}'
+            : /json/i.test(type)
+              ? ' that is not valid JSON'
+              : '';
   return `${r.answer.status} ${type}${what}`;
 }
 

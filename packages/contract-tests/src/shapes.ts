@@ -90,6 +90,8 @@ export interface GenerationSettings {
   seed: number;
   /** The user chose the seed (else it was drawn, and the summary prints it). */
   seedGiven: boolean;
+  /** Only these operations (the run judges only their checks: --only); all when absent. */
+  operations?: string[];
 }
 
 /** How the user named a setting, for messages: the option when one was given (or neither was), else the variable. */

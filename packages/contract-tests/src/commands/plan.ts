@@ -3,6 +3,7 @@
 import { MAX_RUNNING, POLLING, RATE_LIMITS } from '@videogen/openapi/rules';
 import { select, type Selection } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
+import { SHRINK_REQUESTS } from '../generation/scenarios.ts';
 import { DISCOVERY } from '../scenarios/discovery.ts';
 import type { PreflightResult } from '../preflight.ts';
 import { PROFILES, type Profile, type TargetConfig } from '../shapes.ts';
@@ -13,6 +14,17 @@ const secs = (ms: number) => `${ms < 10_000 ? (Math.round(ms / 100) / 10).toStri
 export function plans(target: TargetConfig, budget?: number, profiles: readonly Profile[] = PROFILES): Selection[] {
   const cat = catalogue(target);
   return profiles.map((p) => select(cat, target, p, budget));
+}
+
+/** The generated requests: how many at most, and the time they take, bounded by --max-time (wall time). */
+function generatedLine(g: Selection['totals']['generated'], target: TargetConfig): string[] {
+  const settings = target.generation;
+  if (!settings || (!g.A && !g.B)) return [];
+  const natural = g.floorMs / target.timeScale;
+  const bounded = Math.min(natural, settings.maxTimeMs);
+  return [
+    `  generated requests (--examples ${settings.examples}${settings.seedGiven ? `, --seed ${settings.seed}` : ''}): at most ${g.A ? `${g.A} class-A and ${g.B} class-B of the above, the two classes side by side` : `${g.B} class-B of the above`}: ${secs(bounded)} more${natural > settings.maxTimeMs ? ` (cut by --max-time ${secs(settings.maxTimeMs)}; ${secs(natural)} for all of them)` : ` at most (--max-time ${secs(settings.maxTimeMs)})`}, and ${SHRINK_REQUESTS} requests more for each failure shrunk`,
+  ];
 }
 
 export function formatPlans(all: Selection[], target: TargetConfig, preflight?: PreflightResult): string {
@@ -49,6 +61,7 @@ export function formatPlans(all: Selection[], target: TargetConfig, preflight?: 
       scaled
         ? `  floor wall time: ${secs(t.floorMs / target.timeScale)} at this target's pace (${secs(t.floorMs)} at the interface's real-time limits)${t.reads ? ', plus the generation time of the videos it waits for' : ''}`
         : `  floor wall time: ${secs(t.floorMs)} at the service's pace${t.reads ? ', plus the generation time of the videos it waits for' : ''}`,
+      ...generatedLine(t.generated, target),
     );
     const reasons = new Map<string, number>();
     for (const c of p.checks) if (c.skip) reasons.set(c.skip, (reasons.get(c.skip) ?? 0) + 1);

@@ -96,6 +96,13 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     return { results: [], run: new Run(config, pacer), exitCode: 2, setupError: redact(checked.result.message) };
   }
   config = checked.config;
+  // --only: generated requests only for the operations whose generated checks the run judges.
+  if (config.generation && s.only.length) {
+    const judged = catalogue(config)
+      .checks.filter((c) => c.name.startsWith('generated_') && matches(s.only, c))
+      .map((c) => c.operation);
+    config = { ...config, generation: { ...config.generation, operations: [...new Set(judged)] } };
+  }
   for (const note of checked.result.notes) io.err(`preflight: ${redact(note)}\n`);
   const cat = catalogue(config);
   const selection = select(cat, config, config.profile, s.budget);

@@ -71,6 +71,8 @@ export interface Scenario<R = unknown> {
   readonly needs: readonly Need[];
   /** Sends nothing with the main key (the authentication checks): runs without VIDEO_API_KEY. */
   readonly keyless?: boolean;
+  /** Generated requests: their time is bounded by the run's time budget (--max-time), apart in the plan. */
+  readonly generated?: boolean;
   /** Scenarios whose records it reads (sent first; a check of this one shows their exchanges too). */
   readonly uses: readonly Scenario<any>[];
   /** Scenarios sent right after this one, before anything else (the concurrency probe, while the generations run). */
@@ -112,6 +114,7 @@ export function scenario<R>(s: {
   needs?: Need[];
   uses?: Scenario<any>[];
   keyless?: boolean;
+  generated?: boolean;
   cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>);
   send: (s: Sender) => Promise<R>;
 }): Scenario<R> {
@@ -120,6 +123,7 @@ export function scenario<R>(s: {
     name: s.name,
     needs: s.needs ?? [],
     keyless: s.keyless,
+    ...(s.generated && { generated: true }),
     uses: s.uses ?? [],
     // biome-ignore lint/suspicious/noThenProperty: a scenario's follow-ups; an array, so a scenario is never taken for a thenable
     then: [],

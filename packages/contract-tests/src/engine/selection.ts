@@ -44,8 +44,10 @@ export interface Selection {
     atRisk: number;
     /** Part of main.B that depends on what discovery finds (the most it sends). */
     upToB: number;
-    /** Least wall time the main account's limits impose, evenly spaced (ms, target time). */
+    /** Least wall time the main account's limits impose on the checks' own requests, evenly spaced (ms, target time). */
     floorMs: number;
+    /** The generated requests among main.A and main.B (the most they send), and the least time they take (ms, target time). */
+    generated: { A: number; B: number; floorMs: number };
   };
 }
 
@@ -266,8 +268,13 @@ export function select(
     atRisk: 0,
     upToB: 0,
     floorMs: 0,
+    generated: { A: 0, B: 0, floorMs: 0 },
   };
-  for (const { cost } of scenarios) {
+  for (const { scenario: sc, cost } of scenarios) {
+    if (sc.generated) {
+      totals.generated.A += cost.A;
+      totals.generated.B += cost.B;
+    }
     totals.main.A += cost.A;
     totals.main.B += cost.B;
     totals.others.A += cost.apartA;
@@ -277,7 +284,12 @@ export function select(
     totals.atRisk += cost.atRisk;
     if (cost.upTo) totals.upToB += cost.B;
   }
-  totals.floorMs = pacingFloorMs({ A: totals.main.A, B: totals.main.B + totals.reads });
+  // The generated requests apart: their time is bounded by the run's time budget (--max-time), not their count.
+  totals.floorMs = pacingFloorMs({
+    A: totals.main.A - totals.generated.A,
+    B: totals.main.B - totals.generated.B + totals.reads,
+  });
+  totals.generated.floorMs = pacingFloorMs({ A: totals.generated.A, B: totals.generated.B });
   const skippedScenarios = new Map(excluded);
   // The guard: the budget; in no-credit one credit (the first accepted request stops the rest); in full
   // the plan's credits and one more (a target that accepts what it should refuse is stopped there).

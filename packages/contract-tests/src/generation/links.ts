@@ -42,6 +42,10 @@ export const sequences = fc.array(
   { minLength: 1, maxLength: MAX_STEPS },
 );
 
+/** The sequence that follows, at every step, the link the last answer offered. */
+export const straightPath = (): StepChoice[] =>
+  Array.from({ length: MAX_STEPS }, () => ({ pick: 0, target: 0, accept: undefined }));
+
 /** The operations a sequence may start from: GET operations without path parameters whose answers offer links. */
 export function starts(contract: Contract): Offer[] {
   return contract.operations

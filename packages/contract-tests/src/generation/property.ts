@@ -60,6 +60,8 @@ export interface LaneOptions {
   /** The most requests spent shrinking a failure. */
   shrinkRequests: number;
   contract: Contract;
+  /** Values tried first, before the drawn ones (fast-check's `examples`). */
+  examples?: unknown[];
 }
 
 /** The first step whose answer fails, judged as the checks will judge it (mismatches are drift: they pass). */
@@ -121,6 +123,7 @@ export async function runLane<T>(
   const details = await fc.check(property, {
     numRuns: o.runs,
     seed: o.seed,
+    ...(o.examples && { examples: o.examples.map((e) => [e as T] as [T]) }),
     plugins: [fc.interruptAfterTimeLimit(remaining)],
   });
   if (details.interrupted && !last)

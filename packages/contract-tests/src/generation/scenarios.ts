@@ -13,7 +13,7 @@ import { ok } from '../scenarios/videos.ts';
 import { operationArbitraries, type GenerationContext } from './arbitraries.ts';
 import type { GeneratedCase } from './cases.ts';
 import type fc from 'fast-check';
-import { MAX_STEPS, sendSequence, sequences } from './links.ts';
+import { MAX_STEPS, reachable, sendSequence, sequences, straightPath } from './links.ts';
 import { runLane, type LaneResult } from './property.ts';
 import { sendCase } from './send.ts';
 
@@ -137,7 +137,7 @@ function costOf(p: PlanTarget, runs: (g: GenerationSettings) => number, apart: b
   const n = runs(g);
   const cost = { A: 0, B: 0, apartA: 0, apartB: 0, atRisk: 0 };
   for (const o of loadContract().operations) {
-    if (!allowed(o.method, p.profile)) continue;
+    if (!allowed(o.method, p.profile) || (g.operations && !g.operations.includes(o.operationId))) continue;
     if (o.method === 'GET') apart ? (cost.apartB += n) : (cost.B += n);
     else if (apart) cost.apartA += n;
     else {
@@ -165,6 +165,7 @@ export function generatedScenarios(): GeneratedScenarios {
     scenario({
       name: keyless ? 'generated requests without a key' : 'generated requests',
       keyless,
+      generated: true,
       cost: (p) => costOf(p, (g) => (keyless ? keylessRuns(g.examples) : g.examples), keyless),
       send: async (s) => {
         const g = s.run.target.generation!;
@@ -173,6 +174,7 @@ export function generatedScenarios(): GeneratedScenarios {
         const lanes: Lane[] = [];
         const leftOut = new Map<string, string>();
         for (const op of operationArbitraries(ctx)) {
+          if (g.operations && !g.operations.includes(op.operationId)) continue;
           if (!allowed(op.method, profile)) {
             leftOut.set(op.operationId, `profile ${profile}: no ${op.method} request`);
             continue;
@@ -194,6 +196,7 @@ export function generatedScenarios(): GeneratedScenarios {
     });
   const links = scenario<GeneratedRecord>({
     name: 'generated link sequences',
+    generated: true,
     cost: (p) => {
       const g = p.target.generation;
       if (!g || !p.target.stateful) return {};
@@ -208,6 +211,10 @@ export function generatedScenarios(): GeneratedScenarios {
         leftOut.set(LINKS_LANE, `target ${s.run.target.kind} is a stateless mock: its answers' ids lead nowhere`);
         return { seed: g.seed, lanes: new Map(), leftOut };
       }
+      if (g.operations && ![...reachable(s.run.contract)].some((o) => g.operations!.includes(o))) {
+        leftOut.set(LINKS_LANE, 'no operation a link sequence reaches is judged in this run (--only)');
+        return { seed: g.seed, lanes: new Map(), leftOut };
+      }
       const name = LANE_NAMES.links;
       const profile = s.run.target.profile;
       const lane = await runLane(sequences, (choices) => sendSequence(s.main, s.run.contract, profile, choices), {
@@ -217,6 +224,9 @@ export function generatedScenarios(): GeneratedScenarios {
         deadline: Date.now() + g.maxTimeMs,
         shrinkRequests: SHRINK_REQUESTS,
         contract: s.run.contract,
+        // First the deepest path, each step following the link the last answer offered (list → options →
+        // conversion): every reachable operation is met in each run, whatever the seed draws next.
+        examples: [straightPath()],
       });
       return { seed: g.seed, lanes: new Map([[LINKS_LANE, lane]]), leftOut };
     },
