@@ -245,16 +245,17 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
 
   const url = new URL(base + PROBE_PATH);
   const [main, ...others] = o.keys;
+  const cannotReach = (err: unknown): PreflightFailure => ({
+    ok: false,
+    kind: 'unreachable',
+    message: unreachable(new URL(base), err, o.urlSource, timeoutMs),
+    requests,
+  });
   let first: Reading;
   try {
     first = await get(url.href, main);
   } catch (err) {
-    return {
-      ok: false,
-      kind: 'unreachable',
-      message: unreachable(new URL(base), err, o.urlSource, timeoutMs),
-      requests,
-    };
+    return cannotReach(err);
   }
   const notes: string[] = [];
   if (!isTheApi(first)) {
@@ -323,12 +324,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     try {
       r = await get(url.href, k);
     } catch (err) {
-      return {
-        ok: false,
-        kind: 'unreachable',
-        message: unreachable(new URL(base), err, o.urlSource, timeoutMs),
-        requests,
-      };
+      return cannotReach(err);
     }
     if (r.answer.status === 401 || r.answer.status === 403)
       return {

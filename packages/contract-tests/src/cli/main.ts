@@ -71,7 +71,7 @@ unless --budget leaves some):
   --examples N             CONTRACT_EXAMPLES       generated requests per operation (default 10; 0: none)
   --max-time SECONDS       CONTRACT_MAX_TIME       the most wall time they take (default 120)
   --seed N                 CONTRACT_SEED           reproduce the generated requests of a run (the summary prints its seed)
-Keys (environment only, never printed); the run stops at once (exit 2) when the target rejects one:
+Keys (environment only, never printed); a key the target rejects ends it before any check (exit 2):
   VIDEO_API_KEY, VIDEO_API_OTHER_ACCOUNT_KEY (isolation checks), CONTRACT_FREE_PLAN_KEY, CONTRACT_NO_CREDIT_KEY
   --keyless                CONTRACT_KEYLESS=1      no VIDEO_API_KEY on purpose: only the checks that need none (authentication)
 Fixtures: CONTRACT_*_ID variables (see the README); discovered on the target when unset.

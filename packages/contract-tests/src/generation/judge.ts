@@ -3,20 +3,9 @@
 // of our decisions (x-decision, a status or code chosen where the interface is silent) is drift.
 // Used twice: inside the property, as the oracle fast-check shrinks against, and by the checks that
 // judge the recorded cases.
-import { ensure, type Judge } from '../engine/judge.ts';
-import type { Exchange, Mismatch, ProblemKind } from '../shapes.ts';
+import { ensure, MISMATCH_KIND, type Judge } from '../engine/judge.ts';
+import type { Exchange } from '../shapes.ts';
 import { describeCase, type GeneratedCase } from './cases.ts';
-
-/** A response problem under a decision → what the drift report says differs. */
-const MISMATCH_KIND: Record<ProblemKind, Mismatch['kind']> = {
-  status: 'status',
-  headers: 'header',
-  error_code: 'error_code',
-  server_error: 'value',
-  content_type: 'value',
-  schema: 'value',
-  envelope: 'value',
-};
 
 export function judgeCase(c: GeneratedCase, ex: Exchange, j: Judge): void {
   const e = c.expect;

@@ -100,27 +100,16 @@ export async function sendSequence(
     for (const [k, v] of Object.entries(offer.parameters)) if (typeof v === 'string') path[k] = v;
     const headers: Record<string, string> = choice.accept ? { accept: choice.accept } : {};
     const via = offer.from === 'start' ? '' : ` via ${offer.from}`;
+    const base = { operationId: op.operationId, path, query: {}, headers, auth: 'key' as const };
     let c: GeneratedCase;
-    if (op.method === 'GET')
-      c = {
-        operationId: op.operationId,
-        path,
-        query: {},
-        headers,
-        auth: 'key',
-        expect: { kind: 'conforms', why: `${op.operationId}${via}` },
-      };
+    if (op.method === 'GET') c = { ...base, expect: { kind: 'conforms', why: `${op.operationId}${via}` } };
     else {
       const known = options.get(path.video_id ?? '');
       const targets = refusedTargets(known);
       const target = targets[choice.target % targets.length];
       const e = conversionRefusal(target, known)!;
       c = {
-        operationId: op.operationId,
-        path,
-        query: {},
-        headers,
-        auth: 'key',
+        ...base,
         body: { kind: 'json', value: target },
         expect: {
           kind: 'refused',
