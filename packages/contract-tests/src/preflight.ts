@@ -275,7 +275,8 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     if (!base.endsWith(BASE_PATH)) {
       let withV1: Reading | undefined;
       try {
-        withV1 = await get(base + BASE_PATH + PROBE_PATH, main);
+        // Without a key: the API answers its envelope all the same (401), and no account's quota is spent.
+        withV1 = await get(base + BASE_PATH + PROBE_PATH);
       } catch {
         withV1 = undefined;
       }
