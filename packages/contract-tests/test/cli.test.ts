@@ -10,9 +10,13 @@ describe('videogen-contract (dist/cli.js)', () => {
   it('runs the full profile against the sandbox it starts: all pass, 5 credits, JUnit written, no key printed', async () => {
     const r = await cli([]);
     expect(r.code, r.out.slice(-3000) + r.err.slice(-2000)).toBe(0);
+    // Skipped: only the generated generations and conversions, which spend credits beyond the run's own.
     expect(r.summary).toMatch(
-      /Total: \d+ passed, 0 failed, 0 skipped, 0 differing from a decision of ours, of \d+ checks/,
+      /Total: \d+ passed, 0 failed, 2 skipped, 0 differing from a decision of ours, of \d+ checks/,
     );
+    expect(
+      r.summary.match(/skip {2}generated_positive_data_conformance {2}— .*only within a credit budget \(--budget N\)/g),
+    ).toHaveLength(2);
     expect(r.summary).toMatch(/^Credits spent: 5;/m);
     expect(r.out).toContain(r.summary.trim().split('\n').at(-1));
     expect((r.junit.match(/<testcase /g) ?? []).length).toBeGreaterThan(100);

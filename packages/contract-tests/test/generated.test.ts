@@ -53,7 +53,9 @@ describe('generated requests', () => {
       const failed = generated.byId.get('listVideos › generated_positive_data_conformance');
       expect(failed?.state, failed?.message).toBe('failed');
       // fast-check shrank the page to the boundary: the smallest page that fails.
-      expect(failed!.message).toMatch(/smallest failing request: page=10 \(shrunk from "page=\d+"/);
+      expect(failed!.message).toMatch(
+        /smallest failing request: page=10 \(\d+ shrinking steps, \d+ requests; the first failing one: page=\d+/,
+      );
       expect(generated.byId.get('listVideos › not_a_server_error')?.state).toBe('failed');
       // Its bundle holds the one shrunk request, not every generated one, and --replay reproduces it.
       const bundle = makeBundle(checkId(failed!), failed!.message ?? '', config, failed!.exchanges ?? []);
@@ -89,5 +91,26 @@ describe('generated requests', () => {
     const second = await requests();
     expect(second.get).toEqual(first.get);
     expect(second.post).toEqual(first.post);
+  });
+
+  it('generations and conversions the interface allows only within a credit budget, under its guard', async () => {
+    await behindProxy({}, async (config) => {
+      const operations = ['generateVideo', 'createConversion'];
+      const without = await runSuite({ ...config, generation: generation(5) }, { operations });
+      for (const op of operations)
+        expect(without.byId.get(`${op} › generated_positive_data_conformance`)?.message).toMatch(
+          /spend credits beyond the run’s own: only within a credit budget \(--budget N\)/,
+        );
+      const budget = 9;
+      const within = await runSuite({ ...config, generation: generation(5) }, { operations, budget });
+      expect(failures(within.results)).toEqual([]);
+      for (const op of operations)
+        expect(within.byId.get(`${op} › generated_positive_data_conformance`)).toMatchObject({
+          state: 'passed',
+          note: expect.stringMatching(/^2 generated/),
+        });
+      expect(within.run.creditsSpent).toBeGreaterThan(5);
+      expect(within.run.creditsSpent).toBeLessThanOrEqual(budget);
+    });
   });
 });

@@ -35,7 +35,7 @@ function judgeLane(lane: LaneResult, j: Judge, record: GeneratedRecord, operatio
   if (f && (!operation || f.case.operationId === operation)) {
     const shrunk =
       f.shrinks > 0
-        ? `shrunk from "${describeCase(f.first)}" in ${f.shrinks} step${f.shrinks === 1 ? '' : 's'} (${f.shrinkRequests} requests)`
+        ? `${f.shrinks} shrinking step${f.shrinks === 1 ? '' : 's'}, ${f.shrinkRequests} requests; the first failing one: ${describeCase(f.first)}`
         : 'no smaller request fails';
     const after = f.before.length ? `\n  after: ${f.before.map(describeCase).join(' → ')}` : '';
     throw new Violation(
@@ -126,18 +126,23 @@ export function generatedChecks(
         'request the interface says must be refused',
         refusals,
       ),
-      ...(posting
-        ? []
-        : [
-            laneCheck(
-              operationId,
-              'generated_positive_data_conformance',
-              g.keyed,
-              'conforms',
-              [],
-              'request the interface allows',
-            ),
-          ]),
+      posting
+        ? laneCheck(
+            operationId,
+            'generated_positive_data_conformance',
+            g.spending,
+            'spends',
+            [],
+            'request the interface allows',
+          )
+        : laneCheck(
+            operationId,
+            'generated_positive_data_conformance',
+            g.keyed,
+            'conforms',
+            [],
+            'request the interface allows',
+          ),
       laneCheck(operationId, 'generated_ignored_auth', g.keyless, 'keyless', post, 'request without a usable key', [
         { status: 401, code: 'UNAUTHORIZED' },
         { status: 403, code: 'FORBIDDEN' },

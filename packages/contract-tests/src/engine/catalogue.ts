@@ -27,6 +27,7 @@ export type Need =
   | { kind: 'checksKeys'; why: string }
   | { kind: 'sandbox'; why: string }
   | { kind: 'repeatedParts'; why: string }
+  | { kind: 'budget'; why: string }
   | { kind: 'fixture'; fixture: FixtureName; made?: false };
 
 export const need = {
@@ -37,6 +38,8 @@ export const need = {
   checksKeys: (why: string): Need => ({ kind: 'checksKeys', why }),
   sandbox: (why: string): Need => ({ kind: 'sandbox', why }),
   repeatedParts: (why: string): Need => ({ kind: 'repeatedParts', why }),
+  /** Spends credits beyond the run's own: only when the user set a credit budget (it may fit there). */
+  budget: (why: string): Need => ({ kind: 'budget', why }),
   fixture: (fixture: FixtureName): Need => ({ kind: 'fixture', fixture }),
   /** A fixture configured or found on the target, not one the run makes (needed before the run's videos complete). */
   foundFixture: (fixture: FixtureName): Need => ({ kind: 'fixture', fixture, made: false }),
@@ -46,6 +49,8 @@ export const need = {
 export interface PlanTarget {
   target: TargetConfig;
   profile: Profile;
+  /** The credit budget, when the user set one. */
+  budget?: number;
 }
 
 /** What a scenario's send gets: the run's APIs, fixtures, the records of the scenarios it uses. */

@@ -71,6 +71,8 @@ function unmet(n: Need, p: PlanTarget): string | undefined {
       return t.kind === 'sandbox' ? undefined : `only against the sandbox: ${n.why}`;
     case 'repeatedParts':
       return t.kind !== 'prism' ? undefined : `target ${t.kind} ${n.why}`;
+    case 'budget':
+      return p.budget !== undefined ? undefined : `${n.why}: only within a credit budget (${budgetFlag(t.named)})`;
     case 'fixture':
       return undefined;
   }
@@ -201,7 +203,7 @@ export function select(
   profile: Profile = target.profile,
   budget?: number,
 ): Selection {
-  const p: PlanTarget = { target, profile };
+  const p: PlanTarget = { target, profile, budget };
   const excluded = new Map<Scenario<any>, string>();
   // 1. Without a budget: what each check needs, and the scenarios its judgement rests on.
   let planner = new Planner(catalogue, p, excluded);

@@ -43,6 +43,8 @@ export interface OperationArbitraries {
   method: string;
   refused?: fc.Arbitrary<GeneratedCase>;
   conforms?: fc.Arbitrary<GeneratedCase>;
+  /** POSTs the interface allows: each spends a credit when accepted (only within a credit budget). */
+  spends?: fc.Arbitrary<GeneratedCase>;
   keyless?: fc.Arbitrary<GeneratedCase>;
 }
 
@@ -273,8 +275,14 @@ export function operationArbitraries(ctx: GenerationContext): OperationArbitrari
       operationId: op.operationId,
       method: op.method,
       refused: keyed.length ? fc.oneof(...keyed) : undefined,
-      // POSTs the interface allows spend credits: not generated.
       conforms: allowed.length && !posting ? fc.oneof(...allowed) : undefined,
+      spends: posting
+        ? form
+          ? creditForms(ctx, op.operationId)
+          : body && idName
+            ? body.accepted
+            : undefined
+        : undefined,
       keyless,
     };
   });
@@ -355,7 +363,32 @@ function conversionBodies(ctx: GenerationContext, schema: any, operationId: stri
         ),
     );
   }
-  return { valid, refused: refusedCases };
+  // Targets the source accepts (a credit each): what its options allow, every combination of the two.
+  const accepted =
+    ctx.source && idName && ctx.target.stateful
+      ? fc
+          .record(
+            {
+              language: fc.constantFrom(...ctx.source.options.available_languages, ...(values.language?.allowed ?? [])),
+              aspect_ratio: fc.constantFrom(...(values.aspect_ratio?.allowed ?? [])),
+            },
+            { requiredKeys: [] },
+          )
+          .filter((t) => conversionRefusal(t, ctx.source!.options) === undefined)
+          .map((t) =>
+            asCase(
+              operationId,
+              { path: { [idName]: ctx.source!.id } },
+              'key',
+              { kind: 'conforms', why: `a conversion to ${JSON.stringify(t)}` },
+              {
+                kind: 'json',
+                value: t,
+              },
+            ),
+          )
+      : undefined;
+  return { valid, refused: refusedCases, accepted };
 }
 
 /** Extensions a field accepts on every plan (the Free plan is read as Personal: x-upload-limits), and on any plan. */
@@ -415,6 +448,42 @@ function validForm(ctx: GenerationContext): fc.Arbitrary<CaseBody | undefined> {
           ...parts.map(({ wrong: _w, ...p }) => p),
         ],
       }));
+    });
+}
+
+/** Generation forms the interface allows, each with the setting of its combination the run knows: a credit each when accepted. */
+function creditForms(ctx: GenerationContext, operationId: string): fc.Arbitrary<GeneratedCase> | undefined {
+  const keys = combinationKeys().filter(
+    (k) => ctx.settings[k] && (ctx.target.kind !== 'prism' || !k.includes('image_files')),
+  );
+  if (!keys.length) return undefined;
+  return fc
+    .record({
+      key: fc.constantFrom(...keys),
+      text: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 }).filter((t) => t.trim().length > 0),
+      images: fc.integer({ min: 1, max: MAX_ITEMS }),
+      shuffle: fc.boolean(),
+    })
+    .chain((r) => {
+      const fields = r.key.split('+');
+      const files = fields
+        .filter((f) => f !== 'text')
+        .flatMap((f) => Array.from({ length: f === 'image_files' ? r.images : 1 }, () => f));
+      return fc.tuple(fc.constant(r), fc.tuple(...files.map((f) => filePart(f, false))));
+    })
+    .map(([r, files]) => {
+      const fields = r.key.split('+');
+      const parts: FormPart[] = [{ name: 'video_setting_id', value: ctx.settings[r.key] }];
+      if (fields.includes('text')) parts.push({ name: 'text', value: r.text });
+      parts.push(...files.map(({ wrong: _w, ...p }) => p));
+      if (r.shuffle) parts.reverse();
+      return asCase(
+        operationId,
+        {},
+        'key',
+        { kind: 'conforms', why: `a valid form: ${fields.join(' + ')}` },
+        { kind: 'form', parts },
+      );
     });
 }
 

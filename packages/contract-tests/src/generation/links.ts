@@ -95,6 +95,8 @@ export async function sendSequence(
     // Counted from the newest offer: small picks (fast-check draws them first, and shrinks towards
     // them) follow the link the last answer offered, so that sequences go deep.
     const offer = usable[usable.length - 1 - (choice.pick % usable.length)];
+    // A link is followed once per sequence (a start stays): the next pick goes on to another.
+    if (offer.from !== 'start') offers.splice(offers.indexOf(offer), 1);
     const op = contract.operation(offer.operationId)!;
     const path: Record<string, string> = {};
     for (const [k, v] of Object.entries(offer.parameters)) if (typeof v === 'string') path[k] = v;

@@ -4,10 +4,10 @@
 // the pacer spaces both classes at once, as the limits allow. GET only in read-only; POSTs only those
 // a conforming target refuses (no credit; the run's credit guard holds the rest).
 import { RATE_LIMITS, type ConversionSource } from '@videogen/openapi/rules';
-import { scenario, type PlanTarget, type Scenario, type Sender } from '../engine/catalogue.ts';
+import { need, scenario, type PlanTarget, type Scenario, type Sender } from '../engine/catalogue.ts';
 import { loadContract } from '../engine/contract.ts';
 import type { Api } from '../engine/http.ts';
-import type { Cost, FixtureName, GenerationSettings } from '../shapes.ts';
+import type { Cost, Exchange, FixtureName, GenerationSettings } from '../shapes.ts';
 import { COMBINATIONS, settingFixture } from '../scenarios/forms.ts';
 import { ok } from '../scenarios/videos.ts';
 import { operationArbitraries, type GenerationContext } from './arbitraries.ts';
@@ -73,14 +73,18 @@ async function context(s: Sender, profile: PlanTarget['profile'], withSource: bo
 }
 
 /** A lane: one operation's cases of one kind. */
-export type LaneKind = 'refused' | 'conforms' | 'keyless' | 'links';
+export type LaneKind = 'refused' | 'conforms' | 'keyless' | 'links' | 'spends';
 export const laneKey = (operationId: string, kind: LaneKind) => `${operationId}|${kind}`;
 const LANE_NAMES: Record<LaneKind, string> = {
   refused: 'refused',
   conforms: 'allowed',
   keyless: 'without a key',
   links: 'link sequences',
+  spends: 'allowed (credits)',
 };
+
+/** POSTs the interface allows, per operation: a fifth of --examples, at least one (each a credit when accepted). */
+export const creditRuns = (examples: number) => (examples > 0 ? Math.max(1, Math.ceil(examples / 5)) : 0);
 
 /** Link sequences per run: half of --examples, at least one. */
 export const linkRuns = (examples: number) => (examples > 0 ? Math.max(1, Math.ceil(examples / 2)) : 0);
@@ -94,7 +98,14 @@ interface Lane {
 }
 
 /** Runs lanes: the class-A ones and the class-B ones side by side, each chain sharing what is left of the deadline. */
-async function runLanes(lanes: Lane[], api: Api, g: GenerationSettings, contract: GenerationContext['contract']) {
+async function runLanes(
+  lanes: Lane[],
+  api: Api,
+  g: GenerationSettings,
+  contract: GenerationContext['contract'],
+  /** Told each answer (the run's own videos). */
+  answered?: (ex: Exchange) => void,
+) {
   const deadline = Date.now() + g.maxTimeMs;
   const out = new Map<string, LaneResult>();
   const chain = async (list: Lane[]) => {
@@ -102,7 +113,11 @@ async function runLanes(lanes: Lane[], api: Api, g: GenerationSettings, contract
       // Each lane gets an equal share of what is left, so that a slow one does not starve the rest.
       const share = Math.max(0, deadline - Date.now()) / (list.length - i);
       const name = `${l.operationId} ${LANE_NAMES[l.kind]}`;
-      const send = async (c: GeneratedCase) => [{ case: c, exchange: await sendCase(api, contract, c) }];
+      const send = async (c: GeneratedCase) => {
+        const exchange = await sendCase(api, contract, c);
+        answered?.(exchange);
+        return [{ case: c, exchange }];
+      };
       out.set(
         laneKey(l.operationId, l.kind),
         await runLane(l.arbitrary, send, {
@@ -155,6 +170,8 @@ export interface GeneratedScenarios {
   keyed: Scenario<GeneratedRecord>;
   keyless: Scenario<GeneratedRecord>;
   links: Scenario<GeneratedRecord>;
+  /** POSTs the interface allows: generations and conversions, a credit each (full profile, within --budget). */
+  spending: Scenario<GeneratedRecord>;
 }
 
 /** The link sequences' lane key: one lane, judged per operation by the steps that reached it. */
@@ -231,5 +248,49 @@ export function generatedScenarios(): GeneratedScenarios {
       return { seed: g.seed, lanes: new Map([[LINKS_LANE, lane]]), leftOut };
     },
   });
-  return { keyed: make(false), keyless: make(true), links };
+  const posts = () => loadContract().operations.filter((o) => o.method !== 'GET');
+  const spending = scenario<GeneratedRecord>({
+    name: 'generated requests that spend credits',
+    generated: true,
+    needs: [
+      need.profile('full', 'generated generations and conversions (a credit each)'),
+      need.budget('generated generations and conversions spend credits beyond the run’s own'),
+      need.stateful('it charges nothing and runs no video'),
+    ],
+    cost: (p) => {
+      const g = p.target.generation;
+      if (!g) return {};
+      const ops = posts().filter((o) => !g.operations || g.operations.includes(o.operationId));
+      const n = creditRuns(g.examples) * ops.length;
+      // Each is a start (class A) and a credit when accepted; at most (a source, a setting, may be missing).
+      return { A: n, credits: n, reads: 0, upToA: true };
+    },
+    send: async (s) => {
+      const g = s.run.target.generation!;
+      const ctx = await context(s, s.run.target.profile, true);
+      const lanes: Lane[] = [];
+      const leftOut = new Map<string, string>();
+      for (const op of operationArbitraries(ctx)) {
+        if (op.method === 'GET' || (g.operations && !g.operations.includes(op.operationId))) continue;
+        if (!op.spends)
+          leftOut.set(op.operationId, 'the run knows no setting or convertible video to send a valid request with');
+        else
+          lanes.push({
+            operationId: op.operationId,
+            method: op.method,
+            kind: 'spends',
+            arbitrary: op.spends,
+            runs: creditRuns(g.examples),
+          });
+      }
+      const run = s.run;
+      const lanesRun = await runLanes(lanes, s.main, g, run.contract, (ex) => {
+        // The run's own videos: waited for (a free running place) and never mistaken for another's.
+        const id = (ex.body as { video_id?: unknown } | undefined)?.video_id;
+        if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') run.created.push(id);
+      });
+      return { seed: g.seed, lanes: lanesRun, leftOut };
+    },
+  });
+  return { keyed: make(false), keyless: make(true), links, spending };
 }
