@@ -41,7 +41,7 @@ export function catalogue(target: TargetConfig): Catalogue {
       ...limitChecks(g),
       ...authChecks(target),
       // Generated requests (when the run asks for them), before conformance, which judges their answers too.
-      ...(target.generation
+      ...(target.generation && target.generation.examples > 0
         ? generatedChecks(generatedScenarios(), loadContract().operations, reachable(loadContract()))
         : []),
       ...conformanceChecks(operationIds()),

@@ -146,7 +146,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     pacedMs: run.pacer.stats.waitedMs,
   };
   const coverage = coverageOf(run.contract, cat.checks, results, run.exchanges, run.transients);
-  const generated = config.generation ? generatedCounts(run.exchanges, config.generation.seed) : undefined;
+  const generated = config.generation?.examples ? generatedCounts(run.exchanges, config.generation.seed) : undefined;
   const text = formatSummary(results, stats, drift, run.transients, s.driftFile, [
     ...formatCoverage(coverage),
     ...formatGenerated(generated),
