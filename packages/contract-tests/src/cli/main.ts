@@ -69,7 +69,7 @@ Target (an option wins over its environment variable):
 Generated requests (fast-check, from the document's schemas; GET only in read-only; paced; no credit
 unless --budget leaves some):
   --examples N             CONTRACT_EXAMPLES       generated requests per operation (default 10; 0: none)
-  --max-time SECONDS       CONTRACT_MAX_TIME       the most wall time they take (default 120)
+  --max-time SECONDS       CONTRACT_MAX_TIME       the most wall time they take, all together (default 120)
   --seed N                 CONTRACT_SEED           reproduce the generated requests of a run (the summary prints its seed)
 Keys (environment only, never printed); a key the target rejects ends it before any check (exit 2):
   VIDEO_API_KEY, VIDEO_API_OTHER_ACCOUNT_KEY (isolation checks), CONTRACT_FREE_PLAN_KEY, CONTRACT_NO_CREDIT_KEY

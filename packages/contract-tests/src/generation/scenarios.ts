@@ -102,11 +102,12 @@ async function runLanes(
   lanes: Lane[],
   api: Api,
   g: GenerationSettings,
+  /** Wall-clock end of the generated requests (--max-time, shared by every generated scenario of the run). */
+  deadline: number,
   contract: GenerationContext['contract'],
   /** Told each answer (the run's own videos). */
   answered?: (ex: Exchange) => void,
 ) {
-  const deadline = Date.now() + g.maxTimeMs;
   const out = new Map<string, LaneResult>();
   const chain = async (list: Lane[]) => {
     for (const [i, l] of list.entries()) {
@@ -178,6 +179,9 @@ export interface GeneratedScenarios {
 export const LINKS_LANE = 'links';
 
 export function generatedScenarios(): GeneratedScenarios {
+  // --max-time bounds the generated requests of the run together: the first generated scenario to send starts it.
+  let end: number | undefined;
+  const phaseEnd = (g: GenerationSettings) => (end ??= Date.now() + g.maxTimeMs);
   const make = (keyless: boolean): Scenario<GeneratedRecord> =>
     scenario({
       name: keyless ? 'generated requests without a key' : 'generated requests',
@@ -207,7 +211,7 @@ export function generatedScenarios(): GeneratedScenarios {
             add('conforms', op.conforms, runs.conforms);
           }
         }
-        const lanesRun = await runLanes(lanes, keyless ? s.anon : s.main, g, s.run.contract);
+        const lanesRun = await runLanes(lanes, keyless ? s.anon : s.main, g, phaseEnd(g), s.run.contract);
         return { seed: g.seed, lanes: lanesRun, leftOut };
       },
     });
@@ -238,7 +242,7 @@ export function generatedScenarios(): GeneratedScenarios {
         name,
         runs: linkRuns(g.examples),
         seed: laneSeed(g.seed, name),
-        deadline: Date.now() + g.maxTimeMs,
+        deadline: phaseEnd(g),
         shrinkRequests: SHRINK_REQUESTS,
         contract: s.run.contract,
         // First the deepest path, each step following the link the last answer offered (list → options →
@@ -284,7 +288,7 @@ export function generatedScenarios(): GeneratedScenarios {
           });
       }
       const run = s.run;
-      const lanesRun = await runLanes(lanes, s.main, g, run.contract, (ex) => {
+      const lanesRun = await runLanes(lanes, s.main, g, phaseEnd(g), run.contract, (ex) => {
         // The run's own videos: waited for (a free running place) and never mistaken for another's.
         const id = (ex.body as { video_id?: unknown } | undefined)?.video_id;
         if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') run.created.push(id);
