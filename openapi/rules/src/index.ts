@@ -21,6 +21,28 @@ export {
   type RateLimitPolicy,
 } from './headers.js';
 export { classifyError, type ErrorClass, type ErrorKind } from './errors.js';
+export {
+  BACKOFF,
+  backoffMs,
+  isIdempotent,
+  noAnswerOf,
+  retryDecision,
+  type AttemptResult,
+  type NoAnswer,
+  type RetryDecision,
+  type RetryInput,
+  type RetryReason,
+  type WaitSource,
+} from './retry.js';
+export { CLOCK_SKEW_MS, findCreated, newestPages, type CreatedItem } from './recovery.js';
+export {
+  REDACTED,
+  redactAuthorization,
+  redactedAs,
+  Redactor,
+  redactUrlQuery,
+  type RedactorOptions,
+} from './redact.js';
 export { MAX_TIMER_MS, sleep } from './sleep.js';
 export {
   Pacer,
@@ -32,3 +54,13 @@ export {
   type Ticket,
   type PacerStats,
 } from './pacer.js';
+export {
+  MemoryPacerStore,
+  type PacerStore,
+  type TakeRequest,
+  type TakeResult,
+  type Lesson,
+  type Settlement,
+  type AccountView,
+  type MaybePromise,
+} from './pacer-store.js';

@@ -8,6 +8,7 @@
 // response arrived (the latest instant the server can have counted it), plus a small margin.
 import { MAX_RUNNING, POLLING, RATE_LIMITS, RETRY_POLICY, type RateClass } from './generated/constants.js';
 import { headerValue, parseRateLimitHeaders, parseRetryAfter, retryAfterMs, type HeaderSource } from './headers.js';
+import { MemoryPacerStore, type AccountView, type Lesson, type PacerStore } from './pacer-store.js';
 import { MAX_TIMER_MS, sleep } from './sleep.js';
 
 /** A wait longer than the pacer accepts (`maxWaitMs`): the call fails instead of hanging for days. */
@@ -39,6 +40,10 @@ export interface PacerOptions {
   maxWaitMs?: number;
   /** Extra spacing, as a fraction of the interval (plus 1 ms for clock granularity). Default 0.01. */
   margin?: number;
+  /** Where the schedule lives (default: a MemoryPacerStore, this process only; @videogen/pacer-redis shares it). */
+  store?: PacerStore;
+  /** The name of an account in the store (default: as given), e.g. one every process of the account agrees on. */
+  storeName?: (account: string) => string;
 }
 
 export interface AcquireOptions {
@@ -66,32 +71,11 @@ export interface Outcome {
 }
 
 export interface Ticket {
-  /** Tell the pacer what happened; call exactly once, also after a network error. */
-  settle(outcome?: Outcome): void;
-}
-
-interface ClassState {
-  inFlight: number;
-  /** When the last request's response arrived: the server counted it by then. */
-  lastAt: number;
-  /** The server said no request is free before then. */
-  blockedUntil: number;
-  /** The server's own statement (RateLimit-Policy). */
-  learned?: { limit: number; windowMs: number };
-  /** Grows with every 429: the limiter is stricter than we read it. */
-  slowdown: number;
-  /** The last rate-limit 429's Retry-After (or RateLimit-Reset) as the server said it, uncapped: reported, never slept. */
-  retryAfterMs?: number;
-  retryAfter?: string;
-}
-
-interface Account {
-  classes: Record<RateClass, ClassState>;
-  /** Videos started (or reported) and not yet seen finished. */
-  running: Set<string>;
-  starting: number;
-  /** A 503 said the account is full until then. */
-  fullUntil: number;
+  /**
+   * Tell the pacer what happened; call exactly once, also after a network error. The schedule in this
+   * process has it at once; the promise resolves when a shared store has it too (it never rejects).
+   */
+  settle(outcome?: Outcome): Promise<void>;
 }
 
 export interface PacerStats {
@@ -103,6 +87,11 @@ export interface PacerStats {
   full: number;
 }
 
+/** A 429 multiplies the class's spacing by this, up to SLOWDOWN_MAX: the limiter is stricter than read. */
+const SLOWDOWN = { factor: 1.5, max: 4 };
+/** How long a place is held for a process that shows no sign of life (a shared store renews live ones). */
+const LEASE_MS = 15_000;
+
 export class Pacer {
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -110,8 +99,13 @@ export class Pacer {
   readonly maxWaitMs: number;
   /** Target time per real time: 1 for the real service, 1/60 for a sandbox at 60×. */
   private scale: number | undefined;
-  private readonly accounts = new Map<string, Account>();
+  /** Where the schedule lives: this process (default) or a store every process of the account shares. */
+  readonly store: PacerStore;
+  /** The name of an account in the store. */
+  private readonly storeName: (account: string) => string;
   private readonly sleepers = new Set<() => void>();
+  /** The last rate-limit 429's Retry-After (or RateLimit-Reset) per account and class, as the server said it: reported, never slept. */
+  private readonly retryAfter = new Map<string, { ms?: number; raw?: string }>();
   /** Off for targets without limits (a stateless mock). */
   enabled = true;
   readonly stats: PacerStats = { waitedMs: 0, limited: { A: 0, B: 0 }, full: 0 };
@@ -122,11 +116,14 @@ export class Pacer {
     this.margin = options.margin ?? 0.01;
     this.maxWaitMs = options.maxWaitMs ?? 15 * 60_000;
     if (options.timeScale && options.timeScale > 0) this.scale = 1 / options.timeScale;
+    this.store = options.store ?? new MemoryPacerStore(this.now);
+    this.storeName = options.storeName ?? ((account) => account);
+    this.store.onChange?.(() => this.wakeAll());
   }
 
   /** The class's window and limit in force: the server's statement, else the spec's (scaled). */
   limitOf(rateClass: RateClass, account = ''): { limit: number; windowMs: number } {
-    const learned = this.account(account).classes[rateClass].learned;
+    const learned = this.view(account).classes[rateClass].learned;
     if (learned) return learned;
     const nominal = RATE_LIMITS[rateClass];
     return { limit: nominal.requests, windowMs: nominal.windowMs * (this.scale ?? 1) };
@@ -135,82 +132,139 @@ export class Pacer {
   /** Time between two requests of the class, margin and slowdown included. */
   intervalOf(rateClass: RateClass, account = ''): number {
     const { limit, windowMs } = this.limitOf(rateClass, account);
-    const base = (windowMs / limit) * this.account(account).classes[rateClass].slowdown;
+    const base = (windowMs / limit) * this.view(account).classes[rateClass].slowdown;
     return base * (1 + this.margin) + 1;
   }
 
   /** Waits until the request may go, then holds its place until `settle`. */
   async acquire(options: AcquireOptions): Promise<Ticket> {
     const { account = '', rateClass, startsVideo = false, signal } = options;
-    const state = this.account(account);
-    const cls = state.classes[rateClass];
-    for (let checked = false; this.enabled; ) {
+    const name = this.storeName(account);
+    let lease: string | undefined;
+    while (this.enabled) {
       signal?.throwIfAborted();
-      let wait = this.rateWait(cls, rateClass, account);
-      if (wait === 0 && startsVideo) {
-        wait = Math.max(0, state.fullUntil - this.now());
-        if (wait === 0 && this.isFull(state)) {
-          const [oldest] = state.running;
-          if (!checked && oldest && options.checkRunning) {
-            checked = true;
-            await options.checkRunning(oldest).catch(() => {});
-            continue;
-          }
-          // Some other request (a status read) will free a slot and wake us; look again at the polling pace anyway.
-          wait = POLLING.intervalMs * (this.scale ?? 1);
-          checked = false;
-        }
+      const interval = this.intervalOf(rateClass, account);
+      const taken = await this.store.take(name, {
+        rateClass,
+        gapMs: interval,
+        busyMs: interval,
+        startsVideo,
+        maxRunning: MAX_RUNNING,
+        canCheck: !!options.checkRunning,
+        pollMs: this.pollMs(),
+        leaseMs: LEASE_MS * (this.scale ?? 1),
+      });
+      if ('lease' in taken) {
+        lease = taken.lease;
+        break;
       }
-      if (wait === 0) break;
-      if (wait > this.maxWaitMs)
-        throw new PacerWaitError(rateClass, wait, this.maxWaitMs, cls.retryAfterMs, cls.retryAfter);
+      if (taken.check && options.checkRunning) {
+        await options.checkRunning(taken.check).catch(() => {});
+        continue;
+      }
+      const wait = taken.waitMs;
+      if (wait > this.maxWaitMs) {
+        const said = this.retryAfter.get(`${account} ${rateClass}`);
+        throw new PacerWaitError(rateClass, wait, this.maxWaitMs, said?.ms, said?.raw);
+      }
       await this.pause(wait, signal);
     }
-    cls.inFlight++;
-    if (startsVideo) state.starting++;
-    let settled = false;
+    let settled: Promise<void> | undefined;
     return {
       settle: (outcome = {}) => {
-        if (settled) return;
-        settled = true;
-        cls.inFlight--;
-        cls.lastAt = this.now();
-        if (startsVideo) state.starting--;
-        this.learn(state, rateClass, options, outcome);
-        for (const wake of this.sleepers) wake();
+        if (settled) return settled;
+        const lesson = this.learn(account, rateClass, options, outcome);
+        if (lease === undefined) return (settled = Promise.resolve());
+        settled = Promise.resolve(
+          this.store.settle(name, {
+            ...lesson,
+            lease,
+            rateClass,
+            startsVideo,
+            runningTtlMs: this.runningTtlMs(),
+          }),
+        )
+          .catch(() => {})
+          .finally(() => this.wakeAll());
+        this.wakeAll();
+        return settled;
       },
     };
   }
 
   /** Videos of the account already running, learned elsewhere (another process, an earlier run). */
   noteRunning(videoIds: Iterable<string>, account = ''): void {
-    for (const id of videoIds) this.account(account).running.add(id);
+    void Promise.resolve(this.store.noteRunning(this.storeName(account), [...videoIds], this.runningTtlMs())).catch(
+      () => {},
+    );
   }
 
   /** How many videos the pacer believes the account runs. */
   runningCount(account = ''): number {
-    const state = this.account(account);
-    return state.running.size + state.starting;
+    return this.view(account).running;
   }
 
   /** A request sent without pacing (a deliberate burst): later requests wait a whole window after it. */
   record(rateClass: RateClass, at = this.now(), account = ''): void {
-    const cls = this.account(account).classes[rateClass];
-    cls.lastAt = Math.max(cls.lastAt, at);
-    cls.blockedUntil = Math.max(cls.blockedUntil, at + this.fullWindow(rateClass, account));
+    const windowMs = this.fullWindow(rateClass, account);
+    void Promise.resolve(this.store.record(this.storeName(account), rateClass, this.now() - at, windowMs)).catch(
+      () => {},
+    );
   }
 
   /** Waits until the class's window is empty on any limiter (before a deliberate burst). */
   async drain(rateClass: RateClass, account = '', signal?: AbortSignal): Promise<void> {
-    const cls = this.account(account).classes[rateClass];
     while (this.enabled) {
-      const until = Math.max(cls.blockedUntil, cls.lastAt + this.fullWindow(rateClass, account));
-      const wait = cls.inFlight > 0 ? this.intervalOf(rateClass, account) : until - this.now();
+      const taken = await this.store.take(this.storeName(account), {
+        rateClass,
+        gapMs: this.fullWindow(rateClass, account),
+        busyMs: this.intervalOf(rateClass, account),
+        startsVideo: false,
+        maxRunning: MAX_RUNNING,
+        canCheck: false,
+        pollMs: this.pollMs(),
+        leaseMs: LEASE_MS * (this.scale ?? 1),
+        peek: true,
+      });
+      const wait = 'waitMs' in taken ? taken.waitMs : 0;
       if (wait <= 0) return;
-      if (wait > this.maxWaitMs)
-        throw new PacerWaitError(rateClass, wait, this.maxWaitMs, cls.retryAfterMs, cls.retryAfter);
+      if (wait > this.maxWaitMs) {
+        const said = this.retryAfter.get(`${account} ${rateClass}`);
+        throw new PacerWaitError(rateClass, wait, this.maxWaitMs, said?.ms, said?.raw);
+      }
       await this.pause(wait, signal);
     }
+  }
+
+  /** Ends a shared store's connection (the default store holds none). */
+  async close(): Promise<void> {
+    await this.store.close?.();
+  }
+
+  private view(account: string): AccountView {
+    const view = this.store.view(this.storeName(account));
+    // A shared store may know a policy another process learned: its time scale holds here too.
+    if (this.scale === undefined)
+      for (const c of ['B', 'A'] as const) {
+        const policy = view.classes[c].learned;
+        if (policy) this.learnScale(c, policy);
+      }
+    return view;
+  }
+
+  private learnScale(rateClass: RateClass, policy: { limit: number; windowMs: number }): void {
+    // Compared per request, not per window: an even limiter states "5 per 10 s" as `1;w=2`.
+    const nominal = RATE_LIMITS[rateClass];
+    this.scale ??= policy.windowMs / policy.limit / (nominal.windowMs / nominal.requests);
+  }
+
+  private pollMs(): number {
+    return POLLING.intervalMs * (this.scale ?? 1);
+  }
+
+  /** The longest a started video holds a slot unseen: the interface's polling limit (4.7). */
+  private runningTtlMs(): number {
+    return POLLING.timeoutMs * (this.scale ?? 1);
   }
 
   private fullWindow(rateClass: RateClass, account: string): number {
@@ -218,15 +272,8 @@ export class Pacer {
     return windowMs * (1 + this.margin) + 1;
   }
 
-  private rateWait(cls: ClassState, rateClass: RateClass, account: string): number {
-    // A request in flight has not been counted for sure yet: the next one waits for its answer.
-    if (cls.inFlight > 0) return this.intervalOf(rateClass, account);
-    const next = Math.max(cls.lastAt + this.intervalOf(rateClass, account), cls.blockedUntil);
-    return Math.max(0, next - this.now());
-  }
-
-  private isFull(state: Account): boolean {
-    return state.running.size + state.starting >= MAX_RUNNING;
+  private wakeAll(): void {
+    for (const wake of this.sleepers) wake();
   }
 
   /** Sleeps at most `ms`; any settled request wakes the sleepers early, since it may change the answer. */
@@ -249,22 +296,20 @@ export class Pacer {
     }
   }
 
-  private learn(state: Account, rateClass: RateClass, options: AcquireOptions, outcome: Outcome): void {
-    const cls = state.classes[rateClass];
+  /** What an answer teaches the schedule, read from its status and headers. */
+  private learn(account: string, rateClass: RateClass, options: AcquireOptions, outcome: Outcome): Lesson {
+    const lesson: Lesson = {};
     const now = this.now();
     const { status, headers } = outcome;
     if (headers) {
       const info = parseRateLimitHeaders(headers);
       const policy = info.policies[0];
       if (policy && policy.limit > 0) {
-        cls.learned = { limit: policy.limit, windowMs: policy.windowMs };
-        // The other class runs at the same time scale until it says otherwise. Compared per request,
-        // not per window: an even limiter states "5 per 10 s" as `1;w=2`.
-        const nominal = RATE_LIMITS[rateClass];
-        this.scale ??= policy.windowMs / policy.limit / (nominal.windowMs / nominal.requests);
+        lesson.learned = { limit: policy.limit, windowMs: policy.windowMs };
+        // The other class runs at the same time scale until it says otherwise.
+        this.learnScale(rateClass, policy);
       }
-      if (info.remaining === 0 && info.resetMs !== undefined)
-        cls.blockedUntil = Math.max(cls.blockedUntil, now + info.resetMs);
+      if (info.remaining === 0 && info.resetMs !== undefined) lesson.blockForMs = info.resetMs;
     }
     const retryAfter = headers ? headerValue(headers, 'retry-after') : undefined;
     // What to wait (capped) and what the server said (reported on errors): never mixed up.
@@ -273,35 +318,24 @@ export class Pacer {
     const creditOnly = RETRY_POLICY.noRetry.some(([s, c]) => s === status && c === outcome.error_code);
     if (status === 429 && !creditOnly) {
       this.stats.limited[rateClass]++;
-      cls.slowdown = Math.min(cls.slowdown * 1.5, 4);
+      lesson.slowdown = SLOWDOWN;
       const resetMs = waitMs ?? (headers ? parseRateLimitHeaders(headers).resetMs : undefined);
-      cls.retryAfterMs = retryAfterMs(retryAfter, now) ?? resetMs;
-      cls.retryAfter = retryAfter;
-      cls.blockedUntil = Math.max(
-        cls.blockedUntil,
-        now + (resetMs ?? this.fullWindow(rateClass, options.account ?? '')),
+      this.retryAfter.set(`${account} ${rateClass}`, { ms: retryAfterMs(retryAfter, now) ?? resetMs, raw: retryAfter });
+      lesson.blockForMs = Math.max(
+        lesson.blockForMs ?? 0,
+        resetMs ?? this.fullWindow(rateClass, options.account ?? ''),
       );
     }
     if (status === 503 && options.startsVideo) {
       this.stats.full++;
-      const delay = waitMs ?? RETRY_POLICY.serviceUnavailableDelayMs[0] * (this.scale ?? 1);
-      state.fullUntil = Math.max(state.fullUntil, now + delay);
+      lesson.fullForMs = waitMs ?? RETRY_POLICY.serviceUnavailableDelayMs[0] * (this.scale ?? 1);
     }
-    if (status === 404 && options.videoId) state.running.delete(options.videoId);
-    if (status === undefined || status < 200 || status > 299) return;
-    if (options.startsVideo && outcome.video_id) state.running.add(outcome.video_id);
+    if (status === 404 && options.videoId) lesson.finished = options.videoId;
+    if (status === undefined || status < 200 || status > 299) return lesson;
+    if (options.startsVideo && outcome.video_id) lesson.started = outcome.video_id;
     else if (options.videoId && outcome.videoStatus && outcome.videoStatus !== 'running')
-      state.running.delete(options.videoId);
-  }
-
-  private account(name: string): Account {
-    let state = this.accounts.get(name);
-    if (!state) {
-      const cls = (): ClassState => ({ inFlight: 0, lastAt: -Infinity, blockedUntil: 0, slowdown: 1 });
-      state = { classes: { A: cls(), B: cls() }, running: new Set(), starting: 0, fullUntil: 0 };
-      this.accounts.set(name, state);
-    }
-    return state;
+      lesson.finished = options.videoId;
+    return lesson;
   }
 }
 

@@ -66,7 +66,10 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
     client = createClient({ apiKey, baseUrl, plan });
   } catch (err) {
     // The client refuses plain HTTP except on loopback: that is a fix in the command line.
-    if (err instanceof TypeError) throw usageError(`${err.message} (--base-url or VIDEO_API_BASE_URL).`);
+    if (err instanceof TypeError)
+      throw usageError(
+        /PACING_URL/.test(err.message) ? err.message : `${err.message} (--base-url or VIDEO_API_BASE_URL).`,
+      );
     throw err;
   }
   return { client, out, progress, plan, baseUrl };

@@ -1,4 +1,4 @@
-import { classifyError, MAX_RUNNING } from '@videogen/openapi/rules';
+import { classifyError, MAX_RUNNING, Redactor } from '@videogen/openapi/rules';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 /** An error the CLI raises itself: its message already says what to fix. */
@@ -238,10 +238,7 @@ export function describeError(err: unknown, ctx: ErrorContext = {}): DescribedEr
   return { message, exitCode: EXIT.ERROR, code: 'ERROR' };
 }
 
-/** One line, with the API key (if any slipped into a message) replaced. */
+/** One line, with the API key (if any slipped into a message) redacted, and any bearer token whatever its source. */
 export function sanitize(text: string, secret?: string): string {
-  let out = text.replace(/\s*\n\s*/g, ' ').trim();
-  if (secret) out = out.split(secret).join('[redacted]');
-  // Belt and braces: never echo a bearer token, whatever its source.
-  return out.replace(/Bearer\s+\S+/gi, 'Bearer [redacted]');
+  return new Redactor([secret], { bearerTokens: true }).text(text.replace(/\s*\n\s*/g, ' ').trim());
 }

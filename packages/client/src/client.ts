@@ -2,7 +2,7 @@
 // resources (resources/: videos, settings, conversions) → the flows built on them (waiting,
 // downloading). `client.api` is openapi-fetch over the same transport.
 import createFetchClient from 'openapi-fetch';
-import { PRODUCTION_BASE_URL } from '@videogen/openapi/rules';
+import { PRODUCTION_BASE_URL, type PacerStore } from '@videogen/openapi/rules';
 import { APIPromise } from './api-promise.js';
 import { type Clock, realClock } from './clock.js';
 import { createCore } from './core.js';
@@ -11,6 +11,7 @@ import { AuthenticationError } from './errors.js';
 import type { components, paths } from './generated/openapi.js';
 import { createLog, type LogLevel, type Logger, type TrafficLogger } from './logger.js';
 import { pacerFor } from './pacer.js';
+import { pacingUrlProblem, sharedPacingStore } from './pacing-store.js';
 import { waitForVideo, type WaitOptions } from './polling.js';
 import { envProxyDispatcher } from './proxy.js';
 import { Conversions, type ConversionTarget, type ConvertOptions } from './resources/conversions.js';
@@ -48,6 +49,15 @@ export interface ClientOptions {
   pacing?: boolean;
   /** Clients with the same account (and the same clock) share a scheduler (default: the same API key). */
   account?: string;
+  /**
+   * Share the scheduler with every process of the account, on Redis: `redis://` or `rediss://` (TLS),
+   * with user, password and database number as usual. Default: VIDEO_API_PACING_URL (ignored by a
+   * client given its own `clock`). Needs the package `@videogen/pacer-redis`. Without it, each
+   * process paces alone (in memory). See the guide "Running several replicas".
+   */
+  pacingUrl?: string;
+  /** Where the scheduler keeps its schedule, given whole (a `createRedisPacerStore(...)`, or your own). */
+  pacingStore?: PacerStore;
   /** Time source of every wait; inject one in tests. */
   clock?: Clock;
   /**
@@ -59,10 +69,14 @@ export interface ClientOptions {
   logLevel?: LogLevel;
 }
 
-/** The scheduler's name for a key, never the key itself: SHA-256 where node:crypto exists, else a 53-bit hash. */
+/**
+ * The scheduler's name for a key, never the key itself: `key:` and 12 hex digits of its SHA-256 (the
+ * name the pacing proxy prints and paces by, so that a shared schedule is the same account for both),
+ * else a 53-bit hash where node:crypto does not exist.
+ */
 function fingerprint(key: string) {
   const crypto = builtin<typeof import('node:crypto')>('node:crypto');
-  if (crypto?.createHash) return crypto.createHash('sha256').update(key).digest('hex');
+  if (crypto?.createHash) return `key:${crypto.createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
   let h1 = 0xdeadbeef,
     h2 = 0x41c6ce57; // cyrb53
   for (let i = 0; i < key.length; i++) {
@@ -91,6 +105,16 @@ export function createClient(options: ClientOptions = {}) {
     ...(options.maxRetries != null && { maxRetries: options.maxRetries }),
     ...options.retry,
   });
+  if (options.pacingUrl && options.clock)
+    throw new TypeError(
+      "pacingUrl keeps the schedule in Redis's real time and cannot follow a client's own clock: pass pacingStore (createRedisPacerStore({ url, timeScale })) instead",
+    );
+  // A client on its own clock (a test's, a sandbox's) lives in that clock's time: it paces alone.
+  const pacingUrl = options.pacingUrl ?? (options.clock ? undefined : env.VIDEO_API_PACING_URL || undefined);
+  const pacingProblem = pacingUrl === undefined ? undefined : pacingUrlProblem(pacingUrl);
+  if (pacingProblem) throw new TypeError(pacingProblem);
+  const log = createLog({ logger: options.logger, level: options.logLevel, env: env.VIDEO_API_LOG, key });
+  const store = options.pacingStore ?? (pacingUrl ? sharedPacingStore(pacingUrl, log) : undefined);
   const dispatcher = options.fetchOptions?.dispatcher ?? envProxyDispatcher(env);
   const fetchOptions = dispatcher ? { ...options.fetchOptions, dispatcher } : options.fetchOptions;
 
@@ -103,9 +127,9 @@ export function createClient(options: ClientOptions = {}) {
     pacer:
       options.pacing === false
         ? undefined
-        : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock, { maxWaitMs: retry.maxWaitMs }),
+        : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock, { maxWaitMs: retry.maxWaitMs, store }),
     check: (id) => videos.get(id),
-    log: createLog({ logger: options.logger, level: options.logLevel, env: env.VIDEO_API_LOG, key }),
+    log,
   });
   const core = createCore({ baseUrl, key, send, now: () => clock.now() });
   const settings = new Settings(core);
@@ -113,11 +137,15 @@ export function createClient(options: ClientOptions = {}) {
   const conversions = new Conversions(core);
 
   const client = {
-    /** The typed openapi-fetch client: paced and retried like the helpers, errors returned, not thrown. */
+    /**
+     * The typed openapi-fetch client: paced and retried like the helpers, errors returned, not thrown.
+     * At most once as well: a create whose attempt may have made the video is not sent again, and its
+     * `response` is the service's own answer (it cannot be looked up here: no prompt to match).
+     */
     api: createFetchClient<paths>({
       baseUrl,
       headers: { Authorization: `Bearer ${key}` },
-      fetch: async (req) => send(await fromRequest(req), { signal: req.signal }),
+      fetch: async (req) => (await send(await fromRequest(req), { signal: req.signal })).response,
     }),
     baseUrl,
     plan,

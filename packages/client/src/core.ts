@@ -1,9 +1,11 @@
 // What every resource calls: `get`/`post` against the API. It adds the base URL, the key and the
 // call's headers, sends through the transport, turns an error answer into its typed error (with the
-// key scrubbed), and returns an APIPromise whose data is the JSON object of the answer.
+// key redacted), and returns an APIPromise whose data is the JSON object of the answer (or, for a
+// create the transport recovered, the video it found).
+import { Redactor } from '@videogen/openapi/rules';
 import { APIPromise } from './api-promise.js';
 import { UnexpectedResponseError, VideoApiError } from './errors.js';
-import type { Outgoing, RequestOptions, Send, SendOptions } from './transport.js';
+import type { Outgoing, RequestOptions, Send, SendOptions, Sent } from './transport.js';
 
 export interface Core {
   readonly baseUrl: string;
@@ -16,14 +18,15 @@ export interface Core {
   ): APIPromise<T>;
   /** The transport itself (downloads, client.api). */
   send: Send;
-  /** The error of an error answer, body read and scrubbed of the key. */
-  errorOf(res: Response): Promise<VideoApiError>;
+  /** The error of an error answer, body read and the key redacted (`sent`: what the transport knows beyond it). */
+  errorOf(res: Response, sent?: Omit<Sent, 'response'>): Promise<VideoApiError>;
   now(): number;
 }
 
 export function createCore(o: { baseUrl: string; key: string; send: Send; now: () => number }): Core {
   const { baseUrl, key, send } = o;
   const auth = `Bearer ${key}`;
+  const redactor = new Redactor([key]);
 
   const headers = (extra: RequestOptions['headers'], type?: string): Record<string, string> => {
     const h: Record<string, string> = { Authorization: auth };
@@ -31,7 +34,7 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
     return extra ? { ...h, ...extra } : h;
   };
 
-  const errorOf = async (res: Response): Promise<VideoApiError> => {
+  const errorOf = async (res: Response, sent: Omit<Sent, 'response'> = {}): Promise<VideoApiError> => {
     const text = await res.text().catch(() => '');
     let body: unknown = text;
     try {
@@ -39,15 +42,21 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
     } catch {
       // Not JSON (an HTML error page of a gateway): the text is the description.
     }
-    // Scrubbed before the error exists, so that neither its message nor its stack holds the key.
-    return VideoApiError.generate(res.status, scrub(body, key), res.headers, o.now());
+    // Redacted before the error exists, so that neither its message nor its stack holds the key.
+    return VideoApiError.generate(
+      res.status,
+      redactor.value(body),
+      res.headers,
+      o.now(),
+      sent.notResent ? { notResent: true } : {},
+    );
   };
 
-  /** Resolves with a success answer; an error answer rejects with its typed error. */
-  const answer = async (out: Outgoing, so: SendOptions): Promise<Response> => {
-    const res = await send(out, so);
-    if (!res.ok) throw await errorOf(res);
-    return res;
+  /** Resolves with a success (or a recovered create); an error answer rejects with its typed error. */
+  const answer = async (out: Outgoing, so: SendOptions): Promise<Sent> => {
+    const sent = await send(out, so);
+    if (!sent.response.ok && !sent.recovered) throw await errorOf(sent.response, sent);
+    return sent;
   };
 
   /** The JSON object of a success answer (an HTML page or a bare value is not what the spec promises). */
@@ -58,9 +67,7 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
       data = await res.json();
     } catch (e) {
       throw new UnexpectedResponseError(
-        `${where()}: the body is not JSON: ${String((e as Error).message)
-          .split(key)
-          .join('***')}`,
+        `${where()}: the body is not JSON: ${redactor.text(String((e as Error).message))}`,
         { status: res.status, headers: res.headers },
       );
     }
@@ -78,28 +85,28 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
     errorOf,
     now: o.now,
     get: <T>(path: string, so: SendOptions = {}) =>
-      new APIPromise<T>(answer({ method: 'GET', url: baseUrl + path, headers: headers(so.headers) }, so), json),
+      new APIPromise<T>(
+        answer({ method: 'GET', url: baseUrl + path, headers: headers(so.headers) }, so).then((s) => s.response),
+        json,
+      ),
     post: <T>(
       path: string,
       { type, ...body }: Pick<Outgoing, 'body' | 'upload' | 'redirect'> & { type: string },
       so: SendOptions = {},
       check?: (data: unknown) => T,
-    ) =>
-      new APIPromise<T>(
-        answer({ method: 'POST', url: baseUrl + path, headers: headers(so.headers, type), ...body }, so),
-        async (res) => (check ? check(await json(res)) : json(res)),
-      ),
+    ) => {
+      const sent = answer({ method: 'POST', url: baseUrl + path, headers: headers(so.headers, type), ...body }, so);
+      const recovered = sent.then((s) => s.recovered);
+      recovered.catch(() => {});
+      return new APIPromise<T>(
+        sent.then((s) => s.response),
+        async (res) => {
+          // A recovered create's data is the video found; its response is the list page that showed it.
+          const data = (await recovered)?.created ?? (await json(res));
+          return check ? check(data) : data;
+        },
+        recovered,
+      );
+    },
   };
-}
-
-/**
- * A parsed body with every occurrence of the key replaced, in every string (keys and values). It works
- * on the parsed values, not on JSON text, where a key holding `"` or `\` appears escaped.
- */
-export function scrub(value: unknown, key: string): unknown {
-  if (typeof value === 'string') return value.split(key).join('***');
-  if (Array.isArray(value)) return value.map((v) => scrub(v, key));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k, key) as string, scrub(v, key)]));
-  return value;
 }

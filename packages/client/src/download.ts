@@ -56,10 +56,10 @@ export async function download(
     // No pacing (not the API), no retry on its answers: the one retry is the fresh URL below.
     let res: Response;
     try {
-      res = await send(
+      ({ response: res } = await send(
         { method: 'GET', url: video.download_url, headers: {}, secretUrl: true },
         { pace: false, maxRetries: 0, signal, timeoutMs },
-      );
+      ));
     } catch (cause) {
       signal?.throwIfAborted();
       if (!fresh) continue;

@@ -41,6 +41,8 @@ export interface ErrorInit {
   /** The server's Retry-After as sent, and in ms (seconds or an HTTP date), uncapped. */
   retryAfter?: string;
   retryAfterMs?: number;
+  /** A create that may have been made by an attempt whose answer did not say so, and was not sent again. */
+  notResent?: boolean;
 }
 
 /** Every failure of the client. `kind` says which subclass; `retryable` whether waiting could help. */
@@ -58,6 +60,11 @@ export class VideoApiError extends Error {
   readonly headers?: Headers;
   readonly retryAfter?: string;
   readonly retryAfterMs?: number;
+  /**
+   * True when this create (generate, conversion) was not sent again because an earlier attempt may have
+   * created the video (its answer was lost, or a 5xx other than 503): look at `videos.list()` first.
+   */
+  readonly notResent?: boolean;
 
   constructor(message: string, init: ErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -71,13 +78,20 @@ export class VideoApiError extends Error {
     this.headers = init.headers;
     this.retryAfter = init.retryAfter;
     this.retryAfterMs = init.retryAfterMs;
+    if (init.notResent) this.notResent = true;
   }
 
   /**
    * The error for an error answer of the API: `body` is its parsed body (the spec's `{error_code,
    * error}`, or text), already scrubbed of the key. The class is the kind the rules' classifier gives.
    */
-  static generate(status: number, body: unknown, headers?: Headers, now = Date.now()): VideoApiError {
+  static generate(
+    status: number,
+    body: unknown,
+    headers?: Headers,
+    now = Date.now(),
+    extra: Pick<ErrorInit, 'notResent'> = {},
+  ): VideoApiError {
     const b = body as { error_code?: unknown; error?: unknown } | string | null | undefined;
     const code = typeof b === 'object' && typeof b?.error_code === 'string' ? b.error_code : undefined;
     const error = typeof b === 'string' ? b.slice(0, 200) : typeof b?.error === 'string' ? b.error : '';
@@ -88,6 +102,7 @@ export class VideoApiError extends Error {
       error,
       retryable,
       ...(headers && { headers, ...retryAfterOf(headers, now) }),
+      ...extra,
     };
     const message = `${status}${code ? ' ' + code : ''}${error ? ': ' + error : ''}`;
     switch (kind) {
@@ -190,10 +205,6 @@ export class DownloadError extends VideoApiError {
 }
 
 export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;
-
-/** Whether waiting and sending again could help (x-retry-policy, through the rules' one classifier). */
-export const isRetryable = (status: number, code?: unknown) =>
-  classifyError(status, typeof code === 'string' ? code : undefined).retryable;
 
 /** The Retry-After of a response, as sent and in ms (uncapped: the caller decides what is too long). */
 export function retryAfterOf(headers: Headers, now: number): { retryAfter?: string; retryAfterMs?: number } {

@@ -1,6 +1,6 @@
 export { createClient } from './client.js';
 export type { ClientOptions, Video, VideoClient, VideoSetting } from './client.js';
-export type { RequestOptions, RetryOptions } from './transport.js';
+export type { Recovered, RequestOptions, RetryOptions } from './transport.js';
 export { APIPromise } from './api-promise.js';
 export type { WithResponse } from './api-promise.js';
 export {
@@ -24,6 +24,7 @@ export {
 export type { ErrorCode, ErrorInit, ErrorKind } from './errors.js';
 export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';
 export type { Clock } from './clock.js';
+export type { PacerStore } from '@videogen/openapi/rules';
 export type { Logger, LogLevel, TrafficLogger } from './logger.js';
 export type { ListOptions, Page } from './pagination.js';
 export { Paginated } from './pagination.js';

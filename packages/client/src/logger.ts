@@ -1,7 +1,8 @@
 // Leveled logging: `debug` is the traffic log (one line per exchange, the shape `npm run contract --
 // --har FILE` reads), `info` retries and pacing waits, `warn` 429/503 waits and uploads not re-sent,
 // `error` a call that failed for good. The key never appears: the transport never puts the
-// Authorization header in a record, and every line is scrubbed of the key before it leaves.
+// Authorization header in a record, and every line passes through the rules' Redactor before it leaves.
+import { Redactor } from '@videogen/openapi/rules';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
@@ -30,7 +31,7 @@ export const parseLevel = (value: string | undefined): LogLevel | undefined => {
 /**
  * The client's log: `level` from the option, else VIDEO_API_LOG; a `logger` given without either
  * logs from `debug` (a function, the earlier traffic log) or `info` (a pino-shaped object). With no
- * logger, lines go to stderr as JSON. Every string is scrubbed of the key.
+ * logger, lines go to stderr as JSON. Every string is redacted (the key, raw or JSON-escaped).
  */
 export function createLog(o: { logger?: Logger | TrafficLogger; level?: LogLevel; env?: string; key: string }): Log {
   const level =
@@ -38,27 +39,16 @@ export function createLog(o: { logger?: Logger | TrafficLogger; level?: LogLevel
   const log: Log = {};
   if (level === 'off') return log;
   const sink = o.logger ?? ((line: string) => console.error(line));
-  const clean = (v: unknown) => redact(v, o.key, JSON.stringify(o.key).slice(1, -1));
+  const redactor = new Redactor([o.key]);
+  const clean = <T>(v: T): T => redactor.value(v);
   for (const l of ['debug', 'info', 'warn', 'error'] as const) {
     if (RANK[l] < RANK[level]) continue;
     log[l] =
       typeof sink === 'function'
         ? (fields, msg) => sink(JSON.stringify(clean({ time: new Date().toISOString(), level: l, msg, ...fields })))
-        : (fields, msg) => sink[l](clean(fields) as Record<string, unknown>, clean(msg) as string);
+        : (fields, msg) => sink[l](clean(fields), clean(msg));
   }
   return log;
-}
-
-/**
- * Every string of a record with the key replaced by ***, raw or as it appears inside JSON text (a
- * body logged as text holds it escaped when it has `"` or `\`).
- */
-function redact(v: unknown, key: string, escaped: string): unknown {
-  if (typeof v === 'string') return v.split(key).join('***').split(escaped).join('***');
-  if (Array.isArray(v)) return v.map((x) => redact(x, key, escaped));
-  if (v && typeof v === 'object')
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, key, escaped), redact(x, key, escaped)]));
-  return v;
 }
 
 /** Bodies longer than this are cut in the traffic log (an upload is logged as `[body not logged]`). */

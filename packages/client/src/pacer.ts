@@ -3,6 +3,7 @@
 import {
   operationFor,
   Pacer as RulesPacer,
+  type PacerStore,
   PacerWaitError,
   type RateClass,
   type Ticket,
@@ -23,6 +24,8 @@ export function route(req: { url: string; method: string }) {
 export interface PacerConfig {
   /** Longest wait accepted before a request (default 15 min); beyond it the call fails with a RateLimitError. */
   maxWaitMs?: number;
+  /** Where the schedule lives (default: in this process). */
+  store?: PacerStore;
 }
 
 export interface AcquireOptions {
@@ -43,6 +46,7 @@ export class Pacer {
       now: () => clock.now(),
       sleep: async (ms, s) => void (await clock.sleep(ms, s)),
       maxWaitMs: config.maxWaitMs,
+      store: config.store,
     });
   }
 
@@ -101,15 +105,20 @@ export class Pacer {
 }
 
 const pacers = new WeakMap<Clock, Map<string, Pacer>>();
+const storeIds = new WeakMap<PacerStore, number>();
+let stores = 0;
 /**
  * The pacer of an account (keyed by base URL and account id or key hash), shared by its clients that
- * share a clock: a schedule lives in one time line, so a client given another clock (a test's, a new
- * sandbox's `sb.clock` on a reused port) gets its own. Real-time clients all share `realClock`.
+ * share a clock and a store: a schedule lives in one time line, so a client given another clock (a
+ * test's, a new sandbox's `sb.clock` on a reused port) gets its own. Real-time clients all share `realClock`.
  */
-export const pacerFor = (key: string, clock: Clock, config?: PacerConfig) => {
+export const pacerFor = (key: string, clock: Clock, config: PacerConfig = {}) => {
   let byKey = pacers.get(clock);
   if (!byKey) pacers.set(clock, (byKey = new Map()));
-  let p = byKey.get(key);
-  if (!p) byKey.set(key, (p = new Pacer(clock, config)));
+  const { store } = config;
+  if (store && !storeIds.has(store)) storeIds.set(store, ++stores);
+  const id = `${store ? storeIds.get(store) : 'memory'} ${key}`;
+  let p = byKey.get(id);
+  if (!p) byKey.set(id, (p = new Pacer(clock, config)));
   return p;
 };

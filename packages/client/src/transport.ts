@@ -1,11 +1,21 @@
 // The transport: every request of the client (API calls, uploads, downloads, and `client.api`'s)
 // goes through `send`, which paces it, sends it with a per-attempt timeout, logs it, and applies the
 // retry rules of the interface (7.1). Read it top-down: `send` is the loop; each attempt is
-// `sendOnce`; between attempts `shouldRetry` decides whether another is worth sending and
-// `retryDelay` how long to wait first.
-import { parseRateLimitHeaders, RATE_LIMITS, RETRY_POLICY } from '@videogen/openapi/rules';
+// `sendOnce`; after each, the rules' one `retryDecision` says whether to send again, after how long,
+// and whether a create must be looked for instead (at most once for every POST).
+import {
+  BACKOFF,
+  noAnswerOf,
+  isIdempotent,
+  redactUrlQuery,
+  RETRY_POLICY,
+  retryDecision,
+  type AttemptResult,
+  type NoAnswer,
+  type RetryDecision,
+} from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
-import { isRetryable, NetworkError, retryAfterOf, TimeoutError } from './errors.js';
+import { NetworkError, TimeoutError } from './errors.js';
 import { exchangeRecord, type Log } from './logger.js';
 import { type Pacer, route } from './pacer.js';
 
@@ -38,8 +48,8 @@ export interface RetryOptions {
 
 export const retryOptions = (o: Partial<RetryOptions> = {}): RetryOptions => ({
   maxRetries: RETRY_POLICY.maxRetries,
-  baseDelayMs: 1000,
-  maxDelayMs: 30_000,
+  baseDelayMs: BACKOFF.baseMs,
+  maxDelayMs: BACKOFF.maxMs,
   serviceUnavailableDelayMs: RETRY_POLICY.serviceUnavailableDelayMs,
   maxWaitMs: 15 * 60_000,
   ...o,
@@ -63,12 +73,36 @@ export interface SendOptions extends RequestOptions {
   /** Skip the pacer (the download host is not the API). */
   pace?: boolean;
   /**
-   * At-most-once creation (generate, conversion): called before a POST would be re-sent after an
-   * answer that does not prove nothing was created (a 5xx other than 503, a dropped connection).
-   * It returns the answer to give instead (the video the first attempt made), `'absent'` when the
-   * service shows no such video (re-sending is safe), or `'unknown'` when it cannot tell (not re-sent).
+   * At most once for a create (generate, conversion): called, instead of re-sending, when an attempt may
+   * have created the video without saying so (its answer was lost, or a 5xx other than 503). It returns
+   * the video found with the answer that showed it, `'absent'` when the service shows none, or
+   * `'unknown'` when it cannot tell. Without it (a conversion, `client.api`) such a create is never re-sent.
    */
-  beforeResend?: (firstSentAt: number) => Promise<Response | 'absent' | 'unknown'>;
+  lookup?: (firstSentAt: number) => Promise<Found | 'absent' | 'unknown'>;
+}
+
+/** A video an earlier attempt of a create made, and the service's answer that showed it (a list page). */
+export interface Found {
+  created: { video_id: string };
+  response: Response;
+}
+
+/** A create answered by what the transport found instead of by a second attempt. */
+export interface Recovered {
+  /** The video the earlier attempt made: the create's data. */
+  created: { video_id: string };
+  /** What that attempt met: a 5xx status, or no answer. */
+  after: { status: number } | { failure: 'dropped' | 'timeout' };
+}
+
+/** What the transport did with a request: the service's last answer, and what it knows beyond it. */
+export interface Sent {
+  /** The last answer the service sent: the request's own, or the list page that showed a recovered video. */
+  response: Response;
+  /** The create was answered by the video its earlier attempt made (nothing was sent again). */
+  recovered?: Recovered;
+  /** An attempt may have created the video without saying so, and the create was not sent again. */
+  notResent?: boolean;
 }
 
 export interface TransportConfig {
@@ -85,9 +119,9 @@ export interface TransportConfig {
   log: Log;
 }
 
-export type Send = (out: Outgoing, o?: SendOptions) => Promise<Response>;
+export type Send = (out: Outgoing, o?: SendOptions) => Promise<Sent>;
 
-/** The transport of one client: `send(out)` returns the last answer, as fetch would. */
+/** The transport of one client: `send(out)` returns the last answer and what became of the request. */
 export function createTransport(c: TransportConfig): Send {
   return (out, o = {}) => send(c, out, o);
 }
@@ -96,14 +130,15 @@ export function createTransport(c: TransportConfig): Send {
  * Sends a request until it gets an answer worth returning. It throws only when no answer came (as a
  * NetworkError or TimeoutError) and when the caller's signal aborts.
  */
-async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<Response> {
+async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<Sent> {
   const { clock, log } = c;
   const retry = o.maxRetries === undefined ? c.retry : { ...c.retry, maxRetries: o.maxRetries };
   const pacer = o.pace === false ? undefined : c.pacer;
   const { signal } = o;
-  const idempotent = out.method === 'GET' || out.method === 'HEAD';
   const timeoutMs = o.timeoutMs ?? c.timeoutMs;
-  const resendable = !out.upload?.once;
+  const { cls: rateClass, counts: startsVideo } = route(out);
+  // A body that can be read once (a stream) is sent once.
+  const maxRetries = out.upload?.once ? 0 : retry.maxRetries;
   // How log records name the call (never a presigned URL's query).
   const call = `${out.method} ${out.secretUrl ? out.url.split('?')[0] : out.url}`;
   let firstSentAt = 0;
@@ -114,70 +149,94 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     const { res, cause, timedOut } = await sendOnce(c, out, signal, timeoutMs);
     if (log.debug) await logExchange(log.debug, out, res, cause);
     if (ticket) await pacer!.settle(out, ticket, res);
-    const canRetry = attempt < retry.maxRetries && resendable;
+    if (!res) signal?.throwIfAborted();
 
-    if (!res) {
-      signal?.throwIfAborted();
-      const failure = timedOut
-        ? new TimeoutError(`No response in ${timeoutMs} ms`, { cause, retryable: idempotent })
-        : new NetworkError(`Network error: ${(cause as Error)?.cause ?? cause}`, { cause, retryable: idempotent });
-      // A POST may have reached the service: it is never re-sent, but the video it made may be found.
-      if (!idempotent && o.beforeResend) {
-        const found = await o.beforeResend(firstSentAt);
-        if (found instanceof Response) return found;
+    const result: AttemptResult = res
+      ? { status: res.status, error_code: res.ok ? undefined : await errorCodeOf(res), headers: res.headers }
+      : { failure: noAnswerOf(cause, timedOut) };
+    const d = retryDecision({
+      method: out.method,
+      result,
+      attempt,
+      maxRetries,
+      rateClass,
+      startsVideo,
+      paced: !!pacer,
+      maxWaitMs: retry.maxWaitMs,
+      now: clock.now(),
+      backoff: { baseMs: retry.baseDelayMs, maxMs: retry.maxDelayMs },
+      serviceUnavailableDelayMs: retry.serviceUnavailableDelayMs,
+    });
+    const failure = 'failure' in result ? noAnswer(d, result.failure, cause, timeoutMs, out.method) : undefined;
+    const what = res ? `${call} → ${res.status}` : `${call}: ${failure!.message}`;
+
+    if (d.lookFirst) {
+      // At most once: the body of an error answer stays unread, for the caller if nothing is sent again.
+      if (d.waitMs > 0) await clock.sleep(d.waitMs, signal);
+      const found = o.lookup ? await o.lookup(firstSentAt) : 'unknown';
+      if (found !== 'absent' && found !== 'unknown') {
+        await res?.body?.cancel();
+        log.warn?.(
+          { call, status: res?.status, video_id: found.created.video_id },
+          `${what}; the video it made was found (${found.created.video_id}): not sent again`,
+        );
+        const after =
+          'failure' in result ? { failure: result.failure as 'dropped' | 'timeout' } : { status: result.status };
+        return { response: found.response, recovered: { created: found.created, after } };
       }
-      if (!shouldRetry('no answer', idempotent) || !canRetry) {
-        log.error?.({ call, attempts: attempt + 1 }, `${call}: ${failure.message}`);
+      if (found === 'absent' && d.lookFirst === 'resend-if-absent') {
+        await res?.body?.cancel();
+        log.info?.(
+          { call, status: res?.status, attempt: attempt + 1 },
+          `${what}: no video was made; retry ${attempt + 1} of ${maxRetries}`,
+        );
+        continue;
+      }
+      log.warn?.({ call, status: res?.status }, `${what}: not re-sent (the first attempt may have created the video)`);
+      if (failure) {
+        log.error?.({ call, attempts: attempt + 1 }, what);
         throw failure;
       }
-      const wait = backoff(retry, attempt);
-      log.info?.(
-        { call, attempt: attempt + 1, waitMs: Math.round(wait) },
-        `${call}: ${failure.message}; retry ${attempt + 1} of ${retry.maxRetries} in ${Math.round(wait)} ms`,
-      );
-      await clock.sleep(wait, signal);
-      continue;
+      return { response: res!, notResent: true };
     }
 
-    if (res.ok || !canRetry || !shouldRetry({ status: res.status, error_code: await errorCodeOf(res) }, idempotent)) {
-      if (!res.ok && attempt > 0)
-        log.error?.(
-          { call, status: res.status, attempts: attempt + 1 },
-          `${call} → ${res.status} after ${attempt + 1} attempts`,
-        );
-      return res;
-    }
-    const wait = retryDelay(res, { attempt, retry, now: clock.now(), rateClass: route(out).cls, paced: !!pacer });
-    // Beyond the ceiling the response is the answer: the caller's error carries its Retry-After.
-    if (wait === undefined) {
-      log.warn?.(
-        { call, status: res.status, retryAfter: res.headers.get('retry-after') },
-        `${call} → ${res.status}: the server asks for a wait beyond maxWaitMs (${retry.maxWaitMs} ms); not retried`,
-      );
-      return res;
-    }
-    // 429 and 503 are the account's limits: a warning; another 5xx is an ordinary retry.
-    const level = res.status === 429 || res.status === 503 ? log.warn : log.info;
-    level?.(
-      { call, status: res.status, attempt: attempt + 1, waitMs: Math.round(wait) },
-      `${call} → ${res.status}: retry ${attempt + 1} of ${retry.maxRetries} in ${Math.round(wait)} ms`,
-    );
-    const checkFirst = !idempotent && o.beforeResend !== undefined && mayHaveCreated(res.status);
-    // Kept for the caller when the create is not re-sent: its body names the server's error.
-    const kept = checkFirst ? await res.text().catch(() => '') : await res.body?.cancel();
-    if (wait > 0) await clock.sleep(wait, signal);
-    if (checkFirst) {
-      const found = await o.beforeResend!(firstSentAt);
-      if (found instanceof Response) return found;
-      if (found === 'unknown') {
+    if (!d.retry) {
+      if (d.beyondCeiling)
         log.warn?.(
-          { call, status: res.status },
-          `${call} → ${res.status}: not re-sent (the first attempt may have created the video)`,
+          { call, status: res?.status, retryAfter: res?.headers.get('retry-after') },
+          `${what}: the server asks for a wait beyond maxWaitMs (${retry.maxWaitMs} ms); not retried`,
         );
-        return notResent(res, kept as string);
-      }
+      else if (failure) log.error?.({ call, attempts: attempt + 1 }, what);
+      else if (!res!.ok && attempt > 0)
+        log.error?.({ call, status: res!.status, attempts: attempt + 1 }, `${what} after ${attempt + 1} attempts`);
+      if (failure) throw failure;
+      return { response: res! };
     }
+
+    // 429 and 503 are the account's limits: a warning; another 5xx or a lost answer is an ordinary retry.
+    const level = d.reason === 'rate-limit' || d.reason === 'server-load' ? log.warn : log.info;
+    const waitMs = Math.round(d.waitMs);
+    level?.(
+      { call, ...(res && { status: res.status }), attempt: attempt + 1, waitMs },
+      res
+        ? `${what}: retry ${attempt + 1} of ${maxRetries} in ${waitMs} ms`
+        : `${what}; retry ${attempt + 1} of ${maxRetries} in ${waitMs} ms`,
+    );
+    await res?.body?.cancel();
+    if (d.waitMs > 0) await clock.sleep(d.waitMs, signal);
   }
+}
+
+/**
+ * The error of an attempt without an answer. Retryable when sending it again is safe (a GET, or nothing
+ * was sent); `notResent` when it may have reached the service and was not sent again.
+ */
+function noAnswer(d: RetryDecision, kind: NoAnswer, cause: unknown, timeoutMs: number, method: string) {
+  const notResent = d.mayHaveCreated && !isIdempotent(method);
+  const init = { cause, retryable: !notResent, notResent };
+  return kind === 'timeout'
+    ? new TimeoutError(`No response in ${timeoutMs} ms`, init)
+    : new NetworkError(`Network error: ${(cause as Error)?.cause ?? cause}`, init);
 }
 
 /**
@@ -218,7 +277,7 @@ async function sendOnce(
 }
 
 async function logExchange(debug: NonNullable<Log['debug']>, out: Outgoing, res: Response | undefined, cause: unknown) {
-  const url = out.secretUrl ? out.url.split('?')[0] + (out.url.includes('?') ? '?[redacted]' : '') : out.url;
+  const url = out.secretUrl ? redactUrlQuery(out.url) : out.url;
   const text = typeof out.body === 'string' ? out.body : out.body ? new TextDecoder().decode(out.body) : undefined;
   try {
     const { fields, msg } = await exchangeRecord({ ...out, url }, text, !!out.upload, res, cause);
@@ -228,53 +287,6 @@ async function logExchange(debug: NonNullable<Log['debug']>, out: Outgoing, res:
   }
 }
 
-/**
- * Whether an answer is worth sending again (7.1): what the rules' classifier calls retryable (a 5xx,
- * a 429 other than INSUFFICIENT_CREDIT). No answer at all: a GET is sent again, a POST is not (it
- * may have reached the service).
- */
-export function shouldRetry(
-  answer: { status: number; error_code?: string } | 'no answer',
-  idempotent: boolean,
-): boolean {
-  if (answer === 'no answer') return idempotent;
-  return isRetryable(answer.status, answer.error_code);
-}
-
-export interface DelayContext {
-  /** 0 for the wait after the first attempt. */
-  attempt: number;
-  retry: RetryOptions;
-  now: number;
-  /** The request's rate-limit class: a 429 without any header waits its window. */
-  rateClass: keyof typeof RATE_LIMITS;
-  /** A pacer waits out a 429 itself (it learned the reset from the same answer). */
-  paced: boolean;
-}
-
-/**
- * How long to wait before sending again after `res`: its Retry-After; on a 429 else RateLimit-Reset,
- * else the class's window (with a pacer, none: the pacer waits itself); on a 503 else 30–60 s; else
- * exponential backoff. Undefined when the server asks for more than `maxWaitMs`.
- */
-export function retryDelay(res: Response, { attempt, retry, now, rateClass, paced }: DelayContext): number | undefined {
-  const after = retryAfterOf(res.headers, now).retryAfterMs;
-  if (after !== undefined && after > retry.maxWaitMs) return undefined;
-  if (res.status === 429) {
-    if (paced) return 0;
-    return after ?? parseRateLimitHeaders(res.headers).resetMs ?? RATE_LIMITS[rateClass].windowMs;
-  }
-  return after ?? (res.status === 503 ? between(retry.serviceUnavailableDelayMs) : backoff(retry, attempt));
-}
-
-/** A 5xx other than 503 does not prove that nothing was created (a 503 refuses before any work). */
-const mayHaveCreated = (status: number) => status >= 500 && status !== 503;
-
-const between = ([a, b]: readonly [number, number]) => a + Math.random() * (b - a);
-/** Exponential backoff with jitter: base × 2^attempt, capped, times 0.5–1. */
-const backoff = (r: RetryOptions, attempt: number) =>
-  between([0.5, 1]) * Math.min(r.maxDelayMs, r.baseDelayMs * 2 ** attempt);
-
 /** An error answer's `error_code`, read from a copy (the caller still gets the body). */
 const errorCodeOf = async (res: Response): Promise<string | undefined> => {
   const body = await res
@@ -282,13 +294,6 @@ const errorCodeOf = async (res: Response): Promise<string | undefined> => {
     .json()
     .catch(() => undefined);
   return typeof body?.error_code === 'string' ? body.error_code : undefined;
-};
-
-/** The answer of a create that was not re-sent because its first attempt may have created the video. */
-const notResent = (res: Response, body: string) => {
-  const h = new Headers(res.headers);
-  h.set('x-videogen-not-resent', 'the first attempt may have created the video');
-  return new Response(body, { status: res.status, statusText: res.statusText, headers: h });
 };
 
 /** A Request (from client.api's openapi-fetch) as an Outgoing: its body read once, kept for retries. */

@@ -12,7 +12,6 @@ import {
   ValidationError,
 } from '../src/index.js';
 import { drop, err, fakeClock, faultServer, hang, json, video, VIDEO_ID } from './helpers.js';
-import { retryDelay, retryOptions, shouldRetry } from '../src/transport.js';
 
 const SETTING = { request_fields: ['text' as const] };
 let close: (() => Promise<void>) | undefined;
@@ -283,60 +282,6 @@ describe('upload retries rebuild the body from its source', () => {
     expect(e).toBeInstanceOf(ServerError);
     expect(e.message).toMatch(/not retried: a stream input is sent once/);
     expect(srv.seen).toHaveLength(1);
-  });
-});
-
-describe('the retry steps (shouldRetry, retryDelay)', () => {
-  const answer = (status: number, headers: Record<string, string> = {}) => new Response('{}', { status, headers });
-  const r = retryOptions({ baseDelayMs: 100, maxDelayMs: 1000, maxWaitMs: 60_000 });
-
-  it('retries what the rules call retryable, and no answer only for a GET', () => {
-    expect(shouldRetry({ status: 500 }, false)).toBe(true);
-    expect(shouldRetry({ status: 429, error_code: 'RATE_LIMIT_EXCEEDED' }, true)).toBe(true);
-    expect(shouldRetry({ status: 429, error_code: 'INSUFFICIENT_CREDIT' }, true)).toBe(false);
-    expect(shouldRetry({ status: 404, error_code: 'NOT_FOUND' }, true)).toBe(false);
-    expect(shouldRetry('no answer', true)).toBe(true);
-    expect(shouldRetry('no answer', false)).toBe(false);
-  });
-
-  it('waits what the server says, and gives up on a wait beyond the ceiling', () => {
-    expect(
-      retryDelay(answer(503, { 'retry-after': '2' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false }),
-    ).toBe(2000);
-    expect(
-      retryDelay(answer(503, { 'retry-after': '61' }), { attempt: 0, retry: r, now: 0, rateClass: 'B', paced: false }),
-    ).toBeUndefined();
-    expect(
-      retryDelay(answer(429, { 'retry-after': 'Thu, 01 Jan 1970 00:00:05 GMT' }), {
-        attempt: 0,
-        retry: r,
-        now: 0,
-        rateClass: 'B',
-        paced: false,
-      }),
-    ).toBe(5000);
-    // With a pacer the 429's wait is the pacer's (it learned the reset from the same answer).
-    expect(
-      retryDelay(answer(429, { 'ratelimit-reset': '3' }), {
-        attempt: 0,
-        retry: r,
-        now: 0,
-        rateClass: 'B',
-        paced: true,
-      }),
-    ).toBe(0);
-    expect(
-      retryDelay(answer(429, { 'ratelimit-reset': '3' }), {
-        attempt: 0,
-        retry: r,
-        now: 0,
-        rateClass: 'B',
-        paced: false,
-      }),
-    ).toBe(3000);
-    // Backoff: base × 2^attempt capped at maxDelayMs (100 × 16 → 1000), times 0.5–1.
-    const d = retryDelay(answer(502), { attempt: 4, retry: r, now: 0, rateClass: 'B', paced: false })!;
-    expect(d >= 500 && d <= 1000).toBe(true);
   });
 });
 

@@ -62,6 +62,11 @@ export interface TargetConfig {
   checksKeys: boolean;
   /** Whether the target enforces the rate limits (the Prism mock does not: no pacing needed). */
   rateLimited: boolean;
+  /**
+   * Redis URL of a schedule shared with every other process pacing the same accounts (VIDEO_API_PACING_URL):
+   * parallel suite runs, pacing proxies and clients against one staging account keep its limits together.
+   */
+  pacingUrl?: string;
   /** Decision mismatches fail the run too (CONTRACT_STRICT=1). Default: only against our own sandbox. */
   strict: boolean;
   /** Every video contract --seed-fixtures made for this target (its fixtures and the conversion). */
@@ -133,7 +138,7 @@ export interface RecordedRequest {
   method: string;
   /** Path relative to the base URL, with the query. */
   path: string;
-  /** 'key' (the account's key), 'none', or a literal Authorization header (redacted: `***` stands for a key). */
+  /** 'key' (the account's key), 'none', or a literal Authorization header (redacted: `[redacted]` stands for a key). */
   auth: 'key' | 'none' | { header: string };
   json?: unknown;
   raw?: { body: string; contentType: string };
@@ -165,6 +170,11 @@ export interface Exchange {
   request?: RecordedRequest;
   /** The base URL the request went to (for a curl line). */
   baseUrl: string;
+  /**
+   * A create answered by a 5xx other than 503 and not sent again, since it may have made a video (at
+   * most once for every POST): what the look in the list found.
+   */
+  notResent?: string;
 }
 
 /** An answer retried (5xx, or no answer at all) or waited out (429, 503) as interface 7.1 says: reported, never judged. */

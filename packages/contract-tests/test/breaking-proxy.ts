@@ -16,18 +16,19 @@ export interface ProxiedResponse {
   text: string;
 }
 
+/** Close the caller's connection without an answer (after the sandbox did the work, from `response`). */
+export const DROP = 'drop';
+type Outcome = ProxiedResponse | typeof DROP | void;
+
 export interface Break {
   /** Change the request before it is forwarded, or answer it without forwarding. */
-  request?(
-    req: ProxiedRequest,
-    upstream: (r: ProxiedRequest) => Promise<ProxiedResponse>,
-  ): Promise<ProxiedResponse | void> | ProxiedResponse | void;
+  request?(req: ProxiedRequest, upstream: (r: ProxiedRequest) => Promise<ProxiedResponse>): Promise<Outcome> | Outcome;
   /** Change the sandbox's response. */
   response?(
     res: ProxiedResponse,
     req: ProxiedRequest,
     upstream: (r: ProxiedRequest) => Promise<ProxiedResponse>,
-  ): Promise<ProxiedResponse | void> | ProxiedResponse | void;
+  ): Promise<Outcome> | Outcome;
 }
 
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'host']);
@@ -72,9 +73,10 @@ export async function startBreakingProxy(upstreamOrigin: string, brk: Break = {}
       };
       let out = (await brk.request?.(pr, upstream)) ?? undefined;
       if (!out) {
-        out = await upstream(pr);
-        out = (await brk.response?.(out, pr, upstream)) ?? out;
+        const answered = await upstream(pr);
+        out = (await brk.response?.(answered, pr, upstream)) ?? answered;
       }
+      if (out === DROP) return void req.socket.destroy();
       res.writeHead(out.status, out.headers);
       res.end(out.text);
     } catch (err) {

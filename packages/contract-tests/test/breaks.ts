@@ -1,6 +1,14 @@
 // The deliberate contract breaks of the self-test, each with the check that must catch it.
 import { randomUUID } from 'node:crypto';
-import { editJson, pathOf, queryOf, type Break, type ProxiedResponse } from './breaking-proxy.ts';
+import {
+  DROP,
+  editJson,
+  pathOf,
+  queryOf,
+  type Break,
+  type ProxiedRequest,
+  type ProxiedResponse,
+} from './breaking-proxy.ts';
 import type { TargetConfig } from '../src/shapes.ts';
 
 export interface BreakCase {
@@ -561,3 +569,44 @@ export const BREAKS: BreakCase[] = [
     }),
   },
 ];
+
+/** A create as the target received it: its path and its body, the multipart boundary left out (it differs per send). */
+export function createSignature(req: ProxiedRequest): string {
+  const boundary = /boundary=("?)([^";]+)\1/.exec(req.headers['content-type'] ?? '')?.[2];
+  const body = req.body.toString('latin1');
+  return `${req.method} ${pathOf(req)} ${boundary ? body.split(boundary).join('') : body}`;
+}
+
+const BAD_GATEWAY = json(502, { error_code: 'BAD_GATEWAY', error: 'The upstream did not answer in time.' });
+
+/**
+ * A server in front of the sandbox that spoils the answer to the first generation, and counts every create
+ * it received (`sent`) and the sandbox accepted (`accepted`) by signature: one sent again shows twice.
+ * `drop-after-work`: the sandbox accepts it (the video exists), the caller's connection is closed without
+ * an answer. `502-after-work`: the same, answered 502 by the "gateway". `502-before-work`: answered 502
+ * without reaching the sandbox (nothing was made: sending it again is right).
+ */
+export function spoilFirstGenerate(how: 'drop-after-work' | '502-after-work' | '502-before-work') {
+  const sent = new Map<string, number>();
+  const accepted = new Map<string, number>();
+  const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  let spoiled: { signature: string; video_id?: string } | undefined;
+  const brk: Break = {
+    request: (req) => {
+      if (req.method !== 'POST') return undefined;
+      count(sent, createSignature(req));
+      if (how !== '502-before-work' || spoiled || !isGenerate(req)) return undefined;
+      spoiled = { signature: createSignature(req) };
+      return BAD_GATEWAY;
+    },
+    response: (res, req) => {
+      if (req.method !== 'POST' || res.status !== 200) return undefined;
+      const signature = createSignature(req);
+      count(accepted, signature);
+      if (how === '502-before-work' || spoiled || !isGenerate(req)) return undefined;
+      spoiled = { signature, video_id: JSON.parse(res.text).video_id };
+      return how === 'drop-after-work' ? DROP : BAD_GATEWAY;
+    },
+  };
+  return { brk, sent, accepted, spoiled: () => spoiled };
+}

@@ -55,6 +55,43 @@ const KEY = { authorization: 'Bearer scripted-target-key' };
 const VIDEO = '7f1e0000-0000-4000-8000-000000000001';
 const error = (error_code: string) => ({ error_code, error: error_code.toLowerCase() });
 
+describe('the exchange as steps, told to observers', () => {
+  it('an observer sees each step of a GET that meets two 502s: sent, answered, recorded as sent again, re-sent, delivered', async () => {
+    const t = await scriptedTarget((_req, _b, n) =>
+      n <= 2
+        ? { status: 502, body: error('BAD_GATEWAY') }
+        : { status: 200, body: { video_id: VIDEO, status: 'running', download_url: '', copyright: [] } },
+    );
+    const events: string[] = [];
+    const p = await proxyTo(t.base, {
+      observers: [
+        {
+          request: () => events.push('request'),
+          sent: () => events.push('sent'),
+          answered: (_t, status) => events.push(`answered ${status}`),
+          exchange: (_t, x) => events.push(`exchange ${x.status} ${x.proxy.next}`),
+          resend: (_t, reason) => events.push(`resend ${reason}`),
+          delivered: (_t, status) => events.push(`delivered ${status}`),
+        },
+      ],
+    });
+    const res = await fetch(`${p.url}/videos/${VIDEO}/`, { headers: KEY });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await p.close();
+    const attempt502 = ['sent', 'answered 502', 'exchange 502 sent again', 'resend serverError'];
+    expect(events).toEqual([
+      'request',
+      ...attempt502,
+      ...attempt502,
+      'sent',
+      'answered 200',
+      'exchange 200 passed to the caller',
+      'delivered 200',
+    ]);
+  });
+});
+
 describe('re-sending after an error answer (7.1)', () => {
   it('a GET that meets transient 502s is sent again with backoff and answers 200', async () => {
     const t = await scriptedTarget((_req, _b, n) =>

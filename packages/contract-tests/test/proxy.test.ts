@@ -104,7 +104,7 @@ describe('keys of one account', () => {
       expect(text).not.toContain(key);
       expect(logs.join('\n')).not.toContain(key);
     }
-    expect(text).toContain(`<redacted ${fingerprint(SANDBOX_KEYS.acme)}>`);
+    expect(text).toContain(`[redacted ${fingerprint(SANDBOX_KEYS.acme)}]`);
     const { source, exchanges } = readTraffic(harFile);
     expect(source).toBe('har');
     // Every attempt is there, the 429s the proxy waited out included.

@@ -27,6 +27,7 @@ describe('the version policy on this checkout', () => {
   it('lists the packages in an order where each comes after its run-time dependencies', () => {
     expect(PUBLISHED.map((p) => p.name)).toEqual([
       '@videogen/openapi',
+      '@videogen/pacer-redis',
       '@videogen/client',
       '@videogen/sandbox',
       '@videogen/contract-tests',

@@ -36,14 +36,14 @@ export class Conversions {
       return conversionOptions ?? this.get(videoId, o);
     });
     // A conversion's new video cannot be recognised in the list (the interface does not say what its
-    // prompt is): after an ambiguous answer it is not re-sent (at most once), and the error says so.
+    // prompt is): with no lookup, after an ambiguous answer it is not re-sent (at most once), and the error says so.
     const sent = options.then((options) => {
       checkConversion(target, options);
       return this.core
         .post(
           `${videoPath(videoId)}conversions/`,
           { type: 'application/json', body: JSON.stringify(target) },
-          { ...o, beforeResend: async () => 'unknown' },
+          o,
           created,
         )
         .withResponse();

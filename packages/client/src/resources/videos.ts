@@ -1,10 +1,10 @@
-import { PAGE_SIZE } from '@videogen/openapi/rules';
+import { findCreated, newestPages } from '@videogen/openapi/rules';
 import { APIPromise } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { UnexpectedResponseError, ValidationError, type VideoApiError } from '../errors.js';
 import type { components } from '../generated/openapi.js';
 import { Paginated, type ListOptions, type Page } from '../pagination.js';
-import type { RequestOptions } from '../transport.js';
+import type { Found, RequestOptions } from '../transport.js';
 import { checkForm, multipart, prepare, type GenerateInput, type Plan, type UploadProgress } from '../uploads.js';
 import { uploadRedirect } from '../runtime.js';
 import type { Settings } from './settings.js';
@@ -65,7 +65,7 @@ export class Videos {
             ...o,
             // An upload has no timeout unless one is given: 180 MB take a while on a slow line.
             timeoutMs: o.timeoutMs ?? uploadTimeoutMs ?? 0,
-            beforeResend: (since) => this.#findCreated(input.text, since, o.signal),
+            lookup: (sentAt) => this.#findCreated(input.text, sentAt, o.signal),
           },
           created,
         )
@@ -90,25 +90,24 @@ export class Videos {
   }
 
   /**
-   * The video a generate attempt may have created: one of the caller's videos with the same prompt,
-   * created since the first attempt (less a minute of clock skew). Without a text it cannot tell.
+   * The video a generate attempt may have created (the rules' findCreated: the same prompt, created since
+   * the first attempt less the clock skew), on the pages that hold the newest videos. Without a text it
+   * cannot tell.
    */
-  async #findCreated(text: unknown, since: number, signal?: AbortSignal): Promise<Response | 'absent' | 'unknown'> {
+  async #findCreated(text: unknown, sentAt: number, signal?: AbortSignal): Promise<Found | 'absent' | 'unknown'> {
     if (typeof text !== 'string') return 'unknown';
     try {
-      // The interface does not state the list's order: the first and the last page hold the newest.
-      const first = await this.list({ page: 1, signal });
+      const first = await this.list({ page: 1, signal }).withResponse();
       const pages = [first];
-      const last = Math.ceil(first.total_count / (first.items_per_page || PAGE_SIZE));
-      if (last > 1) pages.push(await this.list({ page: last, signal }));
-      const hit = pages
-        .flatMap((p) => p.results)
-        .find((v) => v.prompt === text && Date.parse(v.created_at) >= since - 60_000);
+      for (const n of newestPages(first.data).slice(1)) pages.push(await this.list({ page: n, signal }).withResponse());
+      const hit = findCreated(
+        pages.flatMap((p) => p.data.results),
+        { prompt: text, sentAt },
+      );
       if (!hit) return 'absent';
-      return new Response(JSON.stringify({ video_id: hit.video_id }), {
-        status: 200,
-        headers: { 'content-type': 'application/json', 'x-videogen-recovered': 'true' },
-      });
+      // The answer that showed it: the page it was listed on.
+      const shown = pages.find((p) => p.data.results.some((v) => v.video_id === hit.video_id))!;
+      return { created: { video_id: hit.video_id }, response: shown.response };
     } catch {
       return 'unknown';
     }
@@ -125,7 +124,7 @@ export const created = (body: unknown): Created => {
 
 /** A create that was not re-sent says why in its message. */
 export const noteNotResent = (e: unknown) => {
-  if ((e as VideoApiError)?.headers?.get('x-videogen-not-resent'))
+  if ((e as VideoApiError)?.notResent)
     (e as Error).message +=
       ' (not re-sent: the first attempt may have created the video; look at videos.list() before trying again)';
 };

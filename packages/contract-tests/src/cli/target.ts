@@ -2,6 +2,7 @@
 // its variable): its kind, keys (from the environment only, never an option: they would show in shell
 // histories and process lists), profile, fixtures, and where the reports go.
 import { existsSync, readFileSync } from 'node:fs';
+import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
 import { registerSecret } from '../engine/redact.ts';
 import {
   FIXTURE_ENV,
@@ -166,6 +167,9 @@ export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env
   const kind = s.kind ?? 'external';
   const baseUrl = s.baseUrl.replace(/\/+$/, '');
   const seed = seeded(baseUrl, s.fixturesFile);
+  const pacingUrl = env[PACING_URL_VARIABLE] || undefined;
+  const pacingProblem = pacingUrl && pacingUrlProblem(pacingUrl);
+  if (pacingProblem) throw new UsageError(pacingProblem);
   const config: TargetConfig = {
     kind,
     baseUrl,
@@ -182,6 +186,7 @@ export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env
     stateful: kind !== 'prism',
     checksKeys: kind !== 'prism',
     rateLimited: kind !== 'prism',
+    ...(pacingUrl && kind !== 'prism' && { pacingUrl }),
     strict: strictDefault(s, kind),
     everyCombination: s.everyCombination,
     generation: s.generation,
@@ -202,6 +207,7 @@ export function envForTarget(config: TargetConfig): Record<string, string> {
   };
   if (config.apiKey) env.VIDEO_API_KEY = config.apiKey;
   if (config.otherAccountKey) env.VIDEO_API_OTHER_ACCOUNT_KEY = config.otherAccountKey;
+  if (config.pacingUrl) env[PACING_URL_VARIABLE] = config.pacingUrl;
   if (config.freePlanKey) env.CONTRACT_FREE_PLAN_KEY = config.freePlanKey;
   if (config.noCreditKey) env.CONTRACT_NO_CREDIT_KEY = config.noCreditKey;
   for (const [k, name] of Object.entries(FIXTURE_ENV)) {

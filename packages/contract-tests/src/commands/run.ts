@@ -3,10 +3,9 @@
 // interface failure, or on a decision mismatch when strict.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Pacer } from '@videogen/openapi/rules';
 import { checkId } from '../engine/catalogue.ts';
 import { redact } from '../engine/redact.ts';
-import { Run } from '../engine/run.ts';
+import { pacerFor, Run } from '../engine/run.ts';
 import { runCatalogue, type RunResult } from '../engine/runner.ts';
 import { select } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
@@ -77,7 +76,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     rmSync(f, { force: true });
   const started = Date.now();
   // Before any check: a missing or rejected key, a URL that is not reachable or not the API stop here.
-  const pacer = new Pacer({ timeScale: s.timeScale ?? (config.kind === 'external' ? undefined : config.timeScale) });
+  const pacer = pacerFor(config, s.timeScale ?? (config.kind === 'external' ? undefined : config.timeScale));
   const checked = await checkTarget(config, {
     keyless: s.keyless,
     timeScaleGiven: s.timeScale !== undefined,
@@ -193,6 +192,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     ),
   );
   write(s.junitFile, junitXml(results, drift, run.transients));
+  await run.close();
   const failed =
     results.some((r) => r.state === 'failed') || (config.strict && results.some((r) => r.state === 'drift'));
   return { results, run, exitCode: failed ? 1 : 0 };

@@ -1,19 +1,22 @@
 // The one way the suite sends a request: paced (the rules' pacer), answered as interface 7.1 says
-// before anything is judged (a 5xx or no answer retried up to RETRY_POLICY.maxRetries times with
-// exponential backoff, a 429 waited out until the reset, a 503 for the load waited out), each such
-// transient answer reported apart, and the final answer recorded with what the response checks found.
+// before anything is judged (the rules' one retryDecision: a 5xx or no answer retried up to
+// RETRY_POLICY.maxRetries times with exponential backoff, a 429 waited out until the reset, a 503 for
+// the load waited out), each such transient answer reported apart, and the final answer recorded with
+// what the response checks found. At most once for every POST: a generation or conversion that may
+// have done its work is looked for (recovery.ts), never sent again blindly.
 import { matchOperation } from '@videogen/openapi';
 import {
-  classifyError,
-  parseRetryAfter,
-  RATE_LIMITS,
-  RETRY_POLICY,
+  noAnswerOf,
+  retryDecision,
+  type AttemptResult,
   type Pacer,
   type RateClass,
+  type RetryDecision,
 } from '@videogen/openapi/rules';
 import type { Exchange, RequestOptions, TransientAnswer } from '../shapes.ts';
 import type { Contract } from './contract.ts';
 import { curlLine, recordRequest } from './recorded-request.ts';
+import { lookForCreated } from './recovery.ts';
 import { redact } from './redact.ts';
 import { responseProblems } from './responses.ts';
 
@@ -30,10 +33,14 @@ export interface Recorder {
   transient(t: TransientAnswer): void;
   /** May refuse to send a request with an account's key (the credit guard) by throwing. */
   beforeSend(operationId: string | undefined): void;
+  /** Ids of videos the run knows already (created, configured, seeded): a look for a new one skips them. */
+  knownVideos(): ReadonlySet<string>;
+  /** A create may have made a video (and spent a credit) although its answer did not say so; the video when found. */
+  mayHaveCreated(videoId: string | undefined): void;
 }
 
-/** First backoff of a retried 5xx, in target seconds; doubled on each retry (x-retry-policy: exponential). */
-const BACKOFF_SECONDS = 1;
+/** Time limit for the answer's headers and body of one attempt. */
+const ATTEMPT_TIMEOUT_MS = 60_000;
 
 export class Api {
   constructor(
@@ -75,6 +82,7 @@ export class Api {
     const paced = opts.pace !== false && auth === 'key';
     const scenario = this.rec.scenario();
     let transients = 0;
+    let firstSentAt: number | undefined;
     for (let attempt = 1; ; attempt++) {
       // The credit guard: only a request with an account's key can spend its credits.
       if (auth === 'key') this.rec.beforeSend(op?.operationId);
@@ -102,36 +110,41 @@ export class Api {
             checkRunning: (id) => this.get(`/videos/${id}/`),
           });
       const started = performance.now();
-      let res: Response;
-      let text: string;
-      try {
-        // redirect manual: a 3xx is recorded and judged like any other answer, never followed.
-        const init = { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(60_000) } as RequestInit;
-        res = await fetch(this.baseUrl + path + qs, init);
-        text = await res.text();
-      } catch (err) {
+      firstSentAt ??= Date.now();
+      const sent = await sendOnce(this.baseUrl + path + qs, { method, headers, body });
+      const report = (t: Pick<TransientAnswer, 'status' | 'errorCode' | 'detail' | 'action'>) => {
+        this.rec.transient({
+          scenario,
+          request: line,
+          operationId: op?.operationId,
+          attempt,
+          curl: curlLine(this.baseUrl, request),
+          ...t,
+        });
+        transients++;
+      };
+
+      if ('error' in sent) {
         ticket?.settle();
-        const detail = redact(
-          `${(err as Error).message}${(err as any).cause ? ` (${(err as any).cause.message ?? (err as any).cause})` : ''}`,
-        );
-        // No answer at all: retried like a 5xx (the request may not have arrived), then an error.
-        if (attempt <= RETRY_POLICY.maxRetries) {
-          this.rec.transient({
-            scenario,
-            request: line,
-            operationId: op?.operationId,
-            status: 0,
-            detail,
-            attempt,
-            action: 'retried',
-            curl: curlLine(this.baseUrl, request),
-          });
-          transients++;
-          await this.sleepTarget(BACKOFF_SECONDS * 2 ** (attempt - 1));
-          continue;
+        const { error } = sent;
+        const cause = (error as { cause?: { message?: string } }).cause;
+        const detail = redact(`${error.message}${cause ? ` (${cause.message ?? cause})` : ''}`);
+        const d = this.decide(method, { failure: noAnswerOf(error) }, opts, { startsVideo, paced, rateClass }, attempt);
+        if (d.lookFirst) {
+          const note = await this.lookFirst(d, op?.operationId, opts, firstSentAt);
+          if (note === 'resend') continue;
+          throw new Error(
+            redact(`${line} got no answer (${detail}); not sent again, it may have created a video: ${note}`),
+          );
         }
-        throw new Error(redact(`${line} got no answer after ${attempt} attempts: ${detail}`));
+        if (!d.retry) throw new Error(redact(`${line} got no answer after ${attempt} attempts: ${detail}`));
+        // No answer at all: retried like a 5xx when it cannot have done any work.
+        report({ status: 0, detail, action: 'retried' });
+        await sleep(d.waitMs);
+        continue;
       }
+
+      const { res, text } = sent;
       const answer = parseBody(res, text);
       const errorCode = typeof answer?.error_code === 'string' ? answer.error_code : undefined;
       const outcome = {
@@ -143,21 +156,24 @@ export class Api {
       };
       if (ticket) ticket.settle(outcome);
       else if (auth === 'key') pacer.record(rateClass, undefined, this.account);
-      const next = this.nextStep(res, errorCode, opts, { startsVideo, paced, rateClass }, attempt);
-      if (next) {
-        this.rec.transient({
-          scenario,
-          request: line,
-          operationId: op?.operationId,
+      const result: AttemptResult = { status: res.status, error_code: errorCode, headers: res.headers };
+      const d = this.decide(method, result, opts, { startsVideo, paced, rateClass }, attempt);
+      let notResent: string | undefined;
+      if (d.lookFirst) {
+        const note = await this.lookFirst(d, op?.operationId, opts, firstSentAt);
+        if (note === 'resend') {
+          report({ status: res.status, errorCode, detail: 'no video was made: sent again', action: 'retried' });
+          continue;
+        }
+        notResent = note;
+      } else if (d.retry) {
+        report({
           status: res.status,
           errorCode,
           detail: errorCode ? undefined : redact(text.slice(0, 120)),
-          attempt,
-          action: next.action,
-          curl: curlLine(this.baseUrl, request),
+          action: d.reason === 'rate-limit' || d.reason === 'server-load' ? 'waited' : 'retried',
         });
-        transients++;
-        if (next.waitMs > 0) await new Promise((r) => setTimeout(r, next.waitMs));
+        await sleep(d.waitMs);
         continue;
       }
       const { body: parsed, problems } = responseProblems(
@@ -182,46 +198,82 @@ export class Api {
         transients,
         request,
         baseUrl: this.baseUrl,
+        ...(notResent && { notResent }),
       });
     }
   }
 
   /**
-   * Whether an answer is transient (interface 7.1) and how long to wait before sending again: a 5xx is
-   * retried up to RETRY_POLICY.maxRetries times with exponential backoff (Retry-After when longer); a
-   * 429 (not INSUFFICIENT_CREDIT) and a 503 are waited out the same number of times, unless the check
-   * provokes them (retry: false). The pacer already holds the class back after a 429 and video starts
-   * after a 503; any other 503 waits here, Retry-After else 30 s (target time).
+   * Interface 7.1 through the rules' retryDecision, with what a check asks for: a 500 it provokes on
+   * purpose is the answer (expectServerError), and so are a 429 or a 503 it provokes (retry: false).
+   * The pacer holds the class back after a 429 and a start after a 503; the target's time scale
+   * shortens the suite's own waits.
    */
-  private nextStep(
-    res: Response,
-    errorCode: string | undefined,
+  private decide(
+    method: string,
+    result: AttemptResult,
     opts: RequestOptions,
     how: { startsVideo: boolean; paced: boolean; rateClass: RateClass },
     attempt: number,
-  ): { action: 'retried' | 'waited'; waitMs: number } | undefined {
-    if (attempt > RETRY_POLICY.maxRetries) return undefined;
-    const c = classifyError(res.status, errorCode);
-    if (!c.retryable) return undefined;
-    const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
-    if (c.wait === 'backoff') {
-      if (opts.expectServerError && res.status === 500) return undefined;
-      const backoff = (BACKOFF_SECONDS * 1000 * 2 ** (attempt - 1)) / this.rec.timeScale;
-      return { action: 'retried', waitMs: Math.max(backoff, retryAfter ?? 0) };
-    }
-    if (opts.retry === false) return undefined;
-    if (c.wait === 'server-load' && !how.startsVideo)
-      return { action: 'waited', waitMs: retryAfter ?? RETRY_POLICY.serviceUnavailableDelayMs[0] / this.rec.timeScale };
-    // A request the pacer does not hold (no key) waits the reset itself: Retry-After, else a whole window.
-    if (c.wait === 'rate-limit' && !how.paced)
-      return { action: 'waited', waitMs: retryAfter ?? RATE_LIMITS[how.rateClass].windowMs / this.rec.timeScale };
-    return { action: 'waited', waitMs: 0 };
+  ): RetryDecision {
+    const d = retryDecision({
+      method,
+      result,
+      attempt: attempt - 1,
+      rateClass: how.rateClass,
+      startsVideo: how.startsVideo && opts.gate !== false,
+      paced: how.paced,
+      timeScale: this.rec.timeScale,
+    });
+    if (!('status' in result)) return d;
+    const provoked =
+      (opts.expectServerError && result.status === 500) ||
+      (opts.retry === false && (d.reason === 'rate-limit' || d.reason === 'server-load'));
+    return provoked ? { ...d, retry: false, lookFirst: undefined } : d;
   }
 
-  private sleepTarget(seconds: number): Promise<void> {
-    return new Promise((r) => setTimeout(r, (seconds * 1000) / this.rec.timeScale));
+  /**
+   * At most once: after the decision's wait, looks for the video a create may have made. `resend` when
+   * the look shows none after an answer that ended the exchange (a 5xx); else what it found, for the
+   * report, with the run told that a credit may be spent.
+   */
+  private async lookFirst(
+    d: RetryDecision,
+    operationId: string | undefined,
+    opts: RequestOptions,
+    sentAt: number,
+  ): Promise<'resend' | string> {
+    await sleep(d.waitMs);
+    const found = await lookForCreated(operationId, opts, (page) => this.get('/videos/', { query: { page } }), {
+      sentAt,
+      known: this.rec.knownVideos(),
+    });
+    if (found === 'absent' && d.lookFirst === 'resend-if-absent') return 'resend';
+    this.rec.mayHaveCreated(typeof found === 'object' ? found.video_id : undefined);
+    if (typeof found === 'object') return `the video it made (${found.video_id}) was found in the list`;
+    return found === 'absent'
+      ? 'no video it made is in the list yet'
+      : 'a video it made cannot be told apart in the list (no text to match)';
   }
 }
+
+/**
+ * One attempt: the answer with its whole body, or the error that left none. redirect manual: a 3xx is
+ * recorded and judged like any other answer, never followed.
+ */
+async function sendOnce(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string | FormData },
+): Promise<{ res: Response; text: string } | { error: Error }> {
+  try {
+    const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
+    return { res, text: await res.text() };
+  } catch (error) {
+    return { error: error as Error };
+  }
+}
+
+const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 

@@ -1,5 +1,6 @@
 // What a request sent, in a form that can be written to a failure bundle and sent again (replay)
 // or printed as a curl line. The key is never recorded: `auth` names how the request authenticated.
+import { REDACTED } from '@videogen/openapi/rules';
 import type { Auth, RecordedRequest, RequestOptions } from '../shapes.ts';
 import { redact } from './redact.ts';
 
@@ -38,7 +39,7 @@ export async function recordRequest(
 export function replayOptions(r: RecordedRequest, key: string | undefined): RequestOptions {
   const opts: RequestOptions = { retry: true };
   if (r.auth === 'key' || r.auth === 'none') opts.auth = r.auth;
-  else opts.auth = { header: key ? r.auth.header.split('***').join(key) : r.auth.header, label: 'recorded header' };
+  else opts.auth = { header: key ? r.auth.header.split(REDACTED).join(key) : r.auth.header, label: 'recorded header' };
   if (r.headers) opts.headers = r.headers;
   if (r.json !== undefined) opts.json = r.json;
   if (r.raw) opts.raw = r.raw;

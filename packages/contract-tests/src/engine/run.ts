@@ -2,6 +2,8 @@
 // every transient answer, the credits spent and the guard that keeps them within the run's limit.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pacer } from '@videogen/openapi/rules';
+import { createRedisPacerStore } from '@videogen/pacer-redis';
+import { fingerprint } from './fingerprint.ts';
 import type { Exchange, TargetConfig, TransientAnswer } from '../shapes.ts';
 import { loadContract, type Contract } from './contract.ts';
 import { Api, type Recorder } from './http.ts';
@@ -13,6 +15,30 @@ const CREATES = new Set(['generateVideo', 'createConversion']);
 /** Whether an exchange spent a credit: a generation or conversion the target accepted (the suite's unit). */
 export const spentCredit = (e: Exchange) =>
   CREATES.has(e.operationId ?? '') && e.method === 'POST' && e.status >= 200 && e.status < 300;
+
+/**
+ * The pacer of a run: spaced at the target's time scale (`timeScale`; undefined: learned from the
+ * target's RateLimit-Policy), and shared with every process pacing the account when the run has a
+ * pacing store (named as the client and the proxy name it).
+ */
+export function pacerFor(target: TargetConfig, timeScale: number | undefined = target.timeScale): Pacer {
+  const keys: Record<string, string | undefined> = {
+    main: target.apiKey,
+    other: target.otherAccountKey,
+    'free-plan': target.freePlanKey,
+    'no-credit': target.noCreditKey,
+  };
+  return new Pacer({
+    timeScale,
+    ...(target.pacingUrl && {
+      store: createRedisPacerStore({
+        url: target.pacingUrl,
+        log: (_level, message) => process.stderr.write(`videogen-contract: ${message}\n`),
+      }),
+      storeName: (label: string) => `${target.baseUrl} ${keys[label] ? fingerprint(keys[label]) : label}`,
+    }),
+  });
+}
 
 export class Run implements Recorder {
   readonly contract: Contract;
@@ -36,6 +62,8 @@ export class Run implements Recorder {
   creditCap?: number;
   /** Why the cap is there, for the refusal's message. */
   capReason = '';
+  /** Creates whose attempt may have made a video although its answer did not say so: counted as spent. */
+  private maybeSpent = 0;
   private readonly label = new AsyncLocalStorage<string>();
 
   constructor(
@@ -46,7 +74,7 @@ export class Run implements Recorder {
     for (const k of [target.apiKey, target.otherAccountKey, target.freePlanKey, target.noCreditKey]) registerSecret(k);
     this.contract = loadContract();
     this.timeScale = target.timeScale;
-    this.pacer = pacer ?? new Pacer({ timeScale: target.timeScale });
+    this.pacer = pacer ?? pacerFor(target);
     this.pacer.enabled = target.rateLimited;
     const api = (account: string, key: string | undefined) => new Api(this, target.baseUrl, account, key);
     this.main = api('main', target.apiKey);
@@ -56,9 +84,28 @@ export class Run implements Recorder {
     if (target.noCreditKey) this.noCredit = api('no-credit', target.noCreditKey);
   }
 
-  /** Credits spent so far. */
+  /** Ends the shared schedule's connection, if any. */
+  close(): Promise<void> {
+    return this.pacer.close();
+  }
+
+  /** Credits spent so far (a create that may have made a video counts: at most, never at least). */
   get creditsSpent(): number {
-    return this.exchanges.filter(spentCredit).length;
+    return this.exchanges.filter(spentCredit).length + this.maybeSpent;
+  }
+
+  knownVideos(): ReadonlySet<string> {
+    const t = this.target;
+    return new Set([
+      ...this.created,
+      ...(t.seededIds ?? []),
+      ...Object.values(t.fixtures).filter((v) => v !== undefined),
+    ]);
+  }
+
+  mayHaveCreated(videoId: string | undefined): void {
+    this.maybeSpent++;
+    if (videoId) this.created.push(videoId);
   }
 
   scenario(): string {

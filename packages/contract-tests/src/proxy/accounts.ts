@@ -2,8 +2,10 @@
 // 8.1, 8.2), and a request names its account only through its key: by default each key is its own
 // account, `--same-account` groups the keys of one account (by fingerprint, so no key is ever typed
 // on a command line), and `--one-account` puts every key in one (the safe choice when unsure).
-// Keys are held in memory only, to redact them from everything the proxy writes.
-import { createHash } from 'node:crypto';
+// Keys are held in memory only, to redact them from everything the proxy writes (the toolkit's one
+// redaction, @videogen/openapi/rules' Redactor).
+import { fingerprint } from '../engine/fingerprint.ts';
+import { Redactor } from '@videogen/openapi/rules';
 
 export interface Caller {
   /** The pacer's account name: the group's first fingerprint, or the key's own. */
@@ -14,10 +16,6 @@ export interface Caller {
   authorization: string;
 }
 
-export function fingerprint(secret: string): string {
-  return `key:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}`;
-}
-
 /** The secret of an Authorization header: the token of `Bearer <token>`, else the whole value. */
 function secretOf(header: string): string {
   const m = /^Bearer\s+(.+?)\s*$/i.exec(header);
@@ -26,7 +24,7 @@ function secretOf(header: string): string {
 
 export class Accounts {
   private readonly groups = new Map<string, string>();
-  private readonly secrets = new Set<string>();
+  private readonly secrets = new Redactor();
   private readonly seen = new Set<string>();
   private readonly oneAccount: boolean;
 
@@ -46,7 +44,7 @@ export class Accounts {
     const header = Array.isArray(authorization) ? authorization[0] : authorization;
     if (!header?.trim()) return undefined;
     const secret = secretOf(header);
-    if (secret.length >= 4) this.secrets.add(secret);
+    this.secrets.add(secret);
     const fp = fingerprint(secret);
     const account = this.oneAccount ? 'all keys' : (this.groups.get(fp) ?? fp);
     if (!this.seen.has(fp)) {
@@ -61,16 +59,8 @@ export class Accounts {
     return [...this.seen];
   }
 
-  /**
-   * `text` with every key seen replaced by `***`: as sent, JSON-escaped and URL-encoded (longest
-   * first, so that a key containing another goes whole).
-   */
+  /** `text` with every key seen redacted: as sent, JSON-escaped and URL-encoded. */
   scrub(text: string): string {
-    let out = text;
-    for (const s of [...this.secrets].sort((a, b) => b.length - a.length)) {
-      for (const form of new Set([s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))
-        out = out.split(form).join('***');
-    }
-    return out;
+    return this.secrets.text(text);
   }
 }

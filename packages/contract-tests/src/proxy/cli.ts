@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
+import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
 import { checkProxyTarget } from './preflight.ts';
 import { startPacingProxy, targetUrl, type PacingProxyOptions } from './server.ts';
 import type { PacingProxyStats } from './stats.ts';
@@ -32,6 +33,8 @@ at the URL it prints.
                         they share the account's limits (5.5); repeat for several accounts
   --one-account         every key shares one account's limits (safe when you do not know)
   --ca FILE             CA certificate(s) (PEM) trusted for an HTTPS target besides the default roots
+  --pacing-url URL      share the schedule on Redis with every other proxy, suite run and client
+                        pacing the same accounts (redis:// or rediss://); default VIDEO_API_PACING_URL
   --quiet               no line per request on stderr
   --no-preflight        listen without first asking the target GET /video-settings/ (no key): by default
                         a target that cannot be reached or is not the API stops the command (exit 2)
@@ -82,6 +85,7 @@ export function proxyOptions(
         'same-account': { type: 'string', multiple: true },
         'one-account': { type: 'boolean' },
         ca: { type: 'string', multiple: true },
+        'pacing-url': { type: 'string' },
         quiet: { type: 'boolean' },
         'no-preflight': { type: 'boolean' },
         help: { type: 'boolean' },
@@ -125,9 +129,13 @@ export function proxyOptions(
       throw new UsageError(`--ca ${file}: ${(err as Error).message}`);
     }
   });
+  const pacingUrl = values['pacing-url'] ?? (env[PACING_URL_VARIABLE] || undefined);
+  const pacingProblem = pacingUrl && pacingUrlProblem(pacingUrl);
+  if (pacingProblem) throw new UsageError(pacingProblem);
   return {
     target: values.target,
     port,
+    ...(pacingUrl && { pacingUrl }),
     ...(values.host && { host: values.host }),
     ...(values.har && { harFile: values.har }),
     ...(creditBudget !== undefined && { creditBudget }),
@@ -182,7 +190,8 @@ export async function proxyCommand(argv: string[], io: ProxyCommandIO = {}): Pro
   try {
     proxy = await startPacingProxy({
       ...rest,
-      log: (line) => (quiet && !/^proxy: (new key|internal error)/.test(line) ? undefined : err(line + '\n')),
+      log: (line) =>
+        quiet && !/^proxy: (new key|internal error|shared pacing)/.test(line) ? undefined : err(line + '\n'),
     });
   } catch (e) {
     err(`videogen-contract proxy: ${(e as Error).message}\n`);

@@ -1,39 +1,53 @@
-// One caller's request through the proxy, read top-down: `handleRequest` checks what it can before
-// anything is sent (the request target, the credit budget, the body), `forward` is the loop of
-// attempts (wait for the pacer, send, decide), `nextStep` says whether an answer is sent again
-// (7.1), `passThrough` streams the target's answer to the caller, and `statusRead` is the one request
-// the proxy sends of its own (a running video's status, while a start waits for a slot, 8.2).
+// One caller's request through the proxy, read top-down. `handleRequest` checks what it can before
+// anything is sent (the request target, the credit budget, the body). `forward` is a loop of small
+// steps: `acquireSlot` (the pacer: the account's rate limits, a running slot for a start), `attempt`
+// (one send to the target, the head of its answer read), `decide` (the rules' one retryDecision of
+// 7.1) and `deliver` (the target's answer streamed to the caller, or the proxy's own). `statusRead` is
+// the one request the proxy sends of its own (a running video's status, while a start waits, 8.2).
+// Nothing here counts or records: every step tells the observers (observers.ts: the statistics, the
+// HAR, the log line), which do.
 //
-// When is a re-send safe? A 429 and a 503 refuse a request before any work, so sending it again
-// cannot create a second video; a connection that was never made sent nothing. Any other 5xx, or a
-// connection lost after sending, may follow a created video: a GET is sent again (up to
-// x-retry-policy's maxRetries, with exponential backoff), a POST never (the client's at-most-once
-// rule), and its answer carries NOT_RESENT_HEADER.
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+// When is a re-send safe? The decision says: a 429 and a 503 refuse before any work, so even a POST
+// goes again (the proxy waits those out until --max-wait rather than a count: its callers should never
+// see a 429 the limits explain); a connection that was never made sent nothing. Any other 5xx, or a
+// connection lost after sending, may follow a created video: a GET goes again (up to x-retry-policy's
+// maxRetries, with exponential backoff), a POST never (the proxy cannot look for the video it made),
+// and its answer carries NOT_RESENT_HEADER. The proxy is an HTTP intermediary: that header on its own
+// answer to its caller is protocol, documented for the tools behind it (README, docs guide 09).
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { pipeline, Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  classifyError,
-  headerValue,
   MAX_RUNNING,
   OPERATIONS,
   operationFor,
   PacerWaitError,
-  parseRateLimitHeaders,
-  parseRetryAfter,
-  RETRY_POLICY,
+  retryDecision,
+  type AttemptResult,
+  type NoAnswer,
   type Outcome,
   type Pacer,
   type RateClass,
+  type RetryDecision,
   type Ticket,
 } from '@videogen/openapi/rules';
 import type { Accounts, Caller } from './accounts.ts';
 import type { CreditBudget, StartOutcome } from './budget.ts';
 import { NOT_RESENT_HEADER, proxyAnswer, sendAnswer, type ProxyAnswer } from './envelope.ts';
-import { HAR_TEXT_BYTES, harEntry, isTextual, type Exchange, type HarLog } from './har-log.ts';
+import { HAR_TEXT_BYTES, type Exchange as Recorded } from './har-log.ts';
+import {
+  forwardHeaders,
+  hasBody,
+  jsonOf,
+  readUpTo,
+  requestBodyOf,
+  requestPath,
+  responseHeaders,
+  videoIdOf,
+} from './messages.ts';
+import { seconds, type ExchangeObserver, type ResendReason, type Trace } from './observers.ts';
 import { BodySpool, BodyTooLargeError } from './spool.ts';
-import { count, type PacingProxyStats } from './stats.ts';
-import type { Upstream } from './upstream.ts';
+import type { Attempt, Upstream } from './upstream.ts';
 
 export interface ProxyContext {
   /** The target's base URL as given (origin and base path, e.g. `/v1`). */
@@ -42,8 +56,8 @@ export interface ProxyContext {
   accounts: Accounts;
   budget: CreditBudget;
   upstream: Upstream;
-  har?: HarLog;
-  stats: PacingProxyStats;
+  /** Told what happens to every request (observers.ts: statistics, HAR, log). */
+  observe: Required<ExchangeObserver>;
   /** The ceiling of everything a request waits for in the proxy. */
   maxWaitMs: number;
   /** Time limit for the target's answer headers once a request is sent. */
@@ -51,7 +65,6 @@ export interface ProxyContext {
   /** How much faster than real time the target runs (the proxy's own waits: 503, backoff). */
   timeScale: number;
   maxBodyBytes: number;
-  log: (line: string) => void;
   tmpDir: () => Promise<string>;
   /** Aborted when the proxy closes: requests still waiting are answered PROXY_CLOSING. */
   closing: AbortSignal;
@@ -59,32 +72,7 @@ export interface ProxyContext {
 
 /** Bodies read to decide what to do (errors, starts, status views): far above any such body of the API. */
 const BODY_BYTES = 1024 * 1024;
-/** Backoff before re-sending a GET after a 5xx or a lost connection (x-retry-policy: exponential). */
-const BACKOFF_MS = { base: 1000, cap: 30_000 };
-/** Headers that belong to one connection, not to the request (RFC 9110 7.6.1), and those the proxy sets itself. */
-const HOP_BY_HOP = [
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-];
-const SET_BY_PROXY = ['host', 'content-length', 'expect', 'accept-encoding'];
 const GET_VIDEO = OPERATIONS.find((o) => o.operationId === 'getVideo')!;
-
-/** What the log line of a request says beyond its status. */
-interface Trace {
-  startedAt: number;
-  method: string;
-  path: string;
-  caller?: Caller;
-  waitedMs: number;
-  notes: string[];
-}
 
 interface Request {
   method: string;
@@ -94,55 +82,66 @@ interface Request {
   rateClass: RateClass;
   startsVideo: boolean;
   videoId?: string;
-  idempotent: boolean;
   rawHeaders: string[];
   body?: BodySpool;
+  /** Aborted when the caller leaves. */
   gone: AbortSignal;
+  /** The start already waited for a running slot (told once). */
+  held?: boolean;
 }
 
-/** The target's last retryable answer, given to the caller unchanged when the ceiling is reached. */
+/** One attempt at the target: its answer with the head of the body read, or none. */
+type Attempted =
+  | {
+      kind: 'answer';
+      result: AttemptResult & { status: number };
+      up: IncomingMessage;
+      head: { bytes: Buffer; complete: boolean };
+      sent: Extract<Attempt, { kind: 'answer' }>;
+      waitStart: number;
+      blockedMs: number;
+      error_code?: string;
+    }
+  | { kind: 'failed'; result: { failure: NoAnswer }; error: Error };
+
+/** The target's last answer sent again, given to the caller unchanged if the next wait passes the ceiling. */
 interface Kept {
   status: number;
   statusMessage: string;
   rawHeaders: string[];
   bytes: Buffer;
-  /** Its HAR entry, recorded as 'sent again' and corrected when the ceiling makes it the answer. */
-  entry?: ReturnType<typeof harEntry>;
+  recorded: Recorded;
 }
 
 export async function handleRequest(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const startedAt = Date.now();
-  ctx.stats.requests++;
   const left = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) left.abort(new Error('the caller closed the connection'));
   });
   const method = (req.method ?? 'GET').toUpperCase();
-  const target = requestPath(ctx, req.url ?? '');
-  const trace: Trace = {
-    startedAt,
+  const target = requestPath(ctx.target, req.url ?? '');
+  const t: Trace = {
+    startedAt: Date.now(),
     method,
     path: typeof target === 'string' ? target : (req.url ?? ''),
     waitedMs: 0,
-    notes: [],
   };
-  if (typeof target !== 'string') return reply(ctx, trace, res, target);
+  ctx.observe.request(t);
+  if (typeof target !== 'string') return reply(ctx, t, res, target);
 
   const pathname = target.split('?')[0];
   const op = operationFor(method, pathname);
-  const caller = ctx.accounts.of(req.headers.authorization);
-  trace.caller = caller;
+  t.caller = ctx.accounts.of(req.headers.authorization);
   const startsVideo = op?.startsVideo ?? false;
   const r: Request = {
     method,
     path: target,
     operationId: op?.operationId,
-    caller,
+    caller: t.caller,
     // 8.1: class B is "all other endpoints", so a keyed request outside the document is class B too.
     rateClass: op?.rateClass ?? 'B',
     startsVideo,
     videoId: op?.path.includes('{video_id}') ? videoIdOf(pathname) : undefined,
-    idempotent: method === 'GET' || method === 'HEAD' || method === 'OPTIONS',
     rawHeaders: req.rawHeaders,
     gone: left.signal,
   };
@@ -151,7 +150,7 @@ export async function handleRequest(ctx: ProxyContext, req: IncomingMessage, res
     const b = ctx.budget;
     return reply(
       ctx,
-      trace,
+      t,
       res,
       proxyAnswer(
         'PROXY_CREDIT_BUDGET_EXCEEDED',
@@ -164,296 +163,302 @@ export async function handleRequest(ctx: ProxyContext, req: IncomingMessage, res
   let outcome: StartOutcome = 'refused';
   try {
     if (hasBody(req)) {
-      try {
-        // A declared length over the limit is refused before a byte is read.
-        if (Number(req.headers['content-length'] ?? 0) > ctx.maxBodyBytes)
-          throw new BodyTooLargeError(ctx.maxBodyBytes);
-        r.body = await BodySpool.read(req, { maxBytes: ctx.maxBodyBytes, dir: ctx.tmpDir });
-        if (r.body.onDisk) ctx.stats.spooledToDisk++;
-      } catch (err) {
-        if (err instanceof BodyTooLargeError) {
-          res.setHeader('connection', 'close');
-          return reply(
-            ctx,
-            trace,
-            res,
-            proxyAnswer(
-              'PROXY_PAYLOAD_TOO_LARGE',
-              `The request body exceeds ${err.maxBytes} bytes, more than any valid request of the interface can hold (8.4); it was not sent to the target.`,
-            ),
-          );
-        }
-        // The caller went away (or broke its body off) before the request was whole: nothing is sent.
-        ctx.stats.abandoned++;
-        return reply(
-          ctx,
-          trace,
-          res,
-          proxyAnswer(
-            'PROXY_INVALID_REQUEST',
-            `The request body could not be read: ${ctx.accounts.scrub(String((err as Error).message))}`,
-          ),
-        );
-      }
+      const refused = await readBody(ctx, t, r, req, res);
+      if (refused) return;
     }
-    outcome = await forward(ctx, trace, r, res);
+    outcome = await forward(ctx, t, r, res);
   } finally {
     if (startsVideo) ctx.budget.settle(outcome);
     await r.body?.dispose();
   }
 }
 
-/** The attempts of one request; returns what became of it when it starts a video. */
-async function forward(ctx: ProxyContext, trace: Trace, r: Request, res: ServerResponse): Promise<StartOutcome> {
-  const deadline = trace.startedAt + ctx.maxWaitMs;
-  const headers = forwardHeaders(r, ctx);
-  let kept: Kept | undefined;
-  let retries = 0;
-  let held = false;
-  for (let attempt = 1; ; attempt++) {
-    // 1. Wait until the account's limits allow it (the pacer also holds a start while the account is full).
-    const waitStart = Date.now();
-    let ticket: Ticket | undefined;
-    if (r.caller) {
-      const caller = r.caller;
-      const signal = AbortSignal.any([r.gone, ctx.closing, AbortSignal.timeout(Math.max(0, deadline - waitStart))]);
-      try {
-        ticket = await ctx.pacer.acquire({
-          account: caller.account,
-          rateClass: r.rateClass,
-          startsVideo: r.startsVideo,
-          videoId: r.videoId,
-          signal,
-          // The pacer calls it when the account is full (8.2): the start is held until a video ends.
-          checkRunning: (id) => {
-            if (!held) {
-              held = true;
-              ctx.stats.heldForConcurrency++;
-              trace.notes.push('held for a running slot');
-            }
-            return statusRead(ctx, caller, id, signal);
-          },
-        });
-      } catch (err) {
-        trace.waitedMs += Date.now() - waitStart;
-        if (r.gone.aborted) return abandon(ctx, trace);
-        if (ctx.closing.aborted) {
-          reply(
-            ctx,
-            trace,
-            res,
-            proxyAnswer('PROXY_CLOSING', 'The pacing proxy is shutting down; the request was not sent to the target.'),
-          );
-          return 'refused';
-        }
-        if (!(err instanceof PacerWaitError) && !isTimeout(err)) throw err;
-        // The ceiling: the target's last answer as it was, or (nothing sent yet) the proxy's own.
-        if (kept) return passKept(ctx, trace, res, kept);
-        const full = r.startsVideo && ctx.pacer.runningCount(caller.account) >= MAX_RUNNING;
-        const waitMs = err instanceof PacerWaitError ? err.waitMs : undefined;
-        reply(
-          ctx,
-          trace,
-          res,
-          proxyAnswer(
-            'PROXY_WAIT_CEILING_EXCEEDED',
-            full
-              ? `The account already runs ${MAX_RUNNING} videos (8.2) and none finished within the proxy's --max-wait of ${seconds(ctx.maxWaitMs)} s; the request was not sent to the target.`
-              : `The account's class ${r.rateClass} rate limit (8.1) would hold this request longer than the proxy's --max-wait of ${seconds(ctx.maxWaitMs)} s${waitMs ? ` (${seconds(waitMs)} s)` : ''}; it was not sent to the target.`,
-            { status: full ? 503 : 429, headers: waitMs ? { 'retry-after': String(Math.ceil(waitMs / 1000)) } : {} },
-          ),
-        );
-        return 'refused';
-      }
-    }
-    const blockedMs = Date.now() - waitStart;
-    trace.waitedMs += blockedMs;
-    if (r.gone.aborted) {
-      ticket?.settle();
-      return abandon(ctx, trace);
-    }
-
-    // 2. Send.
-    ctx.stats.upstream.sent++;
-    const sent = await ctx.upstream.send({
-      method: r.method,
-      path: r.path,
-      headers,
-      body: r.body,
-      fresh: r.startsVideo,
-      timeoutMs: ctx.timeoutMs,
-    });
-    let head: { bytes: Buffer; complete: boolean } | undefined;
-    let failure: { error: Error; reached: boolean; timedOut: boolean } | undefined;
-    if (sent.kind === 'failed') failure = sent;
-    else {
-      const status = sent.res.statusCode ?? 0;
-      // Only bodies that can change what happens next are read first: an error, a start's id, a status view.
-      const needBody = status >= 400 || r.startsVideo || r.videoId !== undefined;
-      try {
-        head = needBody ? await readUpTo(sent.res, BODY_BYTES) : { bytes: Buffer.alloc(0), complete: false };
-      } catch (error) {
-        failure = { error: error as Error, reached: true, timedOut: false };
-      }
-    }
-
-    if (failure) {
-      ticket?.settle();
-      ctx.stats.upstream.failed++;
-      const reason = ctx.accounts.scrub(failure.error.message);
-      // A request that never reached the target can go again whatever its method.
-      const wait = backoffMs(ctx, retries);
-      if ((r.idempotent || !failure.reached) && retries < RETRY_POLICY.maxRetries && Date.now() + wait <= deadline) {
-        retries++;
-        ctx.stats.resent.network++;
-        trace.notes.push(`sent again after: ${reason}`);
-        const stopped = await pause(ctx, trace, r, res, wait);
-        if (stopped) return stopped;
-        continue;
-      }
-      const maybeCreated = !r.idempotent && failure.reached;
-      if (maybeCreated) ctx.stats.notResent++;
-      const hint = /certificate|self.signed|unable to verify/i.test(reason)
-        ? ' (an HTTPS target with a private CA: pass --ca FILE or set NODE_EXTRA_CA_CERTS)'
-        : '';
+/** Stores the request's body (memory, then a temporary file); answers the caller itself when it cannot. */
+async function readBody(
+  ctx: ProxyContext,
+  t: Trace,
+  r: Request,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
+  try {
+    // A declared length over the limit is refused before a byte is read.
+    if (Number(req.headers['content-length'] ?? 0) > ctx.maxBodyBytes) throw new BodyTooLargeError(ctx.maxBodyBytes);
+    r.body = await BodySpool.read(req, { maxBytes: ctx.maxBodyBytes, dir: ctx.tmpDir });
+    if (r.body.onDisk) ctx.observe.spooled(t);
+    return false;
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) {
+      res.setHeader('connection', 'close');
       reply(
         ctx,
-        trace,
+        t,
         res,
         proxyAnswer(
-          failure.timedOut ? 'PROXY_TARGET_TIMEOUT' : 'PROXY_TARGET_UNREACHABLE',
-          `${failure.timedOut ? 'The target did not answer' : `The target ${ctx.target.origin} could not be reached`}: ${reason}${hint}.` +
-            (maybeCreated ? ' The request may have reached it, so it was not sent again.' : ''),
-          { headers: maybeCreated ? { [NOT_RESENT_HEADER]: 'the request may have reached the target' } : {} },
+          'PROXY_PAYLOAD_TOO_LARGE',
+          `The request body exceeds ${err.maxBytes} bytes, more than any valid request of the interface can hold (8.4); it was not sent to the target.`,
         ),
       );
-      return maybeCreated ? 'maybe' : 'refused';
+      return true;
     }
-
-    // 3. The answer: tell the pacer, then send again or pass it through.
-    if (sent.kind !== 'answer' || !head) throw new Error('unreachable: an attempt without an answer was handled above');
-    const up = sent.res;
-    const status = up.statusCode ?? 0;
-    count(ctx.stats.upstream.answered, status);
-    const json = head.complete ? jsonOf(head.bytes) : undefined;
-    const error_code = typeof json?.error_code === 'string' ? json.error_code : undefined;
-    const outcome: Outcome = { status, headers: up.headers, error_code };
-    if (r.startsVideo && typeof json?.video_id === 'string') outcome.video_id = json.video_id;
-    if (!r.startsVideo && typeof json?.status === 'string') outcome.videoStatus = json.status;
-    ticket?.settle(outcome);
-
-    const next = nextStep(ctx, { status, error_code, headers: up.headers, r, retries, deadline });
-    const exchange = (next: Exchange['proxy']['next'], comment?: string): Exchange => ({
-      startedAt: waitStart,
-      blockedMs,
-      sentAt: sent.sentAt,
-      bodySentAt: sent.bodySentAt,
-      headersAt: sent.headersAt,
-      endAt: Date.now(),
-      method: r.method,
-      url: ctx.target.origin + r.path,
-      requestHeaders: headers,
-      requestBody: requestBodyOf(r.body, headers),
-      status,
-      statusText: up.statusMessage ?? '',
-      httpVersion: up.httpVersion,
-      responseRawHeaders: up.rawHeaders,
-      responseBody: { bytes: head.bytes, size: head.bytes.length, complete: head.complete },
-      comment,
-      proxy: { key: r.caller?.fingerprint, attempt, next },
-    });
-    if (next.resend) {
-      const entry = record(
-        ctx,
-        exchange(
-          'sent again',
-          `answered ${status}${error_code ? ` ${error_code}` : ''}: the proxy waited and sent the request again`,
-        ),
-      );
-      if (!head.complete) up.destroy();
-      else
-        kept = { status, statusMessage: up.statusMessage ?? '', rawHeaders: up.rawHeaders, bytes: head.bytes, entry };
-      ctx.stats.resent[next.reason]++;
-      trace.notes.push(`${status} waited out`);
-      if (next.reason === 'serverError') retries++;
-      const stopped = next.sleepMs > 0 ? await pause(ctx, trace, r, res, next.sleepMs) : undefined;
-      if (stopped) return stopped;
-      continue;
-    }
-    if (next.notResent) {
-      ctx.stats.notResent++;
-      trace.notes.push('not sent again: it may have created a video');
-    }
-    await passThrough(
+    // The caller went away (or broke its body off) before the request was whole: nothing is sent.
+    reply(
       ctx,
-      trace,
+      t,
       res,
-      up,
-      head,
-      next.notResent ? { [NOT_RESENT_HEADER]: 'the first attempt may have created the video' } : {},
-      exchange,
+      proxyAnswer(
+        'PROXY_INVALID_REQUEST',
+        `The request body could not be read: ${ctx.accounts.scrub(String((err as Error).message))}`,
+      ),
     );
-    if (status >= 200 && status <= 299) return 'accepted';
-    return status >= 500 && status !== 503 ? 'maybe' : 'refused';
+    ctx.observe.abandoned(t);
+    return true;
   }
 }
 
-type Step =
-  | { resend: false; notResent?: boolean }
-  | { resend: true; reason: 'rateLimit' | 'unavailable' | 'serverError'; sleepMs: number };
+/** The attempts of one request; returns what became of it when it starts a video. */
+async function forward(ctx: ProxyContext, t: Trace, r: Request, res: ServerResponse): Promise<StartOutcome> {
+  const deadline = t.startedAt + ctx.maxWaitMs;
+  const headers = forwardHeaders(r.rawHeaders, ctx.target, r.body);
+  let kept: Kept | undefined;
+  let retries = 0;
+  for (let n = 1; ; n++) {
+    const slot = await acquireSlot(ctx, t, r, deadline);
+    if ('stop' in slot) return stopped(ctx, t, r, res, slot, kept);
+    const a = await attempt(ctx, t, r, headers, slot);
+    const d = decide(ctx, r, a, retries, deadline);
+    if (!d.retry) return deliver(ctx, t, r, res, a, d, { headers, n });
+    if (a.kind === 'answer') kept = keepForResend(ctx, t, r, a, { headers, n }) ?? kept;
+    ctx.observe.resend(
+      t,
+      resendReason(d),
+      a.kind === 'answer'
+        ? `${a.result.status} waited out`
+        : `sent again after: ${ctx.accounts.scrub(a.error.message)}`,
+    );
+    if (d.counted) retries++;
+    const stop = d.waitMs > 0 ? await pause(ctx, t, r, res, d.waitMs) : undefined;
+    if (stop) return stop;
+  }
+}
+
+/** Step 1: wait until the account's limits allow the request (and, for a start, a running slot). */
+async function acquireSlot(
+  ctx: ProxyContext,
+  t: Trace,
+  r: Request,
+  deadline: number,
+): Promise<
+  { ticket?: Ticket; waitStart: number; blockedMs: number } | { stop: 'gone' | 'closing' | 'ceiling'; waitMs?: number }
+> {
+  const waitStart = Date.now();
+  let ticket: Ticket | undefined;
+  if (r.caller) {
+    const caller = r.caller;
+    const signal = AbortSignal.any([r.gone, ctx.closing, AbortSignal.timeout(Math.max(0, deadline - waitStart))]);
+    try {
+      ticket = await ctx.pacer.acquire({
+        account: caller.account,
+        rateClass: r.rateClass,
+        startsVideo: r.startsVideo,
+        videoId: r.videoId,
+        signal,
+        // The pacer calls it when the account is full (8.2): the start is held until a video ends.
+        checkRunning: (id) => {
+          if (!r.held) {
+            r.held = true;
+            ctx.observe.held(t);
+          }
+          return statusRead(ctx, caller, id, signal);
+        },
+      });
+    } catch (err) {
+      t.waitedMs += Date.now() - waitStart;
+      if (r.gone.aborted) return { stop: 'gone' };
+      if (ctx.closing.aborted) return { stop: 'closing' };
+      if (!(err instanceof PacerWaitError) && (err as Error)?.name !== 'TimeoutError') throw err;
+      return { stop: 'ceiling', waitMs: err instanceof PacerWaitError ? err.waitMs : undefined };
+    }
+  }
+  const blockedMs = Date.now() - waitStart;
+  t.waitedMs += blockedMs;
+  if (r.gone.aborted) {
+    ticket?.settle();
+    return { stop: 'gone' };
+  }
+  return { ticket, waitStart, blockedMs };
+}
+
+/** Step 2: one send to the target; the head of an answer that decides something is read, and the pacer told. */
+async function attempt(
+  ctx: ProxyContext,
+  t: Trace,
+  r: Request,
+  headers: OutgoingHttpHeaders,
+  slot: { ticket?: Ticket; waitStart: number; blockedMs: number },
+): Promise<Attempted> {
+  ctx.observe.sent(t);
+  const sent = await ctx.upstream.send({
+    method: r.method,
+    path: r.path,
+    headers,
+    body: r.body,
+    fresh: r.startsVideo,
+    timeoutMs: ctx.timeoutMs,
+  });
+  const failed = (error: Error, failure: NoAnswer): Attempted => {
+    slot.ticket?.settle();
+    ctx.observe.failed(t, ctx.accounts.scrub(error.message));
+    return { kind: 'failed', result: { failure }, error };
+  };
+  if (sent.kind === 'failed')
+    return failed(sent.error, sent.timedOut ? 'timeout' : sent.reached ? 'dropped' : 'refused');
+  const up = sent.res;
+  const status = up.statusCode ?? 0;
+  // Only bodies that can change what happens next are read first: an error, a start's id, a status view.
+  const needBody = status >= 400 || r.startsVideo || r.videoId !== undefined;
+  let head: { bytes: Buffer; complete: boolean };
+  try {
+    head = needBody ? await readUpTo(up, BODY_BYTES) : { bytes: Buffer.alloc(0), complete: false };
+  } catch (error) {
+    return failed(error as Error, 'dropped');
+  }
+  ctx.observe.answered(t, status);
+  const json = head.complete ? jsonOf(head.bytes) : undefined;
+  const error_code = typeof json?.error_code === 'string' ? json.error_code : undefined;
+  const outcome: Outcome = { status, headers: up.headers, error_code };
+  if (r.startsVideo && typeof json?.video_id === 'string') outcome.video_id = json.video_id;
+  if (!r.startsVideo && typeof json?.status === 'string') outcome.videoStatus = json.status;
+  slot.ticket?.settle(outcome);
+  return {
+    kind: 'answer',
+    result: { status, error_code, headers: up.headers },
+    up,
+    head,
+    sent,
+    waitStart: slot.waitStart,
+    blockedMs: slot.blockedMs,
+    error_code,
+  };
+}
 
 /**
- * Whether the target's answer is sent again, and after how long a sleep of the proxy's own (the pacer
- * waits the rest: the reset of a 429 it has just learned, a start's 503). Interface 7.1 through the
- * rules' classifier: 429 (not INSUFFICIENT_CREDIT) until the rate limit resets, 503 its Retry-After or
- * 30–60 s, another 5xx with backoff, GET only. Past the ceiling the answer goes to the caller as it is.
+ * Step 3: interface 7.1 through the rules' one decision. With a key the pacer waits a 429's reset and a
+ * start's 503 itself; 429 and 503 are bounded by the ceiling (what is left of --max-wait), other
+ * answers also by x-retry-policy's count.
  */
-function nextStep(
+function decide(ctx: ProxyContext, r: Request, a: Attempted, retries: number, deadline: number): RetryDecision {
+  return retryDecision({
+    method: r.method,
+    result: a.result,
+    attempt: retries,
+    rateClass: r.rateClass,
+    startsVideo: r.startsVideo,
+    paced: r.caller !== undefined,
+    refusals: 'ceiling',
+    maxWaitMs: Math.max(0, deadline - Date.now()),
+    now: Date.now(),
+    timeScale: ctx.timeScale,
+  });
+}
+
+const resendReason = (d: RetryDecision): ResendReason =>
+  d.reason === 'rate-limit'
+    ? 'rateLimit'
+    : d.reason === 'server-load'
+      ? 'unavailable'
+      : d.reason === 'server-error'
+        ? 'serverError'
+        : 'network';
+
+/** An answer that goes again: recorded as sent again, and kept (when read whole) in case the ceiling makes it the answer. */
+function keepForResend(
   ctx: ProxyContext,
-  a: {
-    status: number;
-    error_code?: string;
-    headers: IncomingHttpHeaders;
-    r: Request;
-    retries: number;
-    deadline: number;
-  },
-): Step {
-  const { r } = a;
-  if (a.status < 400) return { resend: false };
-  const cls = classifyError(a.status, a.error_code);
-  if (!cls.retryable) return { resend: false };
-  const now = Date.now();
-  const retryAfter = parseRetryAfter(headerValue(a.headers, 'retry-after'), now);
-  if (cls.wait === 'rate-limit') {
-    const reset = retryAfter ?? parseRateLimitHeaders(a.headers).resetMs;
-    if (now + (reset ?? 0) > a.deadline) return { resend: false };
-    // With a key the pacer has learned the reset from this answer; without one the proxy sleeps it.
-    return { resend: true, reason: 'rateLimit', sleepMs: r.caller ? 0 : (reset ?? ctx.pacer.intervalOf(r.rateClass)) };
+  t: Trace,
+  r: Request,
+  a: Extract<Attempted, { kind: 'answer' }>,
+  at: { headers: OutgoingHttpHeaders; n: number },
+): Kept | undefined {
+  const code = a.error_code ? ` ${a.error_code}` : '';
+  const recorded = record(
+    ctx,
+    r,
+    a,
+    at,
+    'sent again',
+    `answered ${a.result.status}${code}: the proxy waited and sent the request again`,
+  );
+  ctx.observe.exchange(t, recorded);
+  if (!a.head.complete) {
+    a.up.destroy();
+    return undefined;
   }
-  if (cls.wait === 'server-load') {
-    const [low, high] = RETRY_POLICY.serviceUnavailableDelayMs;
-    const wait = retryAfter ?? (low + Math.random() * (high - low)) / ctx.timeScale;
-    if (now + wait > a.deadline) return { resend: false };
-    // A start's 503 is the concurrency limit: the pacer now holds the account's starts that long.
-    return { resend: true, reason: 'unavailable', sleepMs: r.startsVideo && r.caller ? 0 : wait };
+  return {
+    status: a.result.status,
+    statusMessage: a.up.statusMessage ?? '',
+    rawHeaders: a.up.rawHeaders,
+    bytes: a.head.bytes,
+    recorded,
+  };
+}
+
+/** Step 4: the last attempt's answer to the caller: the target's, or (no answer) the proxy's own. */
+async function deliver(
+  ctx: ProxyContext,
+  t: Trace,
+  r: Request,
+  res: ServerResponse,
+  a: Attempted,
+  d: RetryDecision,
+  at: { headers: OutgoingHttpHeaders; n: number },
+): Promise<StartOutcome> {
+  // A POST that may have created a video: the proxy cannot look for it, so it is not sent again.
+  const notResent = d.lookFirst !== undefined;
+  if (notResent) ctx.observe.notResent(t);
+  if (a.kind === 'failed') {
+    const reason = ctx.accounts.scrub(a.error.message);
+    const timedOut = a.result.failure === 'timeout';
+    const hint = /certificate|self.signed|unable to verify/i.test(reason)
+      ? ' (an HTTPS target with a private CA: pass --ca FILE or set NODE_EXTRA_CA_CERTS)'
+      : '';
+    reply(
+      ctx,
+      t,
+      res,
+      proxyAnswer(
+        timedOut ? 'PROXY_TARGET_TIMEOUT' : 'PROXY_TARGET_UNREACHABLE',
+        `${timedOut ? 'The target did not answer' : `The target ${ctx.target.origin} could not be reached`}: ${reason}${hint}.` +
+          (notResent ? ' The request may have reached it, so it was not sent again.' : ''),
+        { headers: notResent ? { [NOT_RESENT_HEADER]: 'the request may have reached the target' } : {} },
+      ),
+    );
+    return notResent ? 'maybe' : 'refused';
   }
-  if (!r.idempotent) return { resend: false, notResent: true };
-  const wait = retryAfter ?? backoffMs(ctx, a.retries);
-  if (a.retries >= RETRY_POLICY.maxRetries || now + wait > a.deadline) return { resend: false };
-  return { resend: true, reason: 'serverError', sleepMs: wait };
+  await passThrough(
+    ctx,
+    t,
+    r,
+    res,
+    a,
+    at,
+    notResent ? { [NOT_RESENT_HEADER]: 'the first attempt may have created the video' } : {},
+  );
+  const status = a.result.status;
+  if (status >= 200 && status <= 299) return 'accepted';
+  return status >= 500 && status !== 503 ? 'maybe' : 'refused';
 }
 
 /** Streams the target's answer to the caller: what was read already, then the rest (kept for the HAR up to its cap). */
 async function passThrough(
   ctx: ProxyContext,
-  trace: Trace,
+  t: Trace,
+  r: Request,
   res: ServerResponse,
-  up: IncomingMessage,
-  head: { bytes: Buffer; complete: boolean },
+  a: Extract<Attempted, { kind: 'answer' }>,
+  at: { headers: OutgoingHttpHeaders; n: number },
   extra: Record<string, string>,
-  exchange: (next: Exchange['proxy']['next']) => Exchange,
 ): Promise<void> {
+  const { up, head } = a;
   const status = up.statusCode ?? 502;
   res.writeHead(status, up.statusMessage, responseHeaders(up.rawHeaders, extra));
   const chunks = [head.bytes];
@@ -466,7 +471,7 @@ async function passThrough(
     const tee = new Transform({
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
-        if (ctx.har && whole) {
+        if (whole) {
           if (size <= HAR_TEXT_BYTES) chunks.push(chunk);
           else whole = false;
         }
@@ -475,26 +480,58 @@ async function passThrough(
     });
     error = await new Promise<Error | null | undefined>((resolve) => pipeline(up, tee, res, resolve));
   }
-  const x = exchange('passed to the caller');
-  x.endAt = Date.now();
-  x.responseBody = { bytes: whole ? Buffer.concat(chunks) : Buffer.alloc(0), size, complete: whole && !error };
-  record(ctx, x);
-  if (error) trace.notes.push(`answer cut off: ${ctx.accounts.scrub(error.message)}`);
-  count(ctx.stats.answered, status);
-  logLine(ctx, trace, status);
+  const recorded = record(ctx, r, a, at, 'passed to the caller');
+  recorded.responseBody = { bytes: whole ? Buffer.concat(chunks) : Buffer.alloc(0), size, complete: whole && !error };
+  ctx.observe.exchange(t, recorded);
+  ctx.observe.delivered(
+    t,
+    status,
+    undefined,
+    error ? `answer cut off: ${ctx.accounts.scrub(error.message)}` : undefined,
+  );
 }
 
-/** The target's last retryable answer, given unchanged once the ceiling is reached. */
-function passKept(ctx: ProxyContext, trace: Trace, res: ServerResponse, kept: Kept): StartOutcome {
-  res.writeHead(kept.status, kept.statusMessage, responseHeaders(kept.rawHeaders, {}));
-  res.end(kept.bytes);
-  if (kept.entry) {
-    kept.entry._videogenProxy.next = 'passed to the caller';
-    kept.entry.comment = `answered ${kept.status}; the next wait would pass the proxy's --max-wait, so this answer went to the caller unchanged`;
+/** The wait for a slot ended without sending: the caller left, the proxy closes, or the ceiling came. */
+function stopped(
+  ctx: ProxyContext,
+  t: Trace,
+  r: Request,
+  res: ServerResponse,
+  s: { stop: 'gone' | 'closing' | 'ceiling'; waitMs?: number },
+  kept: Kept | undefined,
+): StartOutcome {
+  if (s.stop === 'gone') return abandon(ctx, t);
+  if (s.stop === 'closing') {
+    reply(
+      ctx,
+      t,
+      res,
+      proxyAnswer('PROXY_CLOSING', 'The pacing proxy is shutting down; the request was not sent to the target.'),
+    );
+    return 'refused';
   }
-  trace.notes.push(`passed through after --max-wait ${seconds(ctx.maxWaitMs)} s`);
-  count(ctx.stats.answered, kept.status);
-  logLine(ctx, trace, kept.status);
+  // The ceiling: the target's last answer as it was, or (nothing sent yet) the proxy's own.
+  if (kept) {
+    res.writeHead(kept.status, kept.statusMessage, responseHeaders(kept.rawHeaders, {}));
+    res.end(kept.bytes);
+    ctx.observe.keptPassed(t, kept.recorded);
+    ctx.observe.delivered(t, kept.status);
+    return 'refused';
+  }
+  const full = r.startsVideo && r.caller !== undefined && ctx.pacer.runningCount(r.caller.account) >= MAX_RUNNING;
+  const { waitMs } = s;
+  reply(
+    ctx,
+    t,
+    res,
+    proxyAnswer(
+      'PROXY_WAIT_CEILING_EXCEEDED',
+      full
+        ? `The account already runs ${MAX_RUNNING} videos (8.2) and none finished within the proxy's --max-wait of ${seconds(ctx.maxWaitMs)} s; the request was not sent to the target.`
+        : `The account's class ${r.rateClass} rate limit (8.1) would hold this request longer than the proxy's --max-wait of ${seconds(ctx.maxWaitMs)} s${waitMs ? ` (${seconds(waitMs)} s)` : ''}; it was not sent to the target.`,
+      { status: full ? 503 : 429, headers: waitMs ? { 'retry-after': String(Math.ceil(waitMs / 1000)) } : {} },
+    ),
+  );
   return 'refused';
 }
 
@@ -517,24 +554,23 @@ async function statusRead(ctx: ProxyContext, caller: Caller, videoId: string, si
   };
   let outcome: Outcome | undefined;
   try {
-    ctx.stats.statusReads++;
-    ctx.stats.upstream.sent++;
+    ctx.observe.sent(undefined);
     const sent = await ctx.upstream.send({ method: 'GET', path, headers, timeoutMs: ctx.timeoutMs });
     if (sent.kind === 'failed') {
-      ctx.stats.upstream.failed++;
+      ctx.observe.failed(undefined, ctx.accounts.scrub(sent.error.message));
       return;
     }
     const up = sent.res;
     const head = await readUpTo(up, BODY_BYTES);
     const json = head.complete ? jsonOf(head.bytes) : undefined;
-    count(ctx.stats.upstream.answered, up.statusCode ?? 0);
+    ctx.observe.answered(undefined, up.statusCode ?? 0);
     outcome = {
       status: up.statusCode,
       headers: up.headers,
       error_code: json?.error_code,
       videoStatus: typeof json?.status === 'string' ? json.status : undefined,
     };
-    record(ctx, {
+    ctx.observe.exchange(undefined, {
       startedAt: waitStart,
       blockedMs,
       sentAt: sent.sentAt,
@@ -553,140 +589,43 @@ async function statusRead(ctx: ProxyContext, caller: Caller, videoId: string, si
         'sent by the pacing proxy itself: a status read of a video it believes running, while a generation or conversion of the account waited for a running slot (8.2)',
       proxy: { key: caller.fingerprint, attempt: 1, next: 'kept by the proxy' },
     });
-    ctx.log(
-      `proxy: status read of a running video for a held start → ${up.statusCode}${outcome.videoStatus ? ` ${outcome.videoStatus}` : ''} ${caller.fingerprint}`,
-    );
   } catch {
     // Best effort: the held start looks again at the polling pace.
   } finally {
     ticket.settle(outcome);
+    ctx.observe.statusRead(caller, outcome?.status, outcome?.videoStatus);
   }
 }
 
-// ---- helpers ---------------------------------------------------------------------------------------
-
-/** The path to forward, or the proxy's answer to a request target it does not serve. */
-function requestPath(ctx: ProxyContext, raw: string): string | ProxyAnswer {
-  let path = raw;
-  if (/^https?:\/\//i.test(raw)) {
-    // Absolute form: the tool uses the proxy as an HTTP proxy. Fine for the target's own origin.
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return proxyAnswer('PROXY_INVALID_REQUEST', 'The request target is not a valid URL.');
-    }
-    if (url.origin !== ctx.target.origin) {
-      return proxyAnswer(
-        'PROXY_INVALID_REQUEST',
-        `This pacing proxy forwards only to ${ctx.target.origin}: set the tool's base URL to the proxy's address instead of using it as an HTTP proxy for ${url.origin}.`,
-      );
-    }
-    path = url.pathname + url.search;
-  }
-  if (!path.startsWith('/'))
-    return proxyAnswer(
-      'PROXY_INVALID_REQUEST',
-      'The request target must be a path (origin form) or a URL of the target.',
-    );
-  // Node refuses such a path on the way out; answer it here with the reason instead.
-  if (/[^\x21-\x7e]/.test(path))
-    return proxyAnswer('PROXY_INVALID_REQUEST', 'The request path holds characters that must be percent-encoded.');
-  return path;
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-}
-
-function videoIdOf(pathname: string): string | undefined {
-  const m = /\/videos\/([^/]+)\//.exec(pathname + '/');
-  if (!m) return undefined;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return m[1];
-  }
-}
-
-/** The caller's headers for the target: end-to-end ones only; host, length and encoding set by the proxy. */
-function forwardHeaders(r: Request, ctx: ProxyContext): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of endToEnd(r.rawHeaders, SET_BY_PROXY)) {
-    const prev = out[name];
-    out[name] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [String(prev)]), value];
-  }
-  out.host = ctx.target.host;
-  // Uncompressed answers: the proxy reads error codes and ids, and the HAR keeps readable text.
-  out['accept-encoding'] = 'identity';
-  if (r.body) out['content-length'] = r.body.size;
-  return out;
-}
-
-/** The caller's raw headers (casing and repeats kept), less those that are not end-to-end. */
-function endToEnd(rawHeaders: string[], also: string[] = []): Array<[string, string]> {
-  const names = new Set([...HOP_BY_HOP, ...also]);
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (rawHeaders[i].toLowerCase() === 'connection')
-      for (const n of rawHeaders[i + 1].split(',')) names.add(n.trim().toLowerCase());
-  }
-  const out: Array<[string, string]> = [];
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
-    if (!names.has(rawHeaders[i].toLowerCase())) out.push([rawHeaders[i], rawHeaders[i + 1]]);
-  return out;
-}
-
-function responseHeaders(rawHeaders: string[], extra: Record<string, string>): string[] {
-  const flat = endToEnd(rawHeaders).flat();
-  for (const [k, v] of Object.entries(extra)) flat.push(k, v);
-  return flat;
-}
-
-function requestBodyOf(body: BodySpool | undefined, headers: OutgoingHttpHeaders): Exchange['requestBody'] {
-  if (!body) return undefined;
-  const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
-  const mimeType = Array.isArray(type) ? type.join(', ') : String(type ?? '');
-  const bytes = body.bytes();
-  return { size: body.size, mimeType, ...(bytes && isTextual(mimeType) && { text: bytes.toString('utf8') }) };
-}
-
-/** Reads at most about `cap` bytes; `complete` when the body ended within them. The rest stays in the stream. */
-function readUpTo(stream: IncomingMessage, cap: number): Promise<{ bytes: Buffer; complete: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (fn: () => void) => {
-      stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      fn();
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= cap) {
-        stream.pause();
-        done(() => resolve({ bytes: Buffer.concat(chunks), complete: false }));
-      }
-    };
-    const onEnd = () => done(() => resolve({ bytes: Buffer.concat(chunks), complete: true }));
-    const onError = (err: Error) => done(() => reject(err));
-    const onClose = () =>
-      done(() => reject(new Error('the target closed the connection before its answer was complete')));
-    stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
-}
-
-function jsonOf(bytes: Buffer): Record<string, any> | undefined {
-  try {
-    const value = JSON.parse(bytes.toString('utf8'));
-    return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Exponential backoff with jitter (0.5–1 ×), in the target's time. */
-function backoffMs(ctx: ProxyContext, retries: number): number {
-  return ((0.5 + Math.random() / 2) * Math.min(BACKOFF_MS.cap, BACKOFF_MS.base * 2 ** retries)) / ctx.timeScale;
+/** One attempt as sent and answered, for the observers (the HAR); the body as far as it was read. */
+function record(
+  ctx: ProxyContext,
+  r: Request,
+  a: Extract<Attempted, { kind: 'answer' }>,
+  at: { headers: OutgoingHttpHeaders; n: number },
+  next: Recorded['proxy']['next'],
+  comment?: string,
+): Recorded {
+  const { up, sent, head } = a;
+  return {
+    startedAt: a.waitStart,
+    blockedMs: a.blockedMs,
+    sentAt: sent.sentAt,
+    bodySentAt: sent.bodySentAt,
+    headersAt: sent.headersAt,
+    endAt: Date.now(),
+    method: r.method,
+    url: ctx.target.origin + r.path,
+    requestHeaders: at.headers,
+    requestBody: requestBodyOf(r.body, at.headers),
+    status: a.result.status,
+    statusText: up.statusMessage ?? '',
+    httpVersion: up.httpVersion,
+    responseRawHeaders: up.rawHeaders,
+    responseBody: { bytes: head.bytes, size: head.bytes.length, complete: head.complete },
+    comment,
+    proxy: { key: r.caller?.fingerprint, attempt: at.n, next },
+  };
 }
 
 /**
@@ -695,7 +634,7 @@ function backoffMs(ctx: ProxyContext, retries: number): number {
  */
 async function pause(
   ctx: ProxyContext,
-  trace: Trace,
+  t: Trace,
   r: Request,
   res: ServerResponse,
   ms: number,
@@ -705,52 +644,26 @@ async function pause(
     await sleep(ms, undefined, { signal: AbortSignal.any([r.gone, ctx.closing]) });
     return undefined;
   } catch {
-    if (r.gone.aborted) return abandon(ctx, trace);
+    if (r.gone.aborted) return abandon(ctx, t);
     reply(
       ctx,
-      trace,
+      t,
       res,
       proxyAnswer('PROXY_CLOSING', 'The pacing proxy is shutting down; the request was not sent again.'),
     );
     return 'refused';
   } finally {
-    trace.waitedMs += Date.now() - started;
+    t.waitedMs += Date.now() - started;
   }
 }
 
-const isTimeout = (err: unknown) => (err as Error)?.name === 'TimeoutError';
-const seconds = (ms: number) => Math.round(ms / 100) / 10;
-const duration = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${seconds(ms)} s`);
-
-function abandon(ctx: ProxyContext, trace: Trace): StartOutcome {
-  ctx.stats.abandoned++;
-  trace.notes.push('the caller left before it was sent: not sent');
-  logLine(ctx, trace, 0);
+function abandon(ctx: ProxyContext, t: Trace): StartOutcome {
+  ctx.observe.abandoned(t);
   return 'refused';
 }
 
-function record(ctx: ProxyContext, x: Exchange): ReturnType<typeof harEntry> | undefined {
-  if (!ctx.har) return undefined;
-  const entry = harEntry(x, (s) => ctx.accounts.scrub(s));
-  ctx.har.add(entry);
-  return entry;
-}
-
 /** The proxy's own answer to the caller. */
-function reply(ctx: ProxyContext, trace: Trace, res: ServerResponse, a: ProxyAnswer): void {
+function reply(ctx: ProxyContext, t: Trace, res: ServerResponse, a: ProxyAnswer): void {
   sendAnswer(res, a);
-  count(ctx.stats.answered, a.status);
-  count(ctx.stats.ownAnswers, a.error_code);
-  trace.notes.push(`answered by the proxy: ${a.error_code}`);
-  logLine(ctx, trace, a.status);
-}
-
-function logLine(ctx: ProxyContext, t: Trace, status: number): void {
-  const waited = t.waitedMs >= 1 ? `, held ${duration(t.waitedMs)}` : '';
-  const notes = t.notes.length ? `; ${t.notes.join('; ')}` : '';
-  ctx.log(
-    ctx.accounts.scrub(
-      `proxy: ${t.method} ${t.path} → ${status || '-'} in ${duration(Date.now() - t.startedAt)}${waited}${notes}${t.caller ? ` ${t.caller.fingerprint}` : ''}`,
-    ),
-  );
+  ctx.observe.delivered(t, a.status, { error_code: a.error_code });
 }

@@ -1,10 +1,11 @@
 // --har FILE: every exchange with the target as a HAR 1.2 log, the form `videogen-contract --har FILE`
 // reads (and browsers, Charles or mitmproxy export). Keys are redacted everywhere (headers, URL,
-// bodies); an Authorization header keeps its scheme and the key's fingerprint. The file is rewritten
+// bodies); an Authorization header keeps its scheme and the key's fingerprint (`Bearer [redacted key:…]`). The file is rewritten
 // (to a temporary name, then renamed) at most every WRITE_EVERY_MS and at close, so that a proxy
 // stopped hard still leaves a complete, readable log of what it had recorded by then.
 // HAR is plain JSON described by @types/har-format: no library adds anything to writing it.
 import { renameSync, writeFileSync } from 'node:fs';
+import { redactAuthorization } from '@videogen/openapi/rules';
 import type { Content, Entry, Har, Header, PostData } from 'har-format';
 
 const WRITE_EVERY_MS = 1000;
@@ -138,12 +139,6 @@ export function harEntry(x: Exchange, scrub: (s: string) => string): Entry & { _
     ...(x.comment && { comment: x.comment }),
     _videogenProxy: x.proxy,
   };
-}
-
-/** `Bearer <redacted key:0123456789ab>`: the scheme and which key, never the key. */
-function redactAuthorization(value: string, key: string | undefined): string {
-  const scheme = /^(\S+)\s/.exec(value)?.[1] ?? 'Bearer';
-  return `${scheme} <redacted${key ? ` ${key}` : ''}>`;
 }
 
 export const isTextual = (mimeType: string) => TEXTUAL.test(mimeType);

@@ -11,11 +11,13 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Har } from 'har-format';
 import { MAX_TIMER_MS, Pacer, UPLOAD_LIMITS } from '@videogen/openapi/rules';
+import { createRedisPacerStore } from '@videogen/pacer-redis';
 import { Accounts } from './accounts.ts';
 import { CreditBudget } from './budget.ts';
 import { PROXY_ERRORS, proxyAnswer, sendAnswer, sendRawAnswer, type ProxyErrorCode } from './envelope.ts';
 import { handleRequest, type ProxyContext } from './exchange.ts';
 import { HarLog } from './har-log.ts';
+import { type ExchangeObserver, harObserver, logObserver, observeAll, statsObserver } from './observers.ts';
 import { MEMORY_BYTES } from './spool.ts';
 import { count, emptyStats, type PacingProxyStats } from './stats.ts';
 import { Upstream } from './upstream.ts';
@@ -45,6 +47,16 @@ export interface PacingProxyOptions {
   ca?: string | Buffer | Array<string | Buffer>;
   /** One line per request and per new key (never a key); default: none. */
   log?: (line: string) => void;
+  /**
+   * Redis URL of a schedule shared with every other process pacing the same accounts (several proxies,
+   * contract suite runs, clients): `redis://` or `rediss://`. Default: none, the proxy paces alone.
+   */
+  pacingUrl?: string;
+  /**
+   * Told every step of every request, beside the proxy's own statistics, HAR and log (metrics, a log of
+   * your own). Texts they receive are redacted; the exchanges (`exchange`) are not: redact before you write one.
+   */
+  observers?: ExchangeObserver[];
 }
 
 export interface PacingProxy {
@@ -110,27 +122,42 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
   const timeScale = options.timeScale && options.timeScale > 0 ? options.timeScale : 1;
   // Node's timers fire at once past MAX_TIMER_MS (about 24.8 days): no longer wait can be kept.
   const maxWaitMs = Math.min(options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, MAX_TIMER_MS);
-  const pacer = new Pacer({ maxWaitMs, ...(options.timeScale && { timeScale: options.timeScale }) });
+  const base = target.href.replace(/\/+$/, '');
+  const pacer = new Pacer({
+    maxWaitMs,
+    ...(options.timeScale && { timeScale: options.timeScale }),
+    // Shared: an account is named as the client names it, base URL and key fingerprint.
+    ...(options.pacingUrl && {
+      store: createRedisPacerStore({ url: options.pacingUrl, log: (_level, message) => log(`proxy: ${message}`) }),
+      storeName: (account: string) => `${base} ${account}`,
+    }),
+  });
   const accounts = new Accounts(options, (fp, account) =>
     log(
       `proxy: new key ${fp}, paced as ${account === fp ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`,
     ),
   );
+  const har = options.harFile
+    ? new HarLog(options.harFile, { name: '@videogen/contract-tests pacing proxy', version: '1.0.0' })
+    : undefined;
+  const scrub = (s: string) => accounts.scrub(s);
   const ctx: ProxyContext = {
     target,
     pacer,
     accounts,
     budget,
     upstream: new Upstream(target, { ca: options.ca }),
-    har: options.harFile
-      ? new HarLog(options.harFile, { name: '@videogen/contract-tests pacing proxy', version: '1.0.0' })
-      : undefined,
-    stats,
+    // What happens to each request, recorded by its observers: the statistics, the HAR, the log.
+    observe: observeAll([
+      statsObserver(stats),
+      ...(har ? [harObserver(har, scrub)] : []),
+      logObserver(log, scrub, maxWaitMs),
+      ...(options.observers ?? []),
+    ]),
     maxWaitMs,
     timeoutMs: Math.min(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS),
     timeScale,
     maxBodyBytes: maxRequestBytes(),
-    log,
     tmpDir: () => (tmp ??= mkdtemp(join(tmpdir(), 'videogen-proxy-'))),
     closing: closing.signal,
   };
@@ -219,7 +246,7 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
       credits: { ...stats.credits, spent: budget.spent, inFlight: budget.inFlight, refused: budget.refused },
       waitedMs: pacer.stats.waitedMs,
     }),
-    har: () => ctx.har?.har(),
+    har: () => har?.har(),
     fingerprints: () => accounts.fingerprints(),
     close: () =>
       (closed ??= (async () => {
@@ -228,7 +255,8 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
         await Promise.race([Promise.allSettled([...active]), sleep(CLOSE_GRACE_MS)]);
         server.closeAllConnections();
         ctx.upstream.close();
-        ctx.har?.write();
+        await pacer.close();
+        har?.write();
         if (tmp) await rm(await tmp, { recursive: true, force: true });
       })()),
   };

@@ -1,0 +1,240 @@
+// Where the pacer keeps an account's schedule: the class A and B windows of 8.1, the running slots of
+// 8.2, and what the server said (Retry-After, RateLimit-*, a 503's wait). The pacer (pacer.ts) decides
+// what to ask and how long to sleep; a store answers atomically whether a request may go now. Two
+// implementations: MemoryPacerStore below (one process, the default) and the Redis one of
+// @videogen/pacer-redis (every process of an account, decisions made by Lua scripts on Redis's clock).
+//
+// Every time crossing this interface is a duration relative to the store's own "now", never an
+// absolute instant: processes on other machines (and Redis) need not agree on the time of day.
+import type { RateClass } from './generated/constants.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+export interface TakeRequest {
+  rateClass: RateClass;
+  /** Least time between the previous answer of the class and the next request. */
+  gapMs: number;
+  /** How long to wait when a request of the class is still in flight (its answer will wake the waiter). */
+  busyMs: number;
+  /** The request starts a video: it also needs one of `maxRunning` slots. */
+  startsVideo: boolean;
+  maxRunning: number;
+  /** The caller can read a running video's status: when the account is full, the store may name one. */
+  canCheck: boolean;
+  /** At most one such status read per account per this long (the polling interval). */
+  pollMs: number;
+  /** Only look (drain): say how long until the class is free, take nothing. */
+  peek?: boolean;
+  /** How long a taken place is held without a sign of life from its process (shared stores renew it). */
+  leaseMs: number;
+}
+
+export type TakeResult =
+  | { lease: string }
+  /** Not now: wait `waitMs`; `check` names a running video whose status the caller should read first. */
+  | { waitMs: number; check?: string };
+
+/** What an answer taught, as the pacer read it (pacer.ts `learn`). */
+export interface Lesson {
+  /** The server's RateLimit-Policy for the class. */
+  learned?: { limit: number; windowMs: number };
+  /** No request of the class before this long from now (RateLimit-Remaining 0, a 429's reset). */
+  blockForMs?: number;
+  /** A rate-limit 429: the limiter is stricter than read; the class's spacing grows by this factor... */
+  slowdown?: { factor: number; max: number };
+  /** A 503 on a start: no start of the account before this long from now. */
+  fullForMs?: number;
+  /** A start's new video: it holds a running slot until seen finished, or `runningTtlMs` at most. */
+  started?: string;
+  /** A video seen in another state than running (or 404): its slot is free. */
+  finished?: string;
+}
+
+export interface Settlement extends Lesson {
+  lease: string;
+  rateClass: RateClass;
+  startsVideo: boolean;
+  /** The longest a video holds a slot without being seen finished (the interface's polling limit). */
+  runningTtlMs: number;
+}
+
+/** An account's schedule as the store last saw it: what the pacer's synchronous getters read. */
+export interface AccountView {
+  classes: Record<RateClass, { learned?: { limit: number; windowMs: number }; slowdown: number }>;
+  /** Videos believed running, starts in flight included. */
+  running: number;
+}
+
+export interface PacerStore {
+  take(account: string, request: TakeRequest): MaybePromise<TakeResult>;
+  /** Gives a taken place back with what its answer taught. Never rejects. */
+  settle(account: string, settlement: Settlement): MaybePromise<void>;
+  /** Videos of the account running already, learned elsewhere. */
+  noteRunning(account: string, videoIds: string[], runningTtlMs: number): MaybePromise<void>;
+  /** A request sent without a place (a deliberate burst), `agoMs` ago: the class waits `windowMs` after it. */
+  record(account: string, rateClass: RateClass, agoMs: number, windowMs: number): MaybePromise<void>;
+  view(account: string): AccountView;
+  /** Calls `listener` when another process changed a schedule (a shared store): sleepers look again. */
+  onChange?(listener: () => void): void;
+  close?(): Promise<void>;
+}
+
+interface ClassState {
+  inFlight: number;
+  /** When the last request's response arrived: the server counted it by then. */
+  lastAt: number;
+  /** The server said no request is free before then. */
+  blockedUntil: number;
+  learned?: { limit: number; windowMs: number };
+  /** Grows with every 429: the limiter is stricter than we read it. */
+  slowdown: number;
+}
+
+interface AccountState {
+  classes: Record<RateClass, ClassState>;
+  /** Videos started (or reported) and not yet seen finished, with when their slot lapses. */
+  running: Map<string, number>;
+  starting: number;
+  /** A 503 said the account is full until then. */
+  fullUntil: number;
+  /** The last status read the store asked for while the account was full. */
+  checkedAt: number;
+}
+
+/** The schedule in this process: the default, and what a shared store falls back to. */
+export class MemoryPacerStore implements PacerStore {
+  private readonly accounts = new Map<string, AccountState>();
+  private leases = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  take(account: string, r: TakeRequest): TakeResult {
+    const state = this.account(account);
+    const cls = state.classes[r.rateClass];
+    const now = this.now();
+    // A request in flight has not been counted for sure yet: the next one waits for its answer.
+    let wait = cls.inFlight > 0 ? r.busyMs : Math.max(0, Math.max(cls.lastAt + r.gapMs, cls.blockedUntil) - now);
+    if (wait === 0 && r.startsVideo) {
+      wait = Math.max(0, state.fullUntil - now);
+      if (wait === 0 && this.runningOf(state, now) >= r.maxRunning) {
+        const oldest = this.oldest(state);
+        if (r.canCheck && oldest && now - state.checkedAt >= r.pollMs) {
+          state.checkedAt = now;
+          return { waitMs: 0, check: oldest };
+        }
+        // Some other request (a status read) will free a slot and wake us; look again at the polling pace anyway.
+        wait = r.pollMs;
+      }
+    }
+    if (r.peek || wait > 0) return { waitMs: wait };
+    this.hold(state, r);
+    return { lease: String(++this.leases) };
+  }
+
+  /** Takes a place without asking (a shared store granted it): this process's own view stays whole. */
+  force(account: string, r: Pick<TakeRequest, 'rateClass' | 'startsVideo'>): string {
+    this.hold(this.account(account), r);
+    return String(++this.leases);
+  }
+
+  settle(account: string, s: Settlement): void {
+    const state = this.account(account);
+    const cls = state.classes[s.rateClass];
+    const now = this.now();
+    cls.inFlight = Math.max(0, cls.inFlight - 1);
+    if (s.startsVideo) state.starting = Math.max(0, state.starting - 1);
+    cls.lastAt = Math.max(cls.lastAt, now);
+    this.apply(state, s.rateClass, s, now, s.runningTtlMs);
+  }
+
+  /** What another process taught (a shared store's reply), without a place to give back. */
+  apply(
+    state: AccountState | string,
+    rateClass: RateClass,
+    lesson: Lesson & { lastAgoMs?: number },
+    now = this.now(),
+    runningTtlMs = Infinity,
+  ): void {
+    const s = typeof state === 'string' ? this.account(state) : state;
+    const cls = s.classes[rateClass];
+    if (lesson.lastAgoMs !== undefined) cls.lastAt = Math.max(cls.lastAt, now - lesson.lastAgoMs);
+    if (lesson.learned) cls.learned = lesson.learned;
+    if (lesson.blockForMs !== undefined) cls.blockedUntil = Math.max(cls.blockedUntil, now + lesson.blockForMs);
+    if (lesson.slowdown) cls.slowdown = Math.min(cls.slowdown * lesson.slowdown.factor, lesson.slowdown.max);
+    if (lesson.fullForMs !== undefined) s.fullUntil = Math.max(s.fullUntil, now + lesson.fullForMs);
+    if (lesson.started) s.running.set(lesson.started, now + runningTtlMs);
+    if (lesson.finished) s.running.delete(lesson.finished);
+  }
+
+  noteRunning(account: string, videoIds: string[], runningTtlMs: number): void {
+    const state = this.account(account);
+    for (const id of videoIds) state.running.set(id, this.now() + runningTtlMs);
+  }
+
+  record(account: string, rateClass: RateClass, agoMs: number, windowMs: number): void {
+    const cls = this.account(account).classes[rateClass];
+    const at = this.now() - agoMs;
+    cls.lastAt = Math.max(cls.lastAt, at);
+    cls.blockedUntil = Math.max(cls.blockedUntil, at + windowMs);
+  }
+
+  view(account: string): AccountView {
+    const state = this.account(account);
+    const { A, B } = state.classes;
+    return {
+      classes: { A: { learned: A.learned, slowdown: A.slowdown }, B: { learned: B.learned, slowdown: B.slowdown } },
+      running: this.runningOf(state, this.now()),
+    };
+  }
+
+  /** This process's schedule of every account, as durations from now (a shared store pushes it back after an outage). */
+  snapshot(): Array<{
+    account: string;
+    classes: Record<RateClass, { lastAgoMs?: number; blockForMs: number; slowdown: number }>;
+    fullForMs: number;
+    running: Array<{ id: string; ttlMs: number }>;
+  }> {
+    const now = this.now();
+    return [...this.accounts].map(([account, s]) => {
+      const cls = (c: ClassState) => ({
+        lastAgoMs: Number.isFinite(c.lastAt) ? now - c.lastAt : undefined,
+        blockForMs: Math.max(0, c.blockedUntil - now),
+        slowdown: c.slowdown,
+      });
+      return {
+        account,
+        classes: { A: cls(s.classes.A), B: cls(s.classes.B) },
+        fullForMs: Math.max(0, s.fullUntil - now),
+        running: [...s.running]
+          .filter(([, until]) => until > now)
+          .map(([id, until]) => ({ id, ttlMs: Number.isFinite(until) ? until - now : 0 })),
+      };
+    });
+  }
+
+  private hold(state: AccountState, r: Pick<TakeRequest, 'rateClass' | 'startsVideo'>): void {
+    state.classes[r.rateClass].inFlight++;
+    if (r.startsVideo) state.starting++;
+  }
+
+  private runningOf(state: AccountState, now: number): number {
+    for (const [id, until] of state.running) if (until <= now) state.running.delete(id);
+    return state.running.size + state.starting;
+  }
+
+  /** The video started first (a Map keeps insertion order). */
+  private oldest(state: AccountState): string | undefined {
+    for (const id of state.running.keys()) return id;
+    return undefined;
+  }
+
+  private account(name: string): AccountState {
+    let state = this.accounts.get(name);
+    if (!state) {
+      const cls = (): ClassState => ({ inFlight: 0, lastAt: -Infinity, blockedUntil: 0, slowdown: 1 });
+      state = { classes: { A: cls(), B: cls() }, running: new Map(), starting: 0, fullUntil: 0, checkedAt: -Infinity };
+      this.accounts.set(name, state);
+    }
+    return state;
+  }
+}

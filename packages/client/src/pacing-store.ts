@@ -1,0 +1,78 @@
+// Where the pacer's schedule lives when several processes pace one account: Redis, through the
+// separate package @videogen/pacer-redis, loaded only when a pacing URL is configured (option
+// `pacingUrl` or VIDEO_API_PACING_URL). The default install and the runtimes without TCP (Workers,
+// browsers) never load it: the client alone paces in memory.
+import { MemoryPacerStore, type AccountView, type PacerStore, type TakeRequest } from '@videogen/openapi/rules';
+import type { Log } from './logger.js';
+
+export const PACING_URL_VARIABLE = 'VIDEO_API_PACING_URL';
+/** A name, not a literal import: bundlers (a Worker's) then leave the package alone. */
+const PACKAGE = '@videogen/pacer-redis';
+
+/** What is wrong with a pacing URL, checked before anything loads (the package checks it again, whole). */
+export function pacingUrlProblem(url: string): string | undefined {
+  if (!/^rediss?:\/\/[^/]/i.test(url))
+    return `${PACING_URL_VARIABLE} (pacingUrl) must be a redis:// or rediss:// URL, such as redis://localhost:6379/0`;
+  return undefined;
+}
+
+const stores = new Map<string, PacerStore>();
+
+/** One store per URL in this process: every client of the process shares its connection. */
+export function sharedPacingStore(url: string, log: Log): PacerStore {
+  let store = stores.get(url);
+  if (!store) stores.set(url, (store = new LazyRedisStore(url, log)));
+  return store;
+}
+
+/** The Redis store, loaded on the first decision; until then its view is an empty schedule's. */
+class LazyRedisStore implements PacerStore {
+  readonly #loaded: Promise<PacerStore>;
+  #store: PacerStore | undefined;
+  readonly #empty = new MemoryPacerStore();
+  readonly #listeners: Array<() => void> = [];
+
+  constructor(url: string, log: Log) {
+    this.#loaded = (import(PACKAGE) as Promise<{ createRedisPacerStore: (o: object) => PacerStore }>).then(
+      (m) => {
+        const store = m.createRedisPacerStore({
+          url,
+          log: (level: 'info' | 'warn', message: string) => log[level]?.({ pacing: 'redis' }, message),
+        });
+        for (const l of this.#listeners) store.onChange?.(l);
+        this.#store = store;
+        return store;
+      },
+      (err: Error) => {
+        throw new Error(
+          `${PACING_URL_VARIABLE} is set, but ${PACKAGE} could not be loaded (${err.message}): npm install ${PACKAGE}, or unset ${PACING_URL_VARIABLE} to pace each process alone`,
+        );
+      },
+    );
+    // A failed load is reported by the first call that needs the store, not as an unhandled rejection.
+    this.#loaded.catch(() => {});
+  }
+
+  async take(account: string, request: TakeRequest) {
+    return (await this.#loaded).take(account, request);
+  }
+  async settle(...args: Parameters<PacerStore['settle']>) {
+    return (await this.#loaded).settle(...args);
+  }
+  async noteRunning(...args: Parameters<PacerStore['noteRunning']>) {
+    return (await this.#loaded).noteRunning(...args);
+  }
+  async record(...args: Parameters<PacerStore['record']>) {
+    return (await this.#loaded).record(...args);
+  }
+  view(account: string): AccountView {
+    return (this.#store ?? this.#empty).view(account);
+  }
+  onChange(listener: () => void) {
+    if (this.#store) this.#store.onChange?.(listener);
+    else this.#listeners.push(listener);
+  }
+  async close() {
+    await (await this.#loaded.catch(() => undefined))?.close?.();
+  }
+}

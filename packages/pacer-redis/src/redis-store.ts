@@ -1,0 +1,481 @@
+// The pacer's schedule on Redis, shared by every process of an account (the client's replicas, the
+// CLI, contract suite runs, pacing proxies). Decisions are the Lua scripts of scripts.ts. Beside the
+// shared schedule the store keeps this process's own (a MemoryPacerStore): it mirrors every place this
+// process takes, and it is the schedule when Redis cannot answer in time. Then the store logs once,
+// paces this process alone at its share of the account's limits (1/N of them, N the processes last
+// seen pacing it), looks every `retryMs` whether Redis is back, pushes what this process learned
+// meanwhile (its running videos, its last requests, the server's waits) and goes back to the shared
+// schedule. A call never waits on Redis longer than `timeoutMs`, and nothing is sent because of Redis:
+// the store only ever says "go" or "wait".
+import { createHash, randomBytes } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import {
+  MemoryPacerStore,
+  type AccountView,
+  type PacerStore,
+  type RateClass,
+  type Settlement,
+  type TakeRequest,
+  type TakeResult,
+} from '@videogen/openapi/rules';
+import { MERGE_CLASS, MERGE_FULL, NOTE_RUNNING, RENEW, SETTLE, TAKE } from './scripts.js';
+import { pacingUrlProblem, redactPacingUrl } from './url.js';
+
+export type PacingLog = (level: 'info' | 'warn', message: string) => void;
+
+export interface RedisPacerStoreOptions {
+  /** `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS. */
+  url: string;
+  /** Where the store's two lines go: Redis unreachable (warn, once per outage) and back (info). Default: none. */
+  log?: PacingLog;
+  /** The longest one decision waits for Redis before this process paces alone (default 500 ms). */
+  timeoutMs?: number;
+  /** How often to look whether Redis is back, after an outage (default 1 s). */
+  retryMs?: number;
+  /** Prefix of every key (default `videogen:pacer`): several toolkits can share one Redis database. */
+  prefix?: string;
+  /**
+   * The pacer's clock runs this many times faster than real time (a client given a scaled clock for a
+   * sandbox started with --time-scale); Redis keeps real time. Default 1.
+   */
+  timeScale?: number;
+  /** More ioredis options (for example `tls: { ca }` for a private CA). */
+  redis?: RedisOptions;
+}
+
+/** Keys stay this long (real ms) past the latest deadline they hold: a schedule nobody uses lapses. */
+const PAD_MS = 10 * 60_000;
+/** A process counts among an account's pacers this long after its last decision. */
+const PEER_MS = 30_000;
+
+interface Held {
+  account: string;
+  rateClass: RateClass;
+  startsVideo: boolean;
+  local: string;
+  /** Taken on Redis (renewed there until settled); false when taken alone during an outage. */
+  shared: boolean;
+  leaseMs: number;
+}
+
+interface Keys {
+  cls: Record<RateClass, string>;
+  lease: Record<RateClass, string>;
+  run: string;
+  acct: string;
+  peers: string;
+  wake: string;
+}
+
+type ScriptRedis = Redis & Record<string, (...args: Array<string | number>) => Promise<any>>;
+
+export class RedisPacerStore implements PacerStore {
+  readonly url: string;
+  private readonly redis: ScriptRedis;
+  private sub?: Redis;
+  private readonly local: MemoryPacerStore;
+  private readonly scale: number;
+  private readonly timeoutMs: number;
+  private readonly retryMs: number;
+  private readonly prefix: string;
+  private readonly log: PacingLog;
+  private readonly peer = randomBytes(8).toString('hex');
+  private readonly held = new Map<string, Held>();
+  private readonly views = new Map<string, AccountView>();
+  private readonly peers = new Map<string, number>();
+  private readonly keys = new Map<string, Keys>();
+  private readonly listeners = new Set<() => void>();
+  private readonly subscribed = new Set<string>();
+  private seq = 0;
+  private up = false;
+  /** The first connection: decisions wait for it (at most `timeoutMs` each). */
+  private connecting: Promise<void> | undefined;
+  private probe: ReturnType<typeof setInterval> | undefined;
+  private renewal: ReturnType<typeof setInterval> | undefined;
+  private pending = 0;
+  private closed = false;
+  private downSince: number | undefined;
+  /** Decisions made alone during outages (for tests and benchmarks). */
+  readonly stats = { outages: 0, localDecisions: 0, sharedDecisions: 0 };
+
+  constructor(options: RedisPacerStoreOptions) {
+    const problem = pacingUrlProblem(options.url);
+    if (problem) throw new TypeError(problem);
+    this.url = redactPacingUrl(options.url);
+    this.scale = options.timeScale && options.timeScale > 0 ? options.timeScale : 1;
+    this.timeoutMs = options.timeoutMs ?? 500;
+    this.retryMs = options.retryMs ?? 1000;
+    this.prefix = options.prefix ?? 'videogen:pacer';
+    this.log = options.log ?? (() => {});
+    this.local = new MemoryPacerStore(() => Date.now() * this.scale);
+    this.redis = new Redis(options.url, {
+      lazyConnect: true,
+      // Fail at once while disconnected instead of queueing: the pacer then decides alone.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: this.timeoutMs,
+      connectTimeout: Math.max(this.timeoutMs, 1000),
+      // No reconnection timer of ioredis's own (it would keep the process alive): the probe reconnects.
+      retryStrategy: () => null,
+      ...options.redis,
+    }) as ScriptRedis;
+    this.redis.on('error', (err: Error) => this.down(err));
+    this.redis.on('close', () => this.up && this.down(new Error('the connection closed')));
+    this.redis.on('ready', () => this.redis.stream?.unref?.());
+    for (const [name, lua, keys] of [
+      ['vgTake', TAKE, 5],
+      ['vgSettle', SETTLE, 4],
+      ['vgRenew', RENEW, 2],
+      ['vgNoteRunning', NOTE_RUNNING, 1],
+      ['vgMergeClass', MERGE_CLASS, 1],
+      ['vgMergeFull', MERGE_FULL, 1],
+    ] as const)
+      this.redis.defineCommand(name, { numberOfKeys: keys, lua });
+    this.connecting = this.redis.connect().then(
+      () => {
+        // Connected late, after a decision gave up waiting: the probe shares again, with what was learned alone.
+        if (this.downSince === undefined) this.up = true;
+      },
+      (err: Error) => this.down(err),
+    );
+  }
+
+  /** Whether decisions are shared right now (false during an outage). */
+  get shared(): boolean {
+    return this.up;
+  }
+
+  async take(account: string, r: TakeRequest): Promise<TakeResult> {
+    if (!(await this.ready())) return this.takeAlone(account, r);
+    const k = this.keysOf(account);
+    this.subscribe(k.wake);
+    const id = `${this.peer}:${++this.seq}`;
+    const leaseMs = r.leaseMs / this.scale;
+    let reply: any[];
+    try {
+      reply = await this.call('vgTake', [
+        k.cls[r.rateClass],
+        k.lease[r.rateClass],
+        k.run,
+        k.acct,
+        k.peers,
+        id,
+        r.gapMs / this.scale,
+        r.busyMs / this.scale,
+        r.startsVideo ? 1 : 0,
+        r.maxRunning,
+        r.canCheck ? 1 : 0,
+        r.pollMs / this.scale,
+        leaseMs,
+        r.peek ? 1 : 0,
+        this.peer,
+        PEER_MS,
+        PAD_MS,
+      ]);
+    } catch (err) {
+      this.down(err as Error);
+      // The script may have run all the same: give its place back once Redis answers again.
+      if (!r.peek) void this.release(k, r, id);
+      return this.takeAlone(account, r);
+    }
+    this.stats.sharedDecisions++;
+    const [taken, wait, check, lastAgo, blockFor, slowdown, limit, windowMs, running, peers] = reply;
+    this.peers.set(account, Number(peers));
+    const view = this.viewOf(account);
+    view.classes[r.rateClass] = {
+      slowdown: Number(slowdown),
+      learned: limit ? { limit: Number(limit), windowMs: Number(windowMs) * this.scale } : undefined,
+    };
+    view.running = Number(running);
+    // The mirror learns what the others did: if Redis goes away, this process does not start from nothing.
+    this.local.apply(account, r.rateClass, {
+      lastAgoMs: Number(lastAgo) * this.scale,
+      blockForMs: Number(blockFor) * this.scale,
+    });
+    if (taken !== 1) return { waitMs: Number(wait) * this.scale, ...(check ? { check } : {}) };
+    this.held.set(id, {
+      account,
+      rateClass: r.rateClass,
+      startsVideo: r.startsVideo,
+      local: this.local.force(account, r),
+      shared: true,
+      leaseMs,
+    });
+    this.renewLeases();
+    return { lease: id };
+  }
+
+  async settle(account: string, s: Settlement): Promise<void> {
+    const h = this.held.get(s.lease);
+    this.held.delete(s.lease);
+    this.local.settle(account, { ...s, lease: h?.local ?? '' });
+    if (!this.up) return;
+    const k = this.keysOf(account);
+    try {
+      await this.call('vgSettle', [
+        k.cls[s.rateClass],
+        k.lease[s.rateClass],
+        k.run,
+        k.acct,
+        s.lease,
+        s.startsVideo ? 1 : 0,
+        s.learned ? s.learned.limit : '',
+        s.learned ? s.learned.windowMs / this.scale : '',
+        s.blockForMs !== undefined ? s.blockForMs / this.scale : '',
+        s.slowdown ? s.slowdown.factor : '',
+        s.slowdown ? s.slowdown.max : '',
+        s.fullForMs !== undefined ? s.fullForMs / this.scale : '',
+        s.started ?? '',
+        s.finished ?? '',
+        s.runningTtlMs / this.scale,
+        PAD_MS,
+        k.wake,
+      ]);
+      if (s.learned) this.viewOf(account).classes[s.rateClass].learned = s.learned;
+    } catch (err) {
+      this.down(err as Error);
+    }
+  }
+
+  async noteRunning(account: string, videoIds: string[], runningTtlMs: number): Promise<void> {
+    this.local.noteRunning(account, videoIds, runningTtlMs);
+    if (!(await this.ready()) || videoIds.length === 0) return;
+    const args = videoIds.flatMap((id) => [id, runningTtlMs / this.scale]);
+    try {
+      await this.call('vgNoteRunning', [this.keysOf(account).run, PAD_MS, ...args]);
+    } catch (err) {
+      this.down(err as Error);
+    }
+  }
+
+  async record(account: string, rateClass: RateClass, agoMs: number, windowMs: number): Promise<void> {
+    this.local.record(account, rateClass, agoMs, windowMs);
+    if (!(await this.ready())) return;
+    try {
+      await this.call('vgMergeClass', [
+        this.keysOf(account).cls[rateClass],
+        agoMs / this.scale,
+        Math.max(0, windowMs - agoMs) / this.scale,
+        1,
+        PAD_MS,
+      ]);
+    } catch (err) {
+      this.down(err as Error);
+    }
+  }
+
+  view(account: string): AccountView {
+    return (this.up && this.views.get(account)) || this.local.view(account);
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.probe);
+    clearInterval(this.renewal);
+    await this.connecting;
+    this.sub?.disconnect();
+    // Places still held lapse on their own (LEASE): a closing process does not wait for Redis.
+    this.redis.disconnect();
+  }
+
+  /** Waits for the first connection (bounded); afterwards, whether Redis is believed reachable. */
+  private async ready(): Promise<boolean> {
+    if (this.connecting) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        this.connecting,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, this.timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      this.connecting = undefined;
+      if (!this.up) this.down(new Error(`no connection within ${this.timeoutMs} ms`));
+    }
+    return this.up;
+  }
+
+  private takeAlone(account: string, r: TakeRequest): TakeResult {
+    this.stats.localDecisions++;
+    // Alone, this process keeps to its share of the account's limits.
+    const share = Math.max(1, this.peers.get(account) ?? 1);
+    const taken = this.local.take(account, { ...r, gapMs: r.gapMs * share });
+    if (!('lease' in taken)) return taken;
+    const id = `${this.peer}:${++this.seq}`;
+    this.held.set(id, {
+      account,
+      rateClass: r.rateClass,
+      startsVideo: r.startsVideo,
+      local: taken.lease,
+      shared: false,
+      leaseMs: r.leaseMs / this.scale,
+    });
+    return { lease: id };
+  }
+
+  /** A Redis command, bounded by `timeoutMs`; the socket keeps the process alive only while one is pending. */
+  private async call(name: string, args: Array<string | number>): Promise<any> {
+    if (this.pending++ === 0) this.redis.stream?.ref?.();
+    try {
+      return await this.redis[name](...args.map(String));
+    } finally {
+      if (--this.pending === 0) this.redis.stream?.unref?.();
+    }
+  }
+
+  private down(err: Error): void {
+    if (this.closed) return;
+    this.up = false;
+    if (this.downSince === undefined) {
+      this.downSince = Date.now();
+      this.stats.outages++;
+      this.log(
+        'warn',
+        `shared pacing: Redis at ${this.url} did not answer (${err.message}); pacing in this process alone, at its share of the account's limits, until it is back`,
+      );
+    }
+    if (!this.probe) {
+      this.probe = setInterval(() => void this.tryAgain(), this.retryMs);
+      this.probe.unref?.();
+    }
+  }
+
+  private tryingAgain = false;
+  /** Reconnects if needed, then gives Redis what this process learned alone, then shares again. */
+  private async tryAgain(): Promise<void> {
+    if (this.tryingAgain || this.closed) return;
+    this.tryingAgain = true;
+    try {
+      if (this.redis.status === 'end' || this.redis.status === 'close' || this.redis.status === 'wait')
+        await this.redis.connect();
+      if (this.redis.status !== 'ready') return;
+      await this.call('ping', []);
+      if (this.sub && this.sub.status === 'end') {
+        this.sub = undefined;
+        const channels = [...this.subscribed];
+        this.subscribed.clear();
+        for (const c of channels) this.subscribe(c);
+      }
+      await this.pushLocal();
+      clearInterval(this.probe);
+      this.probe = undefined;
+      const since = this.downSince;
+      this.downSince = undefined;
+      this.up = true;
+      this.log(
+        'info',
+        `shared pacing: Redis at ${this.url} is back after ${since ? Math.round((Date.now() - since) / 1000) : 0} s; the schedule is shared again`,
+      );
+      for (const wake of this.listeners) wake();
+    } catch {
+      // Still away: the next tick tries again.
+    } finally {
+      this.tryingAgain = false;
+    }
+  }
+
+  /** After an outage (Redis may have restarted empty): this process's running videos, last requests and waits. */
+  private async pushLocal(): Promise<void> {
+    for (const a of this.local.snapshot()) {
+      const k = this.keysOf(a.account);
+      for (const c of ['A', 'B'] as const) {
+        const cls = a.classes[c];
+        await this.call('vgMergeClass', [
+          k.cls[c],
+          cls.lastAgoMs === undefined ? '' : cls.lastAgoMs / this.scale,
+          cls.blockForMs / this.scale,
+          cls.slowdown,
+          PAD_MS,
+        ]);
+      }
+      if (a.fullForMs > 0) await this.call('vgMergeFull', [k.acct, a.fullForMs / this.scale, PAD_MS]);
+      if (a.running.length)
+        await this.call('vgNoteRunning', [k.run, PAD_MS, ...a.running.flatMap((v) => [v.id, v.ttlMs / this.scale])]);
+    }
+  }
+
+  /** A place the store may have taken on Redis before its answer timed out. */
+  private async release(k: Keys, r: TakeRequest, id: string): Promise<void> {
+    for (let i = 0; i < 30 && !this.closed; i++) {
+      await new Promise((resolve) => setTimeout(resolve, this.retryMs).unref?.());
+      if (!this.up) continue;
+      try {
+        await this.redis.zrem(k.lease[r.rateClass], id);
+        if (r.startsVideo) await this.redis.zrem(k.run, `start:${id}`);
+        return;
+      } catch {
+        // Try again later; the place lapses by itself anyway.
+      }
+    }
+  }
+
+  /** Keeps this process's places on Redis alive while their requests are in flight. */
+  private renewLeases(): void {
+    if (this.renewal) return;
+    const every = Math.max(50, Math.min(...[...this.held.values()].map((h) => h.leaseMs)) / 3);
+    this.renewal = setInterval(() => {
+      const live = [...this.held.entries()].filter(([, h]) => h.shared);
+      if (live.length === 0) {
+        clearInterval(this.renewal);
+        this.renewal = undefined;
+        return;
+      }
+      if (!this.up) return;
+      for (const [id, h] of live) {
+        const k = this.keysOf(h.account);
+        this.call('vgRenew', [k.lease[h.rateClass], k.run, id, h.leaseMs, h.startsVideo ? 1 : 0, PAD_MS]).catch(
+          (err: Error) => this.down(err),
+        );
+      }
+    }, every);
+    this.renewal.unref?.();
+  }
+
+  /** Wake-ups from other processes: a place given back may let a sleeper go earlier. */
+  private subscribe(channel: string): void {
+    if (this.subscribed.has(channel) || this.closed) return;
+    this.subscribed.add(channel);
+    if (!this.sub) {
+      this.sub = this.redis.duplicate({ enableOfflineQueue: true });
+      this.sub.on('error', () => {});
+      this.sub.on('ready', () => this.sub?.stream?.unref?.());
+      this.sub.on('message', () => {
+        for (const wake of this.listeners) wake();
+      });
+    }
+    this.sub.subscribe(channel).catch(() => {});
+  }
+
+  private viewOf(account: string): AccountView {
+    let view = this.views.get(account);
+    if (!view) this.views.set(account, (view = this.local.view(account)));
+    return view;
+  }
+
+  private keysOf(account: string): Keys {
+    let k = this.keys.get(account);
+    if (!k) {
+      // The account's name may hold a base URL and a key's fingerprint: only a hash of it reaches Redis.
+      const base = `${this.prefix}:{${createHash('sha256').update(account).digest('hex').slice(0, 24)}}`;
+      k = {
+        cls: { A: `${base}:A`, B: `${base}:B` },
+        lease: { A: `${base}:A:lease`, B: `${base}:B:lease` },
+        run: `${base}:run`,
+        acct: `${base}:acct`,
+        peers: `${base}:peers`,
+        wake: `${base}:wake`,
+      };
+      this.keys.set(account, k);
+    }
+    return k;
+  }
+}
+
+/** A store for `VIDEO_API_PACING_URL` (or any redis:// or rediss:// URL). */
+export function createRedisPacerStore(options: RedisPacerStoreOptions | string): RedisPacerStore {
+  return new RedisPacerStore(typeof options === 'string' ? { url: options } : options);
+}

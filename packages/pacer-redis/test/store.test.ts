@@ -1,0 +1,149 @@
+// The Redis store alone, two stores as two processes would hold them, against a real redis-server.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_RUNNING, Pacer } from '@videogen/openapi/rules';
+import { createRedisPacerStore, pacingUrlProblem, redactPacingUrl } from '../src/index.js';
+import { startRedis } from './redis-server.mjs';
+
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let raw: Redis;
+beforeAll(async () => {
+  redis = await startRedis();
+  raw = new Redis(redis.url);
+});
+afterAll(async () => {
+  raw?.disconnect();
+  await redis?.stop();
+});
+
+/** Two processes' pacers of one account at time scale 100 (class B: 20 ms apart). */
+function twoPacers(prefix: string) {
+  const stores = [0, 1].map(() => createRedisPacerStore({ url: redis.url, prefix }));
+  const pacers = stores.map((store) => new Pacer({ store, timeScale: 100 }));
+  return { stores, pacers, close: () => Promise.all(pacers.map((p) => p.close())) };
+}
+
+describe('RedisPacerStore', () => {
+  it('refuses a URL that is not redis:// or rediss://, and never prints a password', () => {
+    expect(pacingUrlProblem('http://localhost:6379')).toMatch(/redis:\/\/ or rediss:\/\//);
+    expect(pacingUrlProblem('redis://localhost:6379/x')).toMatch(/database number/);
+    expect(pacingUrlProblem('rediss://u:p@h:6380/2')).toBeUndefined();
+    expect(redactPacingUrl('rediss://user:s3cret@h:6380/2')).toBe('rediss://***:***@h:6380/2');
+    expect(() => createRedisPacerStore('https://h')).toThrow(TypeError);
+  });
+
+  it('spaces one class across processes: never two requests of the class closer than its interval', async () => {
+    const { pacers, close } = twoPacers('t1');
+    const sent: number[] = [];
+    await Promise.all(
+      pacers.map(async (p) => {
+        for (let i = 0; i < 6; i++) {
+          const t = await p.acquire({ rateClass: 'B', account: 'acct' });
+          sent.push(performance.now());
+          await t.settle({ status: 200 });
+        }
+      }),
+    );
+    await close();
+    sent.sort((a, b) => a - b);
+    const gaps = sent.slice(1).map((t, i) => t - sent[i]);
+    // 20 ms per request at time scale 100 (margin included); timer slack only adds to it.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(19);
+  });
+
+  it('puts a TTL on every key it writes', async () => {
+    const { pacers, stores, close } = twoPacers('t2');
+    const start = await pacers[0].acquire({ rateClass: 'A', account: 'acct', startsVideo: true });
+    await start.settle({ status: 429, headers: { 'retry-after': '1' } });
+    const read = await pacers[1].acquire({ rateClass: 'B', account: 'acct', videoId: 'v1' });
+    await read.settle({ status: 200, videoStatus: 'running' });
+    await stores[1].noteRunning('acct', ['v2'], 60_000);
+    await close();
+    const keys = await raw.keys('t2:*');
+    // The classes' schedules, the running videos, the processes pacing (places given back leave no key).
+    expect(keys.map((k) => k.split(':').pop()).sort()).toEqual(['A', 'B', 'peers', 'run']);
+    for (const k of keys) expect(await raw.pttl(k), k).toBeGreaterThan(0);
+  });
+
+  it('a 429 one process meets holds the class for the others', async () => {
+    const { pacers, close } = twoPacers('t3');
+    const t = await pacers[0].acquire({ rateClass: 'B', account: 'acct' });
+    await t.settle({ status: 429, headers: { 'retry-after': '0.5' } });
+    const before = performance.now();
+    await (await pacers[1].acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    await close();
+    expect(performance.now() - before).toBeGreaterThanOrEqual(450);
+  });
+
+  it(`holds starts to ${MAX_RUNNING} running across processes; a status read by either frees a slot`, async () => {
+    const { pacers, close } = twoPacers('t4');
+    for (let i = 0; i < MAX_RUNNING; i++)
+      await (await pacers[i % 2].acquire({ rateClass: 'A', account: 'acct', startsVideo: true })).settle({
+        status: 200,
+        video_id: `v${i}`,
+      });
+    const checked: string[] = [];
+    let third = false;
+    const next = pacers[1]
+      .acquire({
+        rateClass: 'A',
+        account: 'acct',
+        startsVideo: true,
+        checkRunning: async (id) => void checked.push(id),
+      })
+      .then((t) => ((third = true), t));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(third).toBe(false);
+    // The oldest running video, started by the other process, is the one it looks at.
+    expect(checked[0]).toBe('v0');
+    await (await pacers[0].acquire({ rateClass: 'B', account: 'acct', videoId: 'v0' })).settle({
+      status: 200,
+      videoStatus: 'completed',
+    });
+    await (await next).settle({ status: 200, video_id: 'v2' });
+    await close();
+    expect(third).toBe(true);
+  });
+
+  it('the place of a process that died in flight lapses: the others go on after its lease', async () => {
+    const { pacers, stores, close } = twoPacers('t5');
+    // Held and never settled, and its store closed: no renewal, as after kill -9.
+    await pacers[0].acquire({ rateClass: 'B', account: 'acct' });
+    await stores[0].close();
+    const before = performance.now();
+    await (await pacers[1].acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    const waited = performance.now() - before;
+    await close();
+    // The lease is 15 s of the service's time: 150 ms at time scale 100.
+    expect(waited).toBeGreaterThanOrEqual(140);
+    expect(waited).toBeLessThan(10_000);
+  });
+
+  it('Redis gone: decides alone within its timeout, logs once, and shares again when Redis is back', async () => {
+    const own = await startRedis();
+    const lines: string[] = [];
+    const store = createRedisPacerStore({
+      url: own.url,
+      timeoutMs: 200,
+      retryMs: 100,
+      log: (l, m) => lines.push(`${l} ${m}`),
+    });
+    const pacer = new Pacer({ store, timeScale: 100 });
+    await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    expect(store.shared).toBe(true);
+    await own.kill();
+    for (let i = 0; i < 3; i++)
+      await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    expect(store.shared).toBe(false);
+    expect(lines.filter((l) => l.startsWith('warn'))).toHaveLength(1);
+    expect(lines.join('\n')).not.toMatch(/password/);
+    await own.restart();
+    for (let i = 0; i < 100 && !store.shared; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(store.shared).toBe(true);
+    expect(lines.filter((l) => l.startsWith('info'))).toHaveLength(1);
+    await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    expect(store.stats.outages).toBe(1);
+    await pacer.close();
+    await own.stop();
+  });
+});

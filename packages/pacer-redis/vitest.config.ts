@@ -1,0 +1,12 @@
+// Real redis-server processes and real child processes: files one at a time (2 shared cores); the
+// timeouts end a hang, they measure nothing.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+  },
+});
