@@ -1,6 +1,8 @@
 // Builds the docs copy of the bundled OpenAPI document: guides become tags with `x-traitTag: true`
 // (Redoc renders them as sections), tags are grouped with `x-tagGroups`, and every operation gets
-// `x-codeSamples` from samples/<operationId>.ts and samples/curl/<operationId>.sh.
+// `x-codeSamples` in four languages: samples/<operationId>.ts (TypeScript, @videogen/client),
+// samples/js/<operationId>.mjs (JavaScript fetch), samples/python/<operationId>.py (Python requests)
+// and samples/curl/<operationId>.sh.
 // openapi/openapi.yaml is never touched: this works on a copy of openapi/dist/openapi.json.
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -51,21 +53,27 @@ export function loadGuides(dir = guidesDir) {
   return { intro, guides };
 }
 
-/** The code samples of one operation; both files must exist. */
+/** The sample languages of every operation: tab label, Redoc's language id, file (folder, extension). */
+export const SAMPLE_LANGUAGES = [
+  { lang: 'typescript', label: 'TypeScript', dir: '.', ext: '.ts' },
+  { lang: 'javascript', label: 'JavaScript', dir: 'js', ext: '.mjs' },
+  { lang: 'python', label: 'Python', dir: 'python', ext: '.py' },
+  { lang: 'bash', label: 'curl', dir: 'curl', ext: '.sh' },
+];
+
+/** The code samples of one operation; every language's file must exist. */
 export function loadSamples(operationId, dir = samplesDir) {
-  const read = (file) => {
+  return SAMPLE_LANGUAGES.map(({ lang, label, dir: sub, ext }) => {
+    const file = join(sub, `${operationId}${ext}`);
     try {
-      return readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n').trimEnd() + '\n';
+      const source = readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n').trimEnd() + '\n';
+      return { lang, label, source };
     } catch {
       throw new Error(
-        `operation ${operationId} has no sample ${join('samples', file)}: every operation needs a TypeScript and a curl sample`,
+        `operation ${operationId} has no sample ${join('samples', file)}: every operation needs a sample in ${SAMPLE_LANGUAGES.map((l) => l.label).join(', ')}`,
       );
     }
-  };
-  return [
-    { lang: 'typescript', label: 'TypeScript', source: read(`${operationId}.ts`) },
-    { lang: 'bash', label: 'curl', source: read(join('curl', `${operationId}.sh`)) },
-  ];
+  });
 }
 
 /** Sample files whose name matches no operation: a renamed operation must not leave them behind. */
@@ -73,14 +81,11 @@ export function orphanSamples(spec, dir = samplesDir) {
   const ids = new Set(operations(spec).map((o) => o.operationId));
   // Samples that belong to a guide rather than an operation (they are run by the tests too).
   const guideSamples = new Set(['quickstart', 'generateFromPdf']);
-  const names = [
-    ...readdirSync(dir)
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => f.slice(0, -3)),
-    ...readdirSync(join(dir, 'curl'))
-      .filter((f) => f.endsWith('.sh'))
-      .map((f) => f.slice(0, -3)),
-  ];
+  const names = SAMPLE_LANGUAGES.flatMap(({ dir: sub, ext }) =>
+    readdirSync(join(dir, sub))
+      .filter((f) => f.endsWith(ext))
+      .map((f) => f.slice(0, -ext.length)),
+  );
   return names.filter((n) => !ids.has(n) && !guideSamples.has(n));
 }
 

@@ -363,6 +363,6 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     ...generateHandlers(ctx),
   });
   registerDownloads(app, ctx);
-  registerDocs(app);
+  registerDocs(app, ctx);
   return app;
 }
