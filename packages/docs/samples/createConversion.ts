@@ -1,7 +1,11 @@
 // Convert a completed video into another language: a new
 // video; the source video is unchanged.
 // Usage: npx tsx createConversion.ts <video_id> [language]
-import { createClient, ValidationError, type Language } from '@videogen/client';
+import {
+  createClient,
+  ValidationError,
+  type Language,
+} from '@videogen/client';
 
 const [videoId, language = 'en'] = process.argv.slice(2);
 if (!videoId) throw new Error('usage: <video_id> [language]');

@@ -13,7 +13,8 @@ try {
     // A path: the client streams the file from disk.
     { video_setting_id: settingId, pdf_file: pdfPath },
     {
-      onUploadProgress: ({ loaded, total }) => console.log(`uploaded ${loaded} of ${total} bytes`),
+      onUploadProgress: ({ loaded, total }) =>
+        console.log(`uploaded ${loaded} of ${total} bytes`),
       onProgress: (v) => console.log(v.status),
     },
   );

@@ -2,7 +2,8 @@
 // Usage: npx tsx generateVideo.ts <video_setting_id> [text]
 import { createClient } from '@videogen/client';
 
-const [settingId, text = 'Explain photosynthesis briefly.'] = process.argv.slice(2);
+const [settingId, text = 'Explain photosynthesis briefly.'] =
+  process.argv.slice(2);
 if (!settingId) throw new Error('usage: <setting_id> [text]');
 
 // Key from VIDEO_API_KEY, base URL from VIDEO_API_BASE_URL.

@@ -3,7 +3,8 @@
 import { openAsBlob } from 'node:fs';
 import { basename } from 'node:path';
 
-const [settingId, input = 'Explain photosynthesis briefly.'] = process.argv.slice(2);
+const [settingId, input = 'Explain photosynthesis briefly.'] =
+  process.argv.slice(2);
 if (!settingId) throw new Error('usage: <setting_id> [text | .pdf]');
 
 const form = new FormData();

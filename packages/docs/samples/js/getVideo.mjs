@@ -4,11 +4,14 @@
 const videoId = process.argv[2];
 if (!videoId) throw new Error('usage: getVideo.mjs <video_id>');
 
-const res = await fetch(`${process.env.VIDEO_API_BASE_URL}/videos/${videoId}/`, {
-  headers: {
-    Authorization: `Bearer ${process.env.VIDEO_API_KEY}`,
+const res = await fetch(
+  `${process.env.VIDEO_API_BASE_URL}/videos/${videoId}/`,
+  {
+    headers: {
+      Authorization: `Bearer ${process.env.VIDEO_API_KEY}`,
+    },
   },
-});
+);
 const video = await res.json();
 if (!res.ok) {
   // e.g. 404 NOT_FOUND: unknown, or another account's video
