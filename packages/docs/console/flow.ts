@@ -2,12 +2,16 @@
 // (@videogen/client, bundled into the page): pick a setting, give an input, generate, poll at the
 // interface's pace (x-polling, scaled by the sandbox's time scale), play the finished video, convert it,
 // play the conversion. Every error met on the way is explained in words.
+// The generation itself is sent as the console sends it (a FormData body): the client streams its
+// multipart body as an async iterable, which Node, Bun and Deno send but a browser's fetch does not
+// (it would send the text "[object AsyncGenerator]"), and Chromium streams request bodies over HTTP/2 only.
 import { createClient, LANGUAGE_NAMES, type VideoApiError, type VideoClient } from '@videogen/client';
 import { POLLING } from '@videogen/openapi/rules';
 import { fill, h, uid } from './dom.ts';
 import { CONVERSION_ADVICE, explainAnswer } from './explain.ts';
 import { acceptOf, type Plan } from './plans.ts';
-import { errorCodeDescriptions, readDocument } from './spec.ts';
+import { buildRequest, send, type FormPart } from './request.ts';
+import { errorCodeDescriptions, operationsOf, readDocument } from './spec.ts';
 import { TargetState } from './target.ts';
 import { targetView } from './target-view.ts';
 
@@ -22,6 +26,7 @@ const FILE_FIELDS = ['pdf_file', 'pptx_file', 'audio_file', 'video_file', 'image
 const spec = readDocument();
 const descriptions = errorCodeDescriptions(spec);
 const state = new TargetState();
+const generateVideo = operationsOf(spec).find((o) => o.operationId === 'generateVideo')!;
 const main = document.getElementById('vg-flow')!;
 
 /** The sandbox's time scale (1 elsewhere): the service's seconds pass this many times faster. */
@@ -197,10 +202,14 @@ function player(url: string, label: string) {
     note.textContent = 'The browser could not play this video (its address may have expired: poll it again).';
   });
   video.src = url;
+  // autoplay alone started the first video only: play() is asked for as well (muted, so allowed).
+  video.play().catch(() => {
+    note.textContent = 'Press play to watch it.';
+  });
   return h('div', {}, video, note);
 }
 
-const videoArea = h('div', { 'aria-label': 'The finished video' });
+const videoArea = h('div');
 let videoId: string | undefined;
 
 generateButton.addEventListener('click', async () => {
@@ -211,13 +220,22 @@ generateButton.addEventListener('click', async () => {
   fill(videoArea);
   conversionStep.setAttribute('aria-disabled', 'true');
   try {
-    const form: Record<string, unknown> = { video_setting_id: s.video_setting_id };
+    const form: FormPart[] = [{ name: 'video_setting_id', value: s.video_setting_id }];
     for (const field of s.request_fields) {
-      if (!FILE_FIELDS.includes(field)) form[field] = values.text;
-      else if (field === 'image_files') form[field] = values.files[field] ?? [];
-      else if (values.files[field]?.[0]) form[field] = values.files[field][0];
+      if (!FILE_FIELDS.includes(field)) form.push({ name: field, value: values.text });
+      else for (const file of values.files[field] ?? []) form.push({ name: field, value: file });
     }
-    const { video_id } = await client().videos.generate(form as any);
+    const answer = await send(buildRequest(generateVideo, { params: {}, form }, state.target));
+    const body = answer.json as { video_id?: string; error_code?: string; error?: string } | undefined;
+    if (answer.status >= 300 || !body?.video_id) {
+      throw Object.assign(new Error(body?.error ?? `HTTP ${answer.status}`), {
+        status: answer.status,
+        error_code: body?.error_code,
+        error: body?.error,
+        headers: answer.headers,
+      });
+    }
+    const video_id = body.video_id;
     videoId = video_id;
     log.append(h('li', {}, `generation accepted: video ${video_id}`));
     const video = await follow(video_id, log);
@@ -237,7 +255,7 @@ const ratioSelect = h('select', { 'aria-label': 'Target aspect ratio' });
 const optionsNote = h('p', { class: 'vg-note' });
 const convertButton = h('button', { type: 'button', class: 'vg-button' }, 'Convert');
 const conversionLog = h('ol', { class: 'vg-log', 'aria-label': 'Conversion status' });
-const conversionArea = h('div', { 'aria-label': 'The converted video' });
+const conversionArea = h('div');
 const conversionStep = h(
   'section',
   { class: 'vg-step', 'aria-disabled': 'true', 'aria-labelledby': 'vg-step-convert' },

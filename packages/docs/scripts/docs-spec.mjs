@@ -89,6 +89,55 @@ export function orphanSamples(spec, dir = samplesDir) {
   return names.filter((n) => !ids.has(n) && !guideSamples.has(n));
 }
 
+/** A line that starts a Markdown block of its own (heading, list item, table row, quote, fence, HTML, rule). */
+const BLOCK_START = /^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>|```|~~~|<|---|\*\*\*|___)/;
+
+/**
+ * Joins the soft line breaks of Markdown paragraphs (a source line wrapped for the editor) into spaces.
+ * Rendered Markdown shows them as spaces already; Redoc's search index drops them, which ran words
+ * together in its snippets ("presigneddownload_url", "soonafter"). Code blocks, tables, headings, list
+ * items and hard breaks (two trailing spaces, a backslash) are left as they are; a list item's indented
+ * continuation line is joined to the item.
+ */
+export function joinSoftBreaks(markdown) {
+  const out = [];
+  let fence = false;
+  let indentedCode = false;
+  for (const line of markdown.split('\n')) {
+    const trimmed = line.trim();
+    const previous = out.at(-1);
+    if (/^(```|~~~)/.test(trimmed)) fence = !fence;
+    else if (!fence && (previous === undefined || previous.trim() === '' || indentedCode)) {
+      // An indented code block starts after a blank line and runs while its lines stay indented.
+      indentedCode = /^ {4,}\S/.test(line) && (previous === undefined || previous.trim() === '' || indentedCode);
+    } else if (
+      !fence &&
+      trimmed !== '' &&
+      !BLOCK_START.test(trimmed) &&
+      !/^\s*(#|\||```|~~~)/.test(previous) &&
+      !/( {2}|\\)$/.test(previous)
+    ) {
+      out[out.length - 1] = `${previous.trimEnd()} ${trimmed}`;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** Every `description` of the docs copy (guides, operations, parameters, schemas), soft breaks joined. */
+function joinDescriptions(node) {
+  if (Array.isArray(node)) {
+    for (const item of node) joinDescriptions(item);
+  } else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'description' && typeof value === 'string') node[key] = joinSoftBreaks(value);
+      // Examples are data, not prose.
+      else if (key !== 'example' && key !== 'examples' && key !== 'x-codeSamples') joinDescriptions(value);
+    }
+  }
+}
+
 /** A deep copy of `spec` with guides, tag groups and code samples injected. */
 export function buildDocsSpec(spec, { intro, guides } = loadGuides(), sampleLoader = loadSamples) {
   const docs = structuredClone(spec);
@@ -124,5 +173,6 @@ export function buildDocsSpec(spec, { intro, guides } = loadGuides(), sampleLoad
     }
     operation['x-codeSamples'] = sampleLoader(operationId);
   }
+  joinDescriptions(docs);
   return docs;
 }

@@ -295,8 +295,16 @@ describe('curl samples run against the sandbox', () => {
 
 // JavaScript (fetch) and Python (requests) samples take the same arguments and print the same lines.
 describe.each([
-  { language: 'JavaScript (fetch, node)', file: (op: string) => join(samplesDir, 'js', `${op}.mjs`), tool: [process.execPath, '--version'] },
-  { language: 'Python (requests, python3)', file: (op: string) => join(samplesDir, 'python', `${op}.py`), tool: ['python3', '-c', 'import requests'] },
+  {
+    language: 'JavaScript (fetch, node)',
+    file: (op: string) => join(samplesDir, 'js', `${op}.mjs`),
+    tool: [process.execPath, '--version'],
+  },
+  {
+    language: 'Python (requests, python3)',
+    file: (op: string) => join(samplesDir, 'python', `${op}.py`),
+    tool: ['python3', '-c', 'import requests'],
+  },
 ])('$language samples run against the sandbox', ({ file, tool }) => {
   beforeAll(() => {
     try {
