@@ -11,7 +11,7 @@ import {
 } from '@videogen/openapi/rules';
 import { fill, h, uid } from './dom.ts';
 import { explainAnswer } from './explain.ts';
-import { acceptOf, fileProblem, type Plan } from './plans.ts';
+import { acceptOf, FILE_FIELDS, fileProblem, type Plan } from './plans.ts';
 import { buildRequest, curlOf, send, type Answer, type FormPart, type RequestInput } from './request.ts';
 import { enumOf, errorCodeDescriptions, type Operation } from './spec.ts';
 import type { SandboxAccount, TargetState } from './target.ts';
@@ -27,7 +27,6 @@ interface Mode {
 const MODES: Mode[] = [
   ...INPUT_MODES.map((m) => ({ label: `${m.fields.join(' + ')} (${m.mode})`, fields: m.fields, optional: m.optional })),
 ];
-const FILE_FIELDS = new Set(['pdf_file', 'pptx_file', 'audio_file', 'video_file', 'image_files']);
 const ALL_FIELDS = [...new Set(INPUT_MODES.flatMap((m) => [...m.fields, ...m.optional]))];
 const OTHER: Mode = {
   label: 'Other fields (to see how the service refuses a combination)',
@@ -330,7 +329,7 @@ export function createConsole(spec: any, operations: Operation[], state: TargetS
     const inputs = fields.map((field) => {
       const id = uid('vg-field');
       const optional = mode.optional.includes(field);
-      if (!FILE_FIELDS.has(field)) {
+      if (!FILE_FIELDS.includes(field)) {
         const area = h('textarea', {
           id,
           name: field,
@@ -385,7 +384,8 @@ export function createConsole(spec: any, operations: Operation[], state: TargetS
       const mode = modes[s.mode] ?? modes[0];
       const form: FormPart[] = [{ name: 'video_setting_id', value: s.setting }];
       for (const field of [...mode.fields, ...mode.optional]) {
-        if (FILE_FIELDS.has(field)) for (const file of s.files[field] ?? []) form.push({ name: field, value: file });
+        if (FILE_FIELDS.includes(field))
+          for (const file of s.files[field] ?? []) form.push({ name: field, value: file });
         else if (s.text !== '' || !mode.optional.includes(field)) form.push({ name: field, value: s.text });
       }
       return { params: s.params, form };

@@ -9,7 +9,7 @@ import { createClient, LANGUAGE_NAMES, type VideoApiError, type VideoClient } fr
 import { POLLING } from '@videogen/openapi/rules';
 import { fill, h, uid } from './dom.ts';
 import { CONVERSION_ADVICE, explainAnswer } from './explain.ts';
-import { acceptOf, type Plan } from './plans.ts';
+import { acceptOf, FILE_FIELDS, type Plan } from './plans.ts';
 import { buildRequest, send, type FormPart } from './request.ts';
 import { errorCodeDescriptions, operationsOf, readDocument } from './spec.ts';
 import { TargetState } from './target.ts';
@@ -20,8 +20,6 @@ interface Setting {
   title: string;
   request_fields: string[];
 }
-
-const FILE_FIELDS = ['pdf_file', 'pptx_file', 'audio_file', 'video_file', 'image_files'];
 
 const spec = readDocument();
 const descriptions = errorCodeDescriptions(spec);

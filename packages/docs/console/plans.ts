@@ -5,6 +5,9 @@ import { h } from './dom.ts';
 
 export type Plan = (typeof PLANS)[number];
 
+/** The form's file fields: those with upload limits (x-upload-limits). */
+export const FILE_FIELDS: readonly string[] = Object.keys(UPLOAD_LIMITS);
+
 /** The plan whose upload limits a plan uses (the Free plan has Personal's). */
 export const limitsPlan = (plan: Plan): 'personal' | 'business' =>
   ((PLAN_LIMITS_AS as Record<string, string>)[plan] ?? plan) as 'personal' | 'business';

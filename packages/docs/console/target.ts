@@ -4,6 +4,8 @@
 // and a key. The key lives in this module's memory; it is written to localStorage only when the reader
 // ticks "Keep the key in this browser", and it never goes into a URL.
 
+import type { Plan } from './plans.ts';
+
 export interface SandboxVideo {
   video_id: string;
   status: string;
@@ -16,7 +18,7 @@ export interface SandboxVideo {
 
 export interface SandboxAccount {
   name: string;
-  plan: 'free' | 'personal' | 'business';
+  plan: Plan;
   credits: number;
   keys: string[];
   settings: { video_setting_id: string; title: string; request_fields: string[] }[];

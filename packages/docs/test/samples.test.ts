@@ -68,6 +68,27 @@ function lines(text: string) {
   return text.trim().split('\n').filter(Boolean);
 }
 
+/** What every language's listVideoSettings prints: acme's 7 settings with their fields. */
+function expectSettingsListed(r: Run) {
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const out = lines(r.stdout);
+  expect(out).toHaveLength(7);
+  expect(out).toContain(`${acme.settings.text}  Explainer from a question  [text]`);
+  expect(out).toContain(`${acme.settings.textPdf}  Report from a PDF with instructions  [text, pdf_file]`);
+}
+
+/** What every language's getConversionOptions prints for acme's convertible video. */
+function expectOptionsPrinted(r: Run) {
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const out = lines(r.stdout);
+  expect(out[0]).toBe('language: ja');
+  expect(out[1]).toBe('aspect ratio: 16:9');
+  expect(out[2]!.split(' ').slice(1)).toHaveLength(33); // every language but ja
+  expect(out[3]).toBe('ratios: 16:9 9:16 4:3 1:1 4:5 2:3 21:9');
+}
+
 /** GET on the sandbox with acme's key, to check what a sample did. */
 async function api(path: string) {
   const res = await fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${SANDBOX_KEYS.acme}` } });
@@ -120,13 +141,7 @@ test('every TypeScript sample type-checks against the client (tsc --noEmit)', ()
 
 describe('TypeScript samples run against the sandbox', () => {
   test('listVideoSettings prints every setting with its fields', async () => {
-    const r = await run('listVideoSettings', []);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const out = lines(r.stdout);
-    expect(out).toHaveLength(7);
-    expect(out).toContain(`${acme.settings.text}  Explainer from a question  [text]`);
-    expect(out).toContain(`${acme.settings.textPdf}  Report from a PDF with instructions  [text, pdf_file]`);
+    expectSettingsListed(await run('listVideoSettings', []));
   });
 
   test('generateVideo prints the id of a new video that the service then has', async () => {
@@ -176,14 +191,7 @@ describe('TypeScript samples run against the sandbox', () => {
   });
 
   test('getConversionOptions prints the targets of a convertible video', async () => {
-    const r = await run('getConversionOptions', [acme.videos.convertible]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const out = lines(r.stdout);
-    expect(out[0]).toBe('language: ja');
-    expect(out[1]).toBe('aspect ratio: 16:9');
-    expect(out[2]!.split(' ').slice(1)).toHaveLength(33); // every language but ja
-    expect(out[3]).toBe('ratios: 16:9 9:16 4:3 1:1 4:5 2:3 21:9');
+    expectOptionsPrinted(await run('getConversionOptions', [acme.videos.convertible]));
 
     const not = await run('getConversionOptions', [acme.videos.notConvertible]);
     expect(not.code).toBe(0);
@@ -317,13 +325,7 @@ describe.each([
   });
 
   test('listVideoSettings prints every setting with its fields', async () => {
-    const r = await run(file('listVideoSettings'), []);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const out = lines(r.stdout);
-    expect(out).toHaveLength(7);
-    expect(out).toContain(`${acme.settings.text}  Explainer from a question  [text]`);
-    expect(out).toContain(`${acme.settings.textPdf}  Report from a PDF with instructions  [text, pdf_file]`);
+    expectSettingsListed(await run(file('listVideoSettings'), []));
   });
 
   test('listVideos prints the first page, the seeded videos among it', async () => {
@@ -350,14 +352,7 @@ describe.each([
   });
 
   test('getConversionOptions prints the targets of a convertible video', async () => {
-    const r = await run(file('getConversionOptions'), [acme.videos.convertible]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const out = lines(r.stdout);
-    expect(out[0]).toBe('language: ja');
-    expect(out[1]).toBe('aspect ratio: 16:9');
-    expect(out[2]!.split(' ').slice(1)).toHaveLength(33);
-    expect(out[3]).toBe('ratios: 16:9 9:16 4:3 1:1 4:5 2:3 21:9');
+    expectOptionsPrinted(await run(file('getConversionOptions'), [acme.videos.convertible]));
     expect(lines((await run(file('getConversionOptions'), [acme.videos.notConvertible])).stdout)).toContain(
       'not convertible',
     );
