@@ -26,6 +26,9 @@ window.vgPatchDefinition = (definition) => {
   return definition;
 };
 
+/** A relative link to a page or file of the site (flow.html, llms.txt, openapi.json). */
+const SITE_PAGE = /^[a-z0-9][a-z0-9_-]*\.(html|txt|json)$/i;
+
 /** A file of the site beside this page, whatever its URL (/docs, /docs/, /docs/index.html). */
 export function siteUrl(name: string): string {
   const path = location.pathname;
@@ -43,6 +46,20 @@ function start() {
   for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-vg-site]')) {
     link.href = siteUrl(link.dataset.vgSite!);
   }
+  // A guide's link to another page of the site ("flow.html") is relative: at /docs (no slash) the
+  // browser would resolve it to /flow.html. Redoc renders those links, so they are resolved on click.
+  document.addEventListener(
+    'click',
+    (event) => {
+      const link = (event.target as Element | null)?.closest?.('a[href]');
+      const href = link?.getAttribute('href') ?? '';
+      const plain = event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+      if (!link || !SITE_PAGE.test(href) || event.defaultPrevented || !plain) return;
+      event.preventDefault();
+      location.assign(siteUrl(href));
+    },
+    true,
+  );
 
   // Redoc renders an operation's heading as an h2 holding a link "#/<tag>/<operationid>", in a row with
   // its Copy button: each row gets a Try it button after the heading's box (Redoc renders sections

@@ -32,12 +32,9 @@ export async function startStaticServer({ root, prefix = '/', host = '127.0.0.1'
         return;
       }
       const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-      // "/docs" without the slash is sent to "/docs/", as the sandbox does: the pages link each other
-      // relatively (flow.html, llms.txt), which resolves beside the page only under the slash.
+      // "/docs" without the slash gets the page too, as the sandbox serves it there.
       if (`${pathname}/` === mount) {
-        const search = new URL(req.url ?? '/', 'http://x').search;
-        res.writeHead(301, { location: `${mount}${search}`, 'content-type': 'text/plain' }).end();
-        return;
+        return await sendFile(res, join(base, 'index.html'), req.method);
       }
       if (!pathname.startsWith(mount)) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

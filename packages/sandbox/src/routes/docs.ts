@@ -96,8 +96,8 @@ export function registerDocs(app: FastifyInstance, ctx: Context) {
     if (!docsPage()) throw noDocs();
     return reply.redirect('/docs/', 302);
   });
-  // Under the slash, the pages' relative links (flow.html, llms.txt) resolve beside them.
-  app.get('/docs', (_req, reply) => reply.redirect('/docs/', 301));
+  // Without the slash too (the pages resolve their links to each other themselves).
+  app.get('/docs', (_req, reply) => send(reply, 'index.html'));
   app.get('/docs/', (_req, reply) => send(reply, 'index.html'));
   app.get<{ Params: { file: string } }>('/docs/:file', (req, reply) => send(reply, req.params.file));
 }
