@@ -116,6 +116,24 @@ for (const [status, res] of Object.entries(spec.paths['/videos/{video_id}/conver
   const schema = deref(res).content?.['application/json']?.schema;
   for (const code of codesOf(schema)) (conversionCodes[code] ??= []).push(Number(status) || status);
 }
+// Path parameters as the document types them (every operation's, one schema per name): the rules check a
+// value against them before a client puts it in a path. Only `type` and `format` are carried; a keyword
+// the rules would not check fails here, so that a change of the document is not silently half-enforced.
+const pathParameters = {};
+for (const { operationId, parameters } of ops) {
+  for (const p of parameters.filter((p) => p.in === 'path')) {
+    const { type, format, ...rest } = deref(p.schema) ?? {};
+    const unchecked = Object.keys(rest).filter((k) => !['description', 'example', 'examples'].includes(k));
+    if (type !== 'string' || unchecked.length)
+      fail(
+        `path parameter ${p.name} of ${operationId}: only a string with a format is checked (has ${unchecked.join(', ') || type})`,
+      );
+    const entry = { type, ...(format && { format }) };
+    const seen = pathParameters[p.name];
+    if (seen && JSON.stringify(seen) !== JSON.stringify(entry)) fail(`path parameter ${p.name} is typed two ways`);
+    pathParameters[p.name] = entry;
+  }
+}
 const pageSize = S.PageEnvelope.properties.items_per_page.const;
 if (!Number.isInteger(pageSize)) fail('PageEnvelope.items_per_page has no const');
 const production = spec.servers.find((s) => s.url.startsWith('https:')).url;
@@ -167,6 +185,9 @@ export type ConversionErrorCode = keyof typeof CONVERSION_ERROR_CODES;
 /** The production server (servers), and the base path every operation path is relative to. */
 export const PRODUCTION_BASE_URL = ${j(production)};
 export const BASE_PATH = ${j(basePath)};
+/** Every path parameter of the operations, as the document types it (its schema's type and format). */
+export const PATH_PARAMETERS = ${j(pathParameters)} as const;
+export type PathParameterName = keyof typeof PATH_PARAMETERS;
 /** One entry per operation (openapi/lib listOperations): its rate class, and whether it starts a video (x-concurrency-limit). */
 export const OPERATIONS = ${j(operations)} as const;
 export type OperationId = (typeof OPERATIONS)[number]['operationId'];

@@ -2,6 +2,7 @@
 // Pure (no Node built-ins): bundled into the client, which runs in Workers, Deno and Bun.
 export * from './generated/constants.js';
 export { operationFor, type OperationEntry } from './operations.js';
+export { pathParameterProblem, STRING_FORMATS, UUID_PATTERN } from './path-parameters.js';
 export {
   conversionProblem,
   type ConversionProblem,

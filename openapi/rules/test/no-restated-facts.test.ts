@@ -38,6 +38,11 @@ const ALLOWED: Array<{ file: string; match: RegExp; reason: string }> = [
     reason: 'exit code 5 in the help text, not a request count',
   },
   {
+    file: 'openapi/rules/src/path-parameters.ts',
+    match: /^export const UUID_PATTERN = /,
+    reason: "the one home of the document's format: uuid (the rule everyone imports)",
+  },
+  {
     file: 'packages/sandbox/src/fixtures.ts',
     match: /request_fields: \['text', 'pdf_file'\]/,
     reason: "a seeded setting's request_fields: sandbox data that happens to match a combination",
@@ -130,6 +135,8 @@ const RULES: Rule[] = [
       test: (l: string) => new RegExp(c.map((f) => `['"]${esc(f)}['"]`).join('\\s*,\\s*')).test(l),
     })),
 ];
+// The document's format: uuid as a regular expression (8 hex digits, a dash, 4 hex digits...).
+RULES.push({ id: 'UUID pattern', test: (l) => /\{8\}-.{0,16}\{4\}/.test(l) });
 const LANGUAGE_LIST = { id: 'language list', min: 8, re: quoted(S.Language.enum) };
 
 // ---- the files ------------------------------------------------------------------------------------
@@ -212,6 +219,9 @@ describe('no production file restates a fact of the spec', () => {
     expect(hit('const limit = 180 * MB;')).toBe(true);
     expect(hit('const x = 2; const y = items.slice(0, 50);')).toBe(false);
     expect(hit('running.push(key[2]);')).toBe(false);
+    expect(hit('const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;')).toBe(true);
+    expect(hit("ajv.addFormat('uuid', /^[\\da-f]{8}-[\\da-f]{4}-/);")).toBe(true);
+    expect(hit('const id = `${prefix}-0000-4000-8000-${n}`;')).toBe(false);
   });
   it('finds none in the production sources', () => {
     expect(findings()).toEqual([]);

@@ -12,6 +12,7 @@ import { registerWait } from './commands/wait.js';
 import { errorContext, parseSeconds } from './context.js';
 import { describeError, sanitize } from './errors.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { type InterruptedError, interruption, onInterrupt } from './interrupt.js';
 import { PLANS } from '@videogen/openapi/rules';
 
 const ENVIRONMENT_HELP = `
@@ -108,22 +109,39 @@ function fail(err: unknown): never {
   return exit(described.exitCode);
 }
 
+/** After a signal: one line saying what was stopped, and the conventional 128 + signal number. */
+function interrupted(i: InterruptedError): never {
+  const what = errorContext.downloading
+    ? `: the download to ${errorContext.downloading} was stopped, and its partial file removed`
+    : '';
+  process.stderr.write(`videogen: interrupted by ${i.signal}${what}.\n`);
+  return exit(i.exitCode);
+}
+
 async function main(): Promise<void> {
-  // Ctrl-C: give the cursor back (the bars hide it) and exit the conventional 130.
-  process.once('SIGINT', () => {
-    if (process.stderr.isTTY) process.stderr.write('\x1b[?25h\n');
-    process.exit(130);
-  });
+  // Ctrl-C, SIGTERM, SIGHUP: give the cursor back (the bars hide it); a download first removes its
+  // temporary file (interrupt.ts), anything else exits at once with 128 + the signal's number.
+  onInterrupt(
+    () => {
+      if (process.stderr.isTTY) process.stderr.write('\x1b[?25h\n');
+    },
+    (code) => process.exit(code),
+  );
   const program = buildProgram();
   try {
     await program.parseAsync(process.argv);
   } catch (err) {
+    const signal = interruption();
+    if (signal) return interrupted(signal);
     if (err instanceof CommanderError) {
       // --help and --version exit 0; commander already printed any usage error itself.
       return exit(err.exitCode === 0 ? EXIT.OK : EXIT.INVALID_INPUT);
     }
     return fail(err);
   }
+  // A signal that came as the command finished still ends it with the signal's code.
+  const signal = interruption();
+  if (signal) return interrupted(signal);
   // Explicit: a pending timer of the client must not keep a finished command alive.
   return exit(EXIT.OK);
 }

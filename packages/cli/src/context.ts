@@ -1,5 +1,5 @@
 import { createClient } from '@videogen/client';
-import { PLANS, type Plan } from '@videogen/openapi/rules';
+import { PLANS, pathParameterProblem, type Plan } from '@videogen/openapi/rules';
 import { CliError, usageError, type ErrorContext } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
@@ -98,4 +98,14 @@ export function parseSeconds(name: string) {
       throw usageError(`${name} must be a positive number of seconds, not "${value}".`);
     return n;
   };
+}
+
+/**
+ * A video id from the command line, checked as the document types it (a UUID) before anything is sent:
+ * `videogen status .` asked GET /videos/ and printed the list as a status.
+ */
+export function videoIdArgument(id: string): string {
+  const problem = pathParameterProblem('video_id', id);
+  if (problem) throw usageError(`${problem}: pass a video id as "videogen list" or "videogen generate" prints it.`);
+  return id;
 }

@@ -33,6 +33,8 @@ export interface ErrorContext {
   plan?: string;
   baseUrl?: string;
   timeoutSeconds?: number;
+  /** The file a download is writing (for the line printed when a signal stops it). */
+  downloading?: string;
 }
 
 export interface DescribedError {
@@ -103,6 +105,15 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
   const is = (name: string, k: string) => err.name === name || kind === k;
 
   // The download host is not the API: its 403 is an expired or refused address, never the key.
+  if (err.kind === 'download' && err.error_code === 'NOT_A_VIDEO') {
+    // (The client's message names the host, what it answered and its first bytes; nothing was written.)
+    return {
+      message: `${detail.replace(/\.$/, '')}. Nothing was written: the download address does not serve the video; try "videogen download ${ctx.videoId ?? 'ID'} OUT" again later, and report it if it persists.`,
+      exitCode: EXIT.ERROR,
+      code: 'NOT_A_VIDEO',
+      status,
+    };
+  }
   if (err.kind === 'download') {
     const answer = status ? `answered ${status}` : 'dropped the connection';
     return {

@@ -25,11 +25,13 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODES_HELP = `
 Exit codes:
   0  success
-  1  other error (server error after retries, network failure, download refused by the download host)
+  1  other error (server error after retries, network failure, download refused by the download host
+     or not a video)
   2  invalid input (arguments, file size or type for the plan, language, setting)
   3  authentication failed (VIDEO_API_KEY missing or rejected)
   4  not found (unknown video id, or another account's video)
   5  rate limit, concurrency limit, or insufficient credit / plan
   6  the video failed or expired
   7  timed out while waiting (--timeout)
+  130, 143, 129  stopped by SIGINT (Ctrl-C), SIGTERM, SIGHUP (a download removes its partial file first)
 `;

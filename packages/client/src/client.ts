@@ -1,7 +1,7 @@
 // createClient: the assembly. Options → one transport (transport.ts: send, pace, retry, log) → the
 // resources (resources/: videos, settings, conversions) → the flows built on them (waiting,
 // downloading). `client.api` is openapi-fetch over the same transport.
-import createFetchClient from 'openapi-fetch';
+import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import { BODY_LIMITS, PRODUCTION_BASE_URL, type PacerStore } from '@videogen/openapi/rules';
 import { APIPromise } from './api-promise.js';
 import { type Clock, realClock } from './clock.js';
@@ -11,6 +11,7 @@ import { AuthenticationError } from './errors.js';
 import type { components, paths } from './generated/openapi.js';
 import { createLog, type LogLevel, type Logger, type TrafficLogger } from './logger.js';
 import { pacerFor } from './pacer.js';
+import { checkPathParameter } from './path-parameters.js';
 import { pacingUrlProblem, sharedPacingStore } from './pacing-store.js';
 import { waitForVideo, type WaitOptions } from './polling.js';
 import { envProxyDispatcher } from './proxy.js';
@@ -165,6 +166,12 @@ export function createClient(options: ClientOptions = {}) {
     api: createFetchClient<paths>({
       baseUrl,
       headers: { Authorization: `Bearer ${key}` },
+      // Path parameters as the helpers check them: one the document does not allow rejects with a
+      // ValidationError and is not sent (`.` would reach GET /videos/).
+      pathSerializer: (url, params) => {
+        for (const [name, value] of Object.entries(params ?? {})) checkPathParameter(name, value);
+        return defaultPathSerializer(url, params);
+      },
       fetch: async (req) => (await send(await fromRequest(req), { signal: req.signal })).response,
     }),
     baseUrl,

@@ -9,7 +9,8 @@ import type { Outgoing, RequestOptions, Send, SendOptions, Sent } from './transp
 
 export interface Core {
   readonly baseUrl: string;
-  get<T>(path: string, o?: SendOptions): APIPromise<T>;
+  /** `check` turns the JSON object of a success into the data, or throws an UnexpectedResponseError. */
+  get<T>(path: string, o?: SendOptions, check?: (data: unknown) => T): APIPromise<T>;
   post<T>(
     path: string,
     body: Pick<Outgoing, 'body' | 'upload' | 'redirect'> & { type: string },
@@ -79,15 +80,31 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
     return data;
   };
 
+  /** The data of a success through `check`; its error's message redacted, should the body have echoed the key. */
+  const checked = <T>(data: unknown, check?: (data: unknown) => T): T => {
+    if (!check) return data as T;
+    try {
+      return check(data);
+    } catch (e) {
+      // (Only the message: the stack's file names are not the server's words.)
+      const clean = e instanceof Error ? redactor.text(e.message) : undefined;
+      if (e instanceof Error && clean !== e.message) {
+        if (e.stack) e.stack = e.stack.replace(e.message, clean!);
+        e.message = clean!;
+      }
+      throw e;
+    }
+  };
+
   return {
     baseUrl,
     send,
     errorOf,
     now: o.now,
-    get: <T>(path: string, so: SendOptions = {}) =>
+    get: <T>(path: string, so: SendOptions = {}, check?: (data: unknown) => T) =>
       new APIPromise<T>(
         answer({ method: 'GET', url: baseUrl + path, headers: headers(so.headers) }, so).then((s) => s.response),
-        json,
+        async (res) => checked(await json(res), check),
       ),
     post: <T>(
       path: string,
@@ -103,7 +120,7 @@ export function createCore(o: { baseUrl: string; key: string; send: Send; now: (
         async (res) => {
           // A recovered create's data is the video found; its response is the list page that showed it.
           const data = (await recovered)?.created ?? (await json(res));
-          return check ? check(data) : data;
+          return checked(data, check);
         },
         recovered,
       );

@@ -6,6 +6,7 @@ import type { APIPromise } from './api-promise.js';
 import { DownloadError, VideoExpiredError, VideoFailedError, VideoNotReadyError } from './errors.js';
 import type { RequestOptions, Send } from './transport.js';
 import { builtin, noFileSystem } from './runtime.js';
+import { notVideoType, SIGNATURE_BYTES, videoContainer } from './video-signature.js';
 
 type Video = components['schemas']['Video'];
 export interface DownloadOptions extends RequestOptions {
@@ -51,7 +52,7 @@ export async function download(
     const host = hostOf(video.download_url);
     const failed = (
       message: string,
-      init: { status?: number; body?: string; cause?: unknown; headers?: Headers } = {},
+      init: { status?: number; body?: string; cause?: unknown; headers?: Headers; error_code?: string } = {},
     ) =>
       new DownloadError(`Download of video ${id} from ${host} failed: ${message}`, {
         ...init,
@@ -79,13 +80,34 @@ export async function download(
         headers: res.headers,
       });
     }
+    // Not a video, by its type or by its first bytes: an error, and no file is opened. Not read afresh: a
+    // new address of the same host answers the same thing.
+    const notVideo = (what: string, body?: string) =>
+      failed(`it answered ${what}, not a video${body ? `: ${body.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`, {
+        status: res.status,
+        body,
+        headers: res.headers,
+        error_code: 'NOT_A_VIDEO',
+      });
+    const type = notVideoType(res.headers.get('content-type'));
+    if (type) throw notVideo(`${res.status} ${type}`, await firstBytes(res));
+    const head = await readHead(res.body, signal);
+    if (!videoContainer(head.bytes)) {
+      head.cancel();
+      throw notVideo(
+        'a body whose first bytes are no video container (no MP4 or WebM signature)',
+        new TextDecoder().decode(head.bytes) || '(empty)',
+      );
+    }
     const total = Number(res.headers.get('content-length')) || undefined;
+    // The length is the encoded body's when the host compresses it: only a plain body is held to it.
+    const exact = total !== undefined && /^(identity)?$/i.test(res.headers.get('content-encoding') ?? '');
     const tmp = `${path}.${Date.now()}-${Math.random().toString(36).slice(2)}.part`;
     let loaded = 0;
     const file = createWriteStream(tmp);
     try {
       await pipeline(
-        res.body,
+        head.stream,
         async function* (src: AsyncIterable<Uint8Array>) {
           for await (const c of src) {
             loaded += c.byteLength;
@@ -96,8 +118,11 @@ export async function download(
         file,
         { signal },
       );
+      // As an object store's client checks: a body shorter than its Content-Length is not the video.
+      if (exact && loaded !== total) throw new Error(`the body ended after ${loaded} of ${total} bytes`);
       await rename(tmp, path);
     } catch (cause) {
+      head.cancel(); // (the body may not have been read at all: a file that could not be opened)
       // A body that fails before the file is open leaves the open pending: removed only once the stream
       // has closed, or the open would create the file after its removal.
       if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
@@ -123,6 +148,52 @@ const hostOf = (url: string) => {
     return '(not a URL)';
   }
 };
+
+/**
+ * The first bytes of a body (enough to tell its container), and the whole body as a stream from its
+ * start. Until the stream ends or `cancel` is called, an abort of `signal` cancels the body: a read
+ * waiting on a host that sends nothing more ends at once (the fetch's own signal covers only the wait
+ * for the headers). An abort while the first bytes are read rejects with the signal's reason.
+ */
+async function readHead(body: ReadableStream<Uint8Array>, signal?: AbortSignal) {
+  const reader = body.getReader();
+  const onAbort = () => reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const cancel = () => {
+    signal?.removeEventListener('abort', onAbort);
+    reader.cancel().catch(() => {});
+  };
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  try {
+    while (n < SIGNATURE_BYTES) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      n += value.byteLength;
+    }
+    signal?.throwIfAborted();
+  } catch (e) {
+    cancel();
+    throw e;
+  }
+  const bytes = new Uint8Array(n);
+  let at = 0;
+  for (const c of chunks) bytes.set(c, at), (at += c.byteLength);
+  async function* stream() {
+    try {
+      yield* chunks;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    } finally {
+      cancel(); // an abort or a failed write stops the download host's body too
+    }
+  }
+  return { bytes, stream: stream(), cancel };
+}
 
 /** The first bytes of a refusal, as text (read no further: the body could be large). */
 async function firstBytes(res: Response): Promise<string | undefined> {

@@ -4,10 +4,23 @@
 // browsers) never load it: the client alone paces in memory.
 import { MemoryPacerStore, type AccountView, type PacerStore, type TakeRequest } from '@videogen/openapi/rules';
 import type { Log } from './logger.js';
+import { builtin } from './runtime.js';
 
 export const PACING_URL_VARIABLE = 'VIDEO_API_PACING_URL';
-/** A name, not a literal import: bundlers (a Worker's) then leave the package alone. */
 const PACKAGE = '@videogen/pacer-redis';
+
+type RedisStoreModule = { createRedisPacerStore: (o: object) => PacerStore };
+
+/**
+ * The package, through createRequire as undici is in proxy.ts: bundlers do not follow it, and a Worker
+ * rejects a bundle holding a dynamic import() of a computed name (miniflare: ERR_MODULE_DYNAMIC_SPEC).
+ * Node 20.19+ requires an ES module synchronously.
+ */
+async function loadRedisStore(): Promise<RedisStoreModule> {
+  const createRequire = builtin<typeof import('node:module')>('node:module')?.createRequire;
+  if (!createRequire) throw new Error('this runtime has no node:module to load it from');
+  return createRequire(import.meta.url)(PACKAGE) as RedisStoreModule;
+}
 
 /** What is wrong with a pacing URL, checked before anything loads (the package checks it again, whole). */
 export function pacingUrlProblem(url: string): string | undefined {
@@ -33,7 +46,7 @@ class LazyRedisStore implements PacerStore {
   readonly #listeners: Array<() => void> = [];
 
   constructor(url: string, log: Log) {
-    this.#loaded = (import(PACKAGE) as Promise<{ createRedisPacerStore: (o: object) => PacerStore }>).then(
+    this.#loaded = loadRedisStore().then(
       (m) => {
         const store = m.createRedisPacerStore({
           url,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
 import * as api from '../src/index.js';
 import { createClient, isVideoApiError, VideoApiError, AuthenticationError, ValidationError } from '../src/index.js';
-import { err, fakeClock, faultServer, json, drop, VIDEO_ID } from './helpers.js';
+import { err, fakeClock, faultServer, json, drop, VIDEO_ID, mp4Bytes } from './helpers.js';
 
 const KEY = 'sk-live-SECRET-0123456789abcdef';
 let close: (() => Promise<void>) | undefined;
@@ -99,7 +99,7 @@ describe('the API key never leaks', () => {
 
   it('is never sent to the download host', async () => {
     const storage = await faultServer([
-      (req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(10)),
+      (req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4Bytes(10)),
     ]);
     const srv = await faultServer([
       json(200, {
@@ -136,7 +136,7 @@ describe('the API key never leaks', () => {
     const storage = await faultServer([
       (req, res) => {
         res.writeHead(200, { 'content-length': '100' });
-        res.write(Buffer.alloc(10));
+        res.write(mp4Bytes(10));
         setTimeout(() => req.socket.destroy(), 20);
       },
     ]);

@@ -137,3 +137,11 @@ export const gzipped =
         'content-length': String(body.length),
       })
       .end(body);
+
+/** `n` bytes (at least 8) that start like an MP4 file: an ISO BMFF \`ftyp\` box header. */
+export function mp4Bytes(n = 16): Buffer {
+  const b = Buffer.alloc(Math.max(n, 8));
+  b.writeUInt32BE(Math.min(b.length, 32), 0);
+  b.write('ftyp', 4, 'latin1');
+  return b;
+}

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../src/index.js';
 import { realClock } from '../src/clock.js';
-import { err, fakeClock, faultServer, json, video, type Seen, type Step } from './helpers.js';
+import { err, fakeClock, faultServer, json, video, VIDEO_ID, type Seen, type Step } from './helpers.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -18,7 +18,8 @@ function limited(
   limit: number,
   windowMs: number,
   headers: (left: number) => Record<string, string> = () => ({}),
-  answer: (s: Seen) => Step = () => json(200, video('running')),
+  // The status view of the video asked for (GET /v1/videos/{id}/).
+  answer: (s: Seen) => Step = (s) => json(200, video('running', { video_id: s.url.split('/')[3] })),
 ) {
   const log: number[] = [];
   const times: number[] = [];
@@ -78,8 +79,8 @@ describe('per-account pacing', () => {
     ]);
     close = srv.close;
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, clock, account: account() });
-    await client.videos.get(ids[1]);
-    await client.videos.get(ids[1]);
+    await client.videos.get(VIDEO_ID);
+    await client.videos.get(VIDEO_ID);
     expect(clock.sleeps).toEqual([3000]);
   });
 
@@ -189,10 +190,10 @@ describe('per-account pacing', () => {
     const first = fakeClock(1_000_000);
     const second = fakeClock(9_000_000);
     const a = createClient({ apiKey: key, baseUrl: srv.baseUrl, clock: first });
-    for (let i = 0; i < 5; i++) await a.videos.get(ids[1]);
+    for (let i = 0; i < 5; i++) await a.videos.get(VIDEO_ID);
     const waitedBefore = first.sleeps.length;
     const b = createClient({ apiKey: key, baseUrl: srv.baseUrl, clock: second });
-    await b.videos.get(ids[1]);
+    await b.videos.get(VIDEO_ID);
     expect(second.sleeps).toEqual([]);
     expect(first.sleeps).toHaveLength(waitedBefore);
     expect(srv.seen).toHaveLength(6);

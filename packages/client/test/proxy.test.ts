@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createProxy } from 'proxy';
+import { mp4Bytes } from './helpers.js';
 import { generate } from 'selfsigned';
 import { ProxyAgent } from 'undici';
 import { startSandbox, SANDBOX_KEYS, FIXTURES, type RunningSandbox } from '@videogen/sandbox';
@@ -125,7 +126,7 @@ describe('HTTPS_PROXY (HTTPS target, a CA made here)', () => {
             copyright: [],
           }),
         );
-      res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(1234));
+      res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4Bytes(1234));
     });
     await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
     try {

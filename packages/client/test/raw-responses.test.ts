@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { APIPromise, createClient, RateLimitError } from '../src/index.js';
-import { err, fakeClock, faultServer, json, video, VIDEO_ID, type Seen } from './helpers.js';
+import { err, fakeClock, faultServer, json, video, VIDEO_ID, type Seen, mp4Bytes } from './helpers.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -41,7 +41,7 @@ async function api() {
       );
     if (s.method === 'POST') return json(200, { video_id: VIDEO_ID }, withId(n));
     if (s.url === '/file.mp4')
-      return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4', etag: '"v1"' }).end(Buffer.alloc(8));
+      return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4', etag: '"v1"' }).end(mp4Bytes(8));
     return json(200, video('completed', { download_url: `${srv.origin}/file.mp4` }), withId(n));
   });
   close = srv.close;

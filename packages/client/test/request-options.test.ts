@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { createClient, TimeoutError, ServerError } from '../src/index.js';
-import { err, fakeClock, faultServer, hang, json, video, VIDEO_ID, type Seen } from './helpers.js';
+import { err, fakeClock, faultServer, hang, json, video, VIDEO_ID, type Seen, mp4Bytes } from './helpers.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -47,7 +47,7 @@ async function api() {
       return s.method === 'GET' ? json(200, OPTIONS) : json(200, { video_id: VIDEO_ID });
     if (s.url === '/v1/videos/generate/') return json(200, { video_id: VIDEO_ID });
     if (s.url === '/file.mp4')
-      return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(Buffer.alloc(4));
+      return (_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4Bytes(8));
     return json(200, video('completed', { download_url: `${origin}/file.mp4` }));
   });
   const origin = srv.origin;

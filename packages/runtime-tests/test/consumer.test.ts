@@ -2,7 +2,7 @@
 // a strict TypeScript program compiled against it (nodenext and bundler resolution), run on the sandbox.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { startSandbox, SANDBOX_KEYS, FIXTURES, type RunningSandbox } from '@videogen/sandbox';
@@ -24,7 +24,10 @@ describe('the packed client in a fresh project', () => {
   it('depends at run time only on what the registry serves (no workspace package)', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'node_modules/@videogen/client/package.json'), 'utf8'));
     expect(Object.keys(pkg.dependencies ?? {})).toEqual(['openapi-fetch']);
-    expect(pkg.peerDependencies ?? {}).toEqual({});
+    // The shared pacer's Redis store, loaded only when a pacing URL is set: an optional peer, never installed with it.
+    expect(pkg.peerDependencies ?? {}).toEqual({ '@videogen/pacer-redis': pkg.version });
+    expect(pkg.peerDependenciesMeta?.['@videogen/pacer-redis']?.optional).toBe(true);
+    expect(existsSync(join(dir, 'node_modules/@videogen/pacer-redis'))).toBe(false);
   });
 
   it.each(['nodenext', 'bundler'])('compiles a strict program with moduleResolution %s and runs it', async (mode) => {

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './server.js';
 import { docsPage } from './routes/docs.js';
+import { reachableAt } from './listen-addresses.js';
 import { SANDBOX_KEYS } from './accounts.js';
 import { RATE_LIMITER_STYLES, isRateLimiterStyle } from './rate-limit.js';
 import { PERSONALITIES, isPersonality, personality as personalityOf } from './personality.js';
@@ -10,7 +11,8 @@ const HELP = `Usage: videogen-sandbox [--port 4010] [--host 127.0.0.1] [--time-s
                         [--personality default] [--rate-limiter even] [--no-validate] [--no-rate-limits] [--quiet]
 
   --port N          port to listen on (0 = any free port); default 4010
-  --host H          address to bind; default 127.0.0.1
+  --host H          address to bind; default 127.0.0.1 (0.0.0.0: every interface, reachable from the
+                    network with the public keys and the /_sandbox/ controls: the banner warns)
   --time-scale N    run N times faster (generation, expiry, links, rate-limit windows)
   --data-dir DIR    keep state in DIR/sandbox.mdb across restarts (one sandbox per DIR)
   --personality P   ${PERSONALITIES.join(' | ')}: our choices, or other choices inside the interface
@@ -72,7 +74,11 @@ async function main() {
     [SANDBOX_KEYS.umbrella, 'umbrella', 'business', 'no credit → 429'],
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  console.log(`videogen sandbox listening on ${sandbox.origin}`);
+  // The address bound, then every address it answers on (a wildcard is every interface, not 127.0.0.1).
+  const reach = await reachableAt(values.host, sandbox.port);
+  const bound = `http://${values.host.includes(':') && !values.host.startsWith('[') ? `[${values.host}]` : values.host}:${sandbox.port}`;
+  console.log(`videogen sandbox listening on ${bound}`);
+  if (reach.urls.length && reach.urls.join() !== bound) console.log(`  reachable  ${reach.urls.join('  ')}`);
   console.log(`  base URL   ${sandbox.baseUrl}`);
   if (docsPage()) console.log(`  docs       ${sandbox.origin}/docs`);
   console.log(
@@ -88,6 +94,19 @@ async function main() {
           .trimEnd(),
     );
   console.log('');
+  if (reach.network) {
+    const beyond = reach.urls.filter((u) => !/^http:\/\/(127\.|\[::1\])/.test(u));
+    console.error(
+      [
+        `WARNING: --host ${values.host} listens beyond this machine${beyond.length ? ` (${beyond.join(', ')})` : ''}.`,
+        '  Anyone who can reach it can use the keys above (they are public) and the /_sandbox/ controls, which',
+        '  reset accounts (erasing their videos, in the data dir too), move the clock and inject faults. Web',
+        '  pages of other origins are refused the controls; other programs on the network are not.',
+        `  Use --host 127.0.0.1 unless other machines must reach it. Download URLs name ${sandbox.origin}.`,
+        '',
+      ].join('\n'),
+    );
+  }
 
   const stop = async () => {
     await sandbox.close();

@@ -76,6 +76,7 @@ export function advanceClock(ctx: Context, account: Account | undefined, seconds
 export async function resetAccount(ctx: Context, account: Account): Promise<void> {
   await ctx.store.resetAccount(account.name, ctx.accounts.initialCredits.get(account.name)!);
   ctx.clock.resetAccount(account.name);
+  await ctx.store.clockSaved;
   ctx.limiter.reset(account.name);
   ctx.faults.clear(account.name);
   ctx.stats.reset(account.name);

@@ -1,6 +1,7 @@
-// CORS for browser apps on a local dev server: every origin is allowed (the key travels in the
-// Authorization header, never in a cookie), scripts may read the pacing headers, and a preflight
-// (OPTIONS, on any path) is answered at once with what the sandbox accepts. Written here rather than
+// CORS for browser apps on a local dev server: every origin is allowed on the API and the downloads (the
+// key travels in the Authorization header, never in a cookie), scripts may read the pacing headers, and a
+// preflight (OPTIONS, on any path but the /_sandbox/ controls: controls-origin.ts) is answered at once
+// with what the sandbox accepts. Written here rather than
 // with @fastify/cors because a fixed `*` needs none of its generality, and its hook cost about 0.5 µs on
 // every request and 10 ms of start-up (bench/README.md).
 import type { FastifyReply } from 'fastify';

@@ -1,11 +1,14 @@
-// Checks every request passes before anything reads its body (and its CORS headers, cors.ts): one Host (RFC 9112 §3.2) and at most one
+// Checks every request passes before anything reads its body (and its CORS headers, cors.ts, for all but
+// the /_sandbox/ controls, which refuse web pages of other origins: controls-origin.ts): one Host (RFC 9112 §3.2) and at most one
 // Authorization, answered with the envelope; unknown paths and methods answered before the body;
 // "100 Continue" only for a request that got past authentication; and a bound on how long the unread
 // body of a request answered early may keep its connection.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { allowAnyOrigin, answerPreflight } from './cors.js';
-import { invalidRequest } from './errors.js';
+import { controlRequestProblem, isControlPath } from './controls-origin.js';
+import { ApiError, invalidRequest } from './errors.js';
 import type { HttpLimits } from './http-server.js';
+import { SANDBOX_PREFIX } from './sandbox-api.js';
 
 /** How many times the request carries Host and Authorization (one pass over the raw headers). */
 function countHostAndAuthorization(rawHeaders: string[]): [host: number, authorization: number] {
@@ -25,10 +28,14 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export function registerRequestGuards(
   app: FastifyInstance,
   notFound: (request: FastifyRequest, reply: FastifyReply) => unknown,
+  /** The names the sandbox is addressed by besides localhost and IP addresses (for its controls). */
+  ownHostnames: () => readonly string[],
 ) {
   app.addHook('onRequest', (request, reply, done) => {
-    allowAnyOrigin(reply);
     const raw = request.raw;
+    // The API (and its downloads) is called from browser apps: CORS for every origin. The controls: none.
+    const control = isControlPath(raw.url ?? '', SANDBOX_PREFIX);
+    if (!control) allowAnyOrigin(reply);
     const [hosts, authorizations] = countHostAndAuthorization(raw.rawHeaders);
     if (hosts > 1 || (hosts === 0 && raw.httpVersion === '1.1')) {
       reply.header('Connection', 'close');
@@ -39,6 +46,11 @@ export function registerRequestGuards(
       return done(
         invalidRequest('More than one Authorization header: send exactly one "Authorization: Bearer <API_KEY>".'),
       );
+    }
+    if (control) {
+      const problem = controlRequestProblem(raw.headers, ownHostnames());
+      if (problem) return done(new ApiError(403, 'FORBIDDEN', problem));
+      if (raw.method === 'OPTIONS') return void reply.code(204).header('content-length', '0').send();
     }
     if (raw.method === 'OPTIONS') return answerPreflight(reply);
     // Fastify would read (and wait for) the body before its not-found handler runs.

@@ -47,6 +47,8 @@ export function registerSandboxApi(app: FastifyInstance, ctx: Context) {
   app.post(`${SANDBOX_PREFIX}/clock/advance`, async (request) => {
     const account = accountOf(ctx, request);
     advanceClock(ctx, account, jsonBody(request).seconds);
+    // Answered once the new time is kept (a data dir): an acknowledged advance survives a restart.
+    await ctx.store.clockSaved;
     return clockView(ctx, account);
   });
 

@@ -33,7 +33,7 @@ import {
   type FaultRequest,
 } from './controls.js';
 import { inProcessFetch, type SandboxFetch } from './in-process.js';
-import { API_PREFIX, registerSpecRoutes } from './spec-routes.js';
+import { API_PREFIX, registerSpecRoutes, takesForm } from './spec-routes.js';
 import { RECORD_CACHE_SIZE, Store } from './store.js';
 import { BoundedMap } from './bounded-map.js';
 
@@ -146,9 +146,13 @@ export async function createSandbox(options: SandboxOptions & { port: number }):
 export async function createSandbox(options?: SandboxOptions): Promise<Sandbox>;
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const model = specModel();
-  const clock = createClock(options.timeScale ?? 1, options.now ?? Date.now);
   const accounts = new Accounts(options.accounts);
   const store = new Store(accounts, { dataDir: options.dataDir, signingSecret: options.signingSecret });
+  // With a data dir, the time moved forward survives a restart (the videos created in it need it).
+  const clock = createClock(options.timeScale ?? 1, options.now ?? Date.now, {
+    saved: store.savedClock(),
+    onChange: (offsets) => store.saveClock(offsets),
+  });
   const personality = personalityOf(options.personality);
   const stats = new ResponseStats();
   const ctx: Context = {
@@ -273,7 +277,6 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.register(multipart);
   app.setErrorHandler((err: any, request, reply) => {
     if (err instanceof ApiError) {
       reply.code(err.status).headers(err.headers).send(err.body);
@@ -316,7 +319,7 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     }
     return reply.code(404).send(envelope('NOT_FOUND', `No such endpoint: ${request.method} ${path}.`));
   };
-  registerRequestGuards(app, notFound);
+  registerRequestGuards(app, notFound, () => [new URL(ctx.origin || 'http://localhost').hostname]);
   app.setNotFoundHandler(notFound);
 
   if (opts.validateResponses) {
@@ -356,13 +359,20 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   });
 
   registerSandboxApi(app, ctx);
-  registerSpecRoutes(app, ctx, {
+  const handlers = {
     ...videoHandlers(ctx),
     ...settingHandlers(ctx),
     ...conversionHandlers(ctx),
     ...generateHandlers(ctx),
+  };
+  // @fastify/multipart hooks every route of its scope (an onRequest and an onResponse, each a promise
+  // per request): only the operations that take a form are in that scope.
+  app.register(async (forms) => {
+    await forms.register(multipart);
+    registerSpecRoutes(forms, ctx, handlers, takesForm);
   });
+  registerSpecRoutes(app, ctx, handlers, (op) => !takesForm(op));
   registerDownloads(app, ctx);
-  registerDocs(app);
+  registerDocs(app, ctx);
   return app;
 }

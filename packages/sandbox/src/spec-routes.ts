@@ -17,8 +17,18 @@ export type OperationHandler = (request: FastifyRequest, reply: FastifyReply, pa
 export const API_PREFIX = '/v1';
 export const fastifyPath = (specPath: string) => API_PREFIX + specPath.replace(/\{([^}]+)\}/g, ':$1');
 
-export function registerSpecRoutes(app: FastifyInstance, ctx: Context, handlers: Record<string, OperationHandler>) {
+/** Whether an operation's body is a form (its routes need the multipart parser). */
+export const takesForm = (op: Operation) => Boolean(op.operation.requestBody?.content?.['multipart/form-data']);
+
+/** Routes for the document's operations, or for those `which` selects. */
+export function registerSpecRoutes(
+  app: FastifyInstance,
+  ctx: Context,
+  handlers: Record<string, OperationHandler>,
+  which: (op: Operation) => boolean = () => true,
+) {
   for (const op of ctx.model.operations) {
+    if (!which(op)) continue;
     const handler = handlers[op.operationId];
     if (!handler)
       throw new Error(`the document has an operation ${op.operationId} that the sandbox does not implement`);

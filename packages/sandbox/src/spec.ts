@@ -1,6 +1,6 @@
 // Everything the sandbox knows about the API comes from the bundled OpenAPI document, read here once
 // through the shared @videogen/openapi module (no schema is retyped in this package).
-import type { Plan } from '@videogen/openapi/rules';
+import { UUID_PATTERN, type Plan } from '@videogen/openapi/rules';
 import {
   createAjv,
   loadSpec,
@@ -56,7 +56,7 @@ export function specModel(): SpecModel {
   // start-up to first answer). Strict mode still applies to every schema compiled.
   const ajv = createAjv(spec, { validateSchema: false });
   // ajv-formats' uuid also accepts "urn:uuid:<id>"; an id in a path or a form is the bare UUID.
-  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  ajv.addFormat('uuid', UUID_PATTERN);
   const schemas = spec.components.schemas;
   const form = schemas.GenerateVideoRequest;
   const limits = form['x-upload-limits'];

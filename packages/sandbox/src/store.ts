@@ -1,4 +1,4 @@
-// The sandbox's state (videos per account, credit balances, the URL-signing secret) in LMDB, an
+// The sandbox's state (videos per account, credit balances, the URL-signing secret, the clock's offsets) in LMDB, an
 // embedded B-tree store: a create writes its own few keys (cost independent of how many videos are
 // stored), commits off the main thread (reads never wait for a write) and, with a data dir, is synced
 // to disk before it is acknowledged. Without a data dir the same store lives in a temporary directory,
@@ -15,6 +15,7 @@ import type { Accounts } from './accounts.js';
 import { BoundedMap } from './bounded-map.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { VIDEO_SCENARIOS, fixtureId } from './fixtures.js';
+import type { ClockOffsets } from './clock.js';
 import { COPYRIGHT, type VideoRecord } from './lifecycle.js';
 
 type ListingKey = [account: string, created_at: number, seq: number];
@@ -263,7 +264,33 @@ export class Store {
     this.counts.set(account, kept);
   }
 
+  /** The clock's offsets a previous run kept in the data dir (none without one). */
+  savedClock(): ClockOffsets | undefined {
+    return this.durable ? this.meta.get('clock') : undefined;
+  }
+
+  /**
+   * Keeps the clock's offsets in the data dir (without one, nothing: time starts afresh with the process).
+   * Writes are committed in order, so a video created after an advance is never on disk without it;
+   * `clockSaved` resolves once the last one is synced.
+   */
+  saveClock(offsets: ClockOffsets): void {
+    // (A client sleeping on sb.clock may move the time after close: there is nothing to keep then.)
+    if (!this.durable || this.closed) return;
+    this.clockSaved = this.meta.put('clock', offsets).then(
+      () => this.root.flushed,
+      (err) => process.stderr.write(`[sandbox] could not keep the clock in the data dir: ${err}\n`),
+    );
+  }
+
+  /** Resolves once the clock's last change is on disk (at once without a data dir). */
+  clockSaved: Promise<unknown> = Promise.resolve();
+
+  private closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
+    await this.clockSaved;
     await this.root.close();
     this.lock?.release();
     if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });

@@ -126,7 +126,14 @@ function asApiError(err: any): ApiError {
       return invalidRequest('Too many form fields in one request.');
     case 'FST_PROTO_VIOLATION':
       return invalidRequest('Invalid form field name.');
+    case 'FST_MP_PREMATURE_CLOSE':
+      return invalidRequest('The connection closed before the form was complete: nothing was created.');
     default:
+      // A form cut short (its closing boundary missing) is refused whole: nothing is created, no credit spent.
+      if (/unexpected end of multipart data/i.test(err?.message ?? ''))
+        return invalidRequest(
+          'The multipart body ended before its closing boundary (--BOUNDARY--): the form is incomplete, nothing was created.',
+        );
       // busboy's messages: "Unexpected end of form", "Malformed part header", "Boundary not found"...
       return invalidRequest(`Malformed multipart body: ${err?.message ?? String(err)}`);
   }

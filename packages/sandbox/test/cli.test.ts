@@ -1,6 +1,7 @@
 // The CLI: prints the base URL and the keys, logs one line per request with the account, never the key.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WAIT_MS } from './helpers.js';
@@ -73,5 +74,54 @@ it('takes --personality and --rate-limiter, and refuses unknown values with a cl
       expect(err.status).toBe(1);
     }
     expect(message).toContain(`${flag} must be one of`);
+  }
+});
+
+it('on loopback (the default) prints no warning', () => {
+  expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\n/);
+  expect(out).not.toContain('WARNING');
+});
+
+it('with --host 0.0.0.0 prints the real addresses and warns that the keys and controls are on the network', async () => {
+  const wide = spawn(
+    process.execPath,
+    ['dist/cli.js', '--port', '0', '--host', '0.0.0.0', '--quiet', '--no-rate-limits'],
+    {
+      cwd: pkg,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  wide.stdout!.on('data', (d) => (stdout += d));
+  wide.stderr!.on('data', (d) => (stderr += d));
+  try {
+    const deadline = Date.now() + WAIT_MS;
+    while (!/Download URLs name/.test(stderr) || !/base URL/.test(stdout)) {
+      if (wide.exitCode !== null || Date.now() > deadline)
+        throw new Error(`sandbox CLI did not start: ${stdout}${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const port = /listening on http:\/\/0\.0\.0\.0:(\d+)\n/.exec(stdout)?.[1];
+    expect(port, stdout).toBeDefined();
+    // Every IPv4 address of the machine is printed, and answers (the banner said 127.0.0.1 alone before).
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i?.family === 'IPv4' && !i.internal)
+      .map((i) => i!.address);
+    const reachable = /reachable {2}(.*)\n/.exec(stdout)?.[1] ?? '';
+    for (const address of ['127.0.0.1', ...external]) {
+      expect(reachable).toContain(`http://${address}:${port}`);
+      const res = await fetch(`http://${address}:${port}/v1/videos/`, {
+        headers: { authorization: 'Bearer sandbox-key-acme' },
+      });
+      expect(res.status).toBe(200);
+    }
+    expect(stderr).toMatch(/WARNING: --host 0\.0\.0\.0 listens beyond this machine/);
+    expect(stderr).toContain('/_sandbox/ controls');
+    expect(stderr).toContain('Use --host 127.0.0.1');
+    for (const address of external) expect(stderr).toContain(`http://${address}:${port}`);
+  } finally {
+    wide.kill('SIGTERM');
   }
 });

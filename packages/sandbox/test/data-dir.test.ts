@@ -29,7 +29,7 @@ afterAll(() => {
 });
 
 /** The CLI in its own process on `dir`; resolves once it listens. */
-async function cliSandbox(dir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+async function cliSandbox(dir: string, timeScale = 100000): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = spawn(
     process.execPath,
     [
@@ -39,7 +39,7 @@ async function cliSandbox(dir: string): Promise<{ child: ChildProcess; baseUrl: 
       '--data-dir',
       dir,
       '--time-scale',
-      '100000',
+      String(timeScale),
       '--no-rate-limits',
       '--no-validate',
       '--quiet',
@@ -166,6 +166,98 @@ describe('durability', () => {
       expect(existsSync(join(dir, 'state.json'))).toBe(false);
     } finally {
       await sb.close();
+    }
+  });
+});
+
+describe('the clock (issue 28, hole 8)', () => {
+  const DAYS_61 = 61 * 86400;
+  const api = (baseUrl: string, method: string, path: string, key: string, body?: unknown) =>
+    fetch(path.startsWith('/_sandbox') ? new URL(path, baseUrl).href : baseUrl + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (res) => ({ status: res.status, headers: res.headers, body: (await res.json()) as any }));
+  const generate = (baseUrl: string) => {
+    const fd = new FormData();
+    fd.append('video_setting_id', textSetting);
+    fd.append('text', 'made in advanced time');
+    return fetch(`${baseUrl}/videos/generate/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SANDBOX_KEYS.acme}` },
+      body: fd,
+    }).then(async (res) => ({ status: res.status, headers: res.headers, body: (await res.json()) as any }));
+  };
+
+  it('an advance acknowledged by /_sandbox/clock/advance survives kill -9 and a restart; a reset, too', async () => {
+    const dir = tempDir();
+    // Real time (scale 1): a generation takes 30 s, so only the advanced clock can finish it.
+    const first = await cliSandbox(dir, 1);
+    const advanced = await api(first.baseUrl, 'POST', '/_sandbox/clock/advance', SANDBOX_KEYS.acme, {
+      seconds: DAYS_61,
+    });
+    expect(advanced.body.advanced_seconds).toBe(DAYS_61);
+    const made = [await generate(first.baseUrl), await generate(first.baseUrl)];
+    expect(made.map((m) => m.status)).toEqual([200, 200]);
+    await api(first.baseUrl, 'POST', '/_sandbox/clock/advance', SANDBOX_KEYS.acme, { seconds: 60 });
+    for (const m of made)
+      expect((await api(first.baseUrl, 'GET', `/videos/${m.body.video_id}/`, SANDBOX_KEYS.acme)).body.status).toBe(
+        'completed',
+      );
+    await killed(first.child);
+
+    const second = await cliSandbox(dir, 1);
+    const clock = await api(second.baseUrl, 'GET', '/_sandbox/clock', SANDBOX_KEYS.acme);
+    expect(clock.body.advanced_seconds).toBeGreaterThanOrEqual(DAYS_61 + 60);
+    // Before: both were running again (their end lay 61 days ahead of the wall clock) ...
+    for (const m of made)
+      expect((await api(second.baseUrl, 'GET', `/videos/${m.body.video_id}/`, SANDBOX_KEYS.acme)).body.status).toBe(
+        'completed',
+      );
+    // ... and the next generation met the concurrency limit with a Retry-After of 61 days.
+    const next = await generate(second.baseUrl);
+    expect({ status: next.status, retryAfter: next.headers.get('retry-after') }).toEqual({
+      status: 200,
+      retryAfter: null,
+    });
+    // The advance was the account's own: another account's time did not move.
+    expect((await api(second.baseUrl, 'GET', '/_sandbox/clock', SANDBOX_KEYS.globex)).body.advanced_seconds).toBe(0);
+    // A reset takes the account's own advance back, and that is kept too.
+    await api(second.baseUrl, 'POST', '/_sandbox/reset', SANDBOX_KEYS.acme);
+    await killed(second.child);
+    const third = await cliSandbox(dir, 1);
+    try {
+      expect((await api(third.baseUrl, 'GET', '/_sandbox/clock', SANDBOX_KEYS.acme)).body.advanced_seconds).toBe(0);
+    } finally {
+      await killed(third.child);
+    }
+  });
+
+  it('the shared advance of sb.clock survives a close and a restart (createSandbox with a data dir)', async () => {
+    const dir = tempDir();
+    const first = await startSandbox({ port: 0, dataDir: dir, rateLimits: false });
+    first.clock.advance(DAYS_61);
+    const id = (await generate(first.baseUrl)).body.video_id;
+    first.clock.advance(60);
+    await first.close();
+    const second = await startSandbox({ port: 0, dataDir: dir, rateLimits: false });
+    try {
+      expect(second.clock.read(SANDBOX_KEYS.acme).advanced_seconds).toBeGreaterThanOrEqual(DAYS_61 + 60);
+      expect((await call(second, 'GET', `/videos/${id}/`, { key: SANDBOX_KEYS.acme })).body.status).toBe('completed');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('without a data dir, a new sandbox starts from the wall clock', async () => {
+    const first = await startSandbox({ port: 0 });
+    first.clock.advance(DAYS_61);
+    await first.close();
+    const second = await startSandbox({ port: 0 });
+    try {
+      expect(second.clock.read(SANDBOX_KEYS.acme).advanced_seconds).toBe(0);
+    } finally {
+      await second.close();
     }
   });
 });

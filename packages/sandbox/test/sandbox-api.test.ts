@@ -1,6 +1,7 @@
 // The /_sandbox/ API over real HTTP: the clock moves an account's generations, URLs and windows
 // forward with no wait; reset; each injected behaviour; the response counters.
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkResponse, createAjv } from '@videogen/openapi';
@@ -102,6 +103,183 @@ describe('the clock', async () => {
     ]) {
       expectError(await api(sb, 'POST', '/faults', body), 400, 'INVALID_REQUEST');
     }
+  });
+});
+
+/**
+ * A control request as a browser sends it: its own Host (fetch cannot set one: DNS rebinding needs it), and
+ * the Origin / Sec-Fetch-Site it adds. The answer is checked against sandbox-api.yaml like `api`'s.
+ */
+function fromBrowser(
+  sb: { port: number },
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  json?: unknown,
+): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: sb.port,
+        method,
+        path: `/_sandbox${path}`,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          const parsed = text ? JSON.parse(text) : undefined;
+          const operation = doc.paths[`/_sandbox${path}`]?.[method.toLowerCase()];
+          if (operation && method !== 'OPTIONS') {
+            docProblems.push(
+              ...checkResponse(ajv, doc, operation, {
+                status: res.statusCode!,
+                contentType: String(res.headers['content-type'] ?? ''),
+                body: parsed,
+              }).map((f) => f.message),
+            );
+            checked++;
+          }
+          resolve({ status: res.statusCode!, headers: res.headers, body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('closed to web pages of other origins (issue 28, hole 6)', async () => {
+  const sb = await sandbox({ rateLimits: false, timeScale: 10 });
+  const own = `127.0.0.1:${sb.port}`;
+  const generated = async () => (await call(sb, 'GET', '/videos/', { key })).body.total_count as number;
+  const controls: Array<[string, string, unknown?]> = [
+    ['POST', '/reset'],
+    ['POST', '/clock/advance', { seconds: 30 }],
+    ['POST', '/faults', { kind: 'drop', count: 10000 }],
+    ['DELETE', '/faults'],
+    ['GET', '/clock'],
+    ['GET', '/faults'],
+    ['GET', '/stats'],
+  ];
+  const hostile: Array<[string, Record<string, string>]> = [
+    ['a page of another site', { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }],
+    [
+      'a "simple" cross-site POST (text/plain, no preflight)',
+      { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site', 'content-type': 'text/plain' },
+    ],
+    [
+      'a dev server on another port of this machine',
+      { origin: 'http://127.0.0.1:5173', 'sec-fetch-site': 'same-site' },
+    ],
+    ['an Origin alone (a browser without Sec-Fetch-*)', { origin: 'http://evil.example' }],
+    ['an opaque origin (a sandboxed iframe, a file: page)', { origin: 'null', 'sec-fetch-site': 'cross-site' }],
+    [
+      "DNS rebinding: same-origin for the browser, under the page's own name",
+      { host: `evil.test:${sb.port}`, origin: `http://evil.test:${sb.port}`, 'sec-fetch-site': 'same-origin' },
+    ],
+    ['DNS rebinding, a GET (no Origin)', { host: `evil.test:${sb.port}`, 'sec-fetch-site': 'same-origin' }],
+  ];
+
+  it('refuses every control to a web page of another origin with 403 FORBIDDEN and no CORS header; nothing changes', async () => {
+    await call(sb, 'POST', '/videos/generate/', {
+      key,
+      form: form({ video_setting_id: A.settings.text, text: 'kept' }),
+    });
+    const count = await generated();
+    for (const [who, headers] of hostile)
+      for (const [method, path, json] of controls) {
+        const a = await fromBrowser(sb, method, path, headers, json);
+        expect({ who, method, path, status: a.status, code: a.body?.error_code }).toEqual({
+          who,
+          method,
+          path,
+          status: 403,
+          code: 'FORBIDDEN',
+        });
+        expect(a.headers['access-control-allow-origin']).toBeUndefined();
+      }
+    // The reset, the advance and the faults were refused: the video, the time and the next request are as they were.
+    expect(await generated()).toBe(count);
+    expect(sb.clock.read(key).advanced_seconds).toBe(0);
+    expect(sb.faults.list(key)).toEqual([]);
+  });
+
+  it('answers a cross-origin preflight with no CORS, so a browser never sends the request', async () => {
+    for (const path of ['/reset', '/clock/advance', '/faults']) {
+      const pre = await fromBrowser(sb, 'OPTIONS', path, {
+        origin: 'http://evil.example',
+        'sec-fetch-site': 'cross-site',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      });
+      expect(pre.status).toBe(403);
+      expect(pre.headers['access-control-allow-origin']).toBeUndefined();
+      expect(pre.headers['access-control-allow-headers']).toBeUndefined();
+    }
+    // Percent-encoded, the path reaches the same routes: the same refusal.
+    const encoded = await fetch(`${sb.origin}/%5Fsandbox/reset`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(encoded.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("serves the sandbox's own pages (same origin, by 127.0.0.1 or localhost), tests, scripts and curl", async () => {
+    const allowed: Array<[string, Record<string, string>]> = [
+      ['curl, a test, the client (no browser headers)', {}],
+      ['the docs page at /docs', { origin: `http://${own}`, 'sec-fetch-site': 'same-origin' }],
+      [
+        'the docs page at localhost',
+        { host: `localhost:${sb.port}`, origin: `http://localhost:${sb.port}`, 'sec-fetch-site': 'same-origin' },
+      ],
+      ['a GET of the docs page (no Origin)', { 'sec-fetch-site': 'same-origin' }],
+      ['a URL typed in the address bar', { 'sec-fetch-site': 'none' }],
+    ];
+    for (const [who, headers] of allowed) {
+      const a = await fromBrowser(sb, 'POST', '/clock/advance', headers, { seconds: 1 });
+      expect({ who, status: a.status }).toEqual({ who, status: 200 });
+      expect(a.headers['access-control-allow-origin']).toBeUndefined();
+    }
+    const reset = await fromBrowser(sb, 'POST', '/reset', { origin: `http://${own}`, 'sec-fetch-site': 'same-origin' });
+    expect(reset.body).toMatchObject({ reset: true, advanced_seconds: 0 });
+  });
+
+  it('keeps CORS for every origin on the API and its downloads (browser apps call them)', async () => {
+    const get = await fetch(`${sb.baseUrl}/videos/${A.videos.convertible}/`, {
+      headers: { origin: 'http://evil.example', authorization: `Bearer ${key}` },
+    });
+    expect(get.status).toBe(200);
+    expect(get.headers.get('access-control-allow-origin')).toBe('*');
+    const video = (await get.json()) as { download_url: string };
+    const file = await fetch(video.download_url, { headers: { origin: 'http://evil.example' } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('access-control-allow-origin')).toBe('*');
+    const pre = await fetch(`${sb.baseUrl}/videos/generate/`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('in-process (sb.fetch) the controls answer as before', async () => {
+    const { createSandbox } = await import('../src/index.js');
+    await using inProcess = await createSandbox();
+    const res = await inProcess.fetch(`${inProcess.origin}/_sandbox/clock/advance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 5 }),
+    });
+    expect(res.status).toBe(200);
+    expect(inProcess.clock.read(key).advanced_seconds).toBe(5);
   });
 });
 

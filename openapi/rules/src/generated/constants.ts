@@ -43,6 +43,9 @@ export type ConversionErrorCode = keyof typeof CONVERSION_ERROR_CODES;
 /** The production server (servers), and the base path every operation path is relative to. */
 export const PRODUCTION_BASE_URL = "https://api.video-generation.example/v1";
 export const BASE_PATH = "/v1";
+/** Every path parameter of the operations, as the document types it (its schema's type and format). */
+export const PATH_PARAMETERS = {"video_id":{"type":"string","format":"uuid"}} as const;
+export type PathParameterName = keyof typeof PATH_PARAMETERS;
 /** One entry per operation (openapi/lib listOperations): its rate class, and whether it starts a video (x-concurrency-limit). */
 export const OPERATIONS = [{"operationId":"generateVideo","method":"POST","path":"/videos/generate/","rateClass":"A","startsVideo":true},{"operationId":"listVideos","method":"GET","path":"/videos/","rateClass":"B","startsVideo":false},{"operationId":"getVideo","method":"GET","path":"/videos/{video_id}/","rateClass":"B","startsVideo":false},{"operationId":"getConversionOptions","method":"GET","path":"/videos/{video_id}/conversions/","rateClass":"B","startsVideo":false},{"operationId":"createConversion","method":"POST","path":"/videos/{video_id}/conversions/","rateClass":"A","startsVideo":true},{"operationId":"listVideoSettings","method":"GET","path":"/video-settings/","rateClass":"B","startsVideo":false}] as const;
 export type OperationId = (typeof OPERATIONS)[number]['operationId'];

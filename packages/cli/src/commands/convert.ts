@@ -1,6 +1,6 @@
 import { ASPECT_RATIOS, conversionProblem, LANGUAGES, type AspectRatio, type Language } from '@videogen/openapi/rules';
 import type { Command } from 'commander';
-import { createContext, errorContext } from '../context.js';
+import { createContext, errorContext, videoIdArgument } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { describeLanguages, languageName } from '../languages.js';
@@ -33,6 +33,7 @@ Examples:
   videogen convert 71de0a00-0000-4000-8000-000000000001 --aspect-ratio 9:16 --download portrait.mp4`,
     )
     .action(async (id: string, opts: ConvertFlags, cmd: Command) => {
+      videoIdArgument(id);
       errorContext.videoId = id;
       const { language, aspectRatio } = opts;
       const target = {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createContext, errorContext } from '../context.js';
+import { createContext, errorContext, videoIdArgument } from '../context.js';
 import { addWaitOptions, describeVideo, downloadTo, waitFor, type WaitFlags } from './shared.js';
 
 export function registerDownload(program: Command): void {
@@ -11,6 +11,7 @@ export function registerDownload(program: Command): void {
       .description('Download a completed video to a file (the temporary URL is read fresh each time).')
       .option('--wait', 'wait for the video to complete first'),
   ).action(async (id: string, out: string, opts: WaitFlags & { wait?: boolean }, cmd: Command) => {
+    videoIdArgument(id);
     errorContext.videoId = id;
     const ctx = createContext(cmd.optsWithGlobals());
     if (opts.wait) await waitFor(ctx, id, opts);

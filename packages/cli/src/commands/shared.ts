@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { errorContext, parseSeconds, type Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { interruptible } from '../interrupt.js';
 import { formatBytes, formatDuration } from '../progress.js';
 
 /** The spec's polling rule (x-polling on getVideo), in the seconds the flags take. */
@@ -72,10 +73,15 @@ export async function downloadTo(ctx: Context, videoId: string, out: string): Pr
   errorContext.videoId = videoId;
   const path = await resolveOut(out, videoId);
   const bar = ctx.progress.transfer('Downloading', path);
+  errorContext.downloading = path;
   try {
-    const result = (await ctx.client.download(videoId, path, {
-      onProgress: ({ loaded, total }: { loaded: number; total?: number }) => bar.update(loaded, total),
-    })) as { path?: string; bytes?: number };
+    // A signal stops the download; the client removes its temporary file before the process exits.
+    const result = (await interruptible((signal) =>
+      ctx.client.download(videoId, path, {
+        signal,
+        onProgress: ({ loaded, total }: { loaded: number; total?: number }) => bar.update(loaded, total),
+      }),
+    )) as { path?: string; bytes?: number };
     bar.done();
     const saved = { path: result?.path ?? path, bytes: result?.bytes ?? (await stat(path)).size };
     return saved;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createContext, errorContext } from '../context.js';
+import { createContext, errorContext, videoIdArgument } from '../context.js';
 import { describeVideo, type VideoView } from './shared.js';
 
 export function registerStatus(program: Command): void {
@@ -8,6 +8,7 @@ export function registerStatus(program: Command): void {
     .argument('<id>', 'video id')
     .description("Show a video's status and, when completed, its temporary download URL.")
     .action(async (id: string, _opts, cmd: Command) => {
+      videoIdArgument(id);
       errorContext.videoId = id;
       const ctx = createContext(cmd.optsWithGlobals());
       const video = (await ctx.client.videos.get(id)) as VideoView;

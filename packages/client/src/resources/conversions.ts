@@ -4,7 +4,7 @@ import type { Core } from '../core.js';
 import { ValidationError } from '../errors.js';
 import type { components } from '../generated/openapi.js';
 import type { RequestOptions } from '../transport.js';
-import { created, noteNotResent, videoPath } from './videos.js';
+import { created, noteNotResent, onVideo } from './videos.js';
 
 type Schemas = components['schemas'];
 export type ConversionTarget = Schemas['ConversionRequest'];
@@ -19,7 +19,7 @@ export class Conversions {
 
   /** Whether the video can be converted, and to what. */
   get(videoId: string, o?: RequestOptions): APIPromise<Schemas['ConversionOptions']> {
-    return this.core.get(`${videoPath(videoId)}conversions/`, o);
+    return onVideo(videoId, (path) => this.core.get(`${path}conversions/`, o));
   }
 
   /**
@@ -31,6 +31,16 @@ export class Conversions {
     target: ConversionTarget,
     { conversionOptions, ...o }: ConvertOptions = {},
   ): APIPromise<Schemas['VideoCreated']> {
+    return onVideo(videoId, (path) => this.#create(videoId, path, target, conversionOptions, o));
+  }
+
+  #create(
+    videoId: string,
+    path: string,
+    target: ConversionTarget,
+    conversionOptions: Schemas['ConversionOptions'] | undefined,
+    o: RequestOptions,
+  ): APIPromise<Schemas['VideoCreated']> {
     const options = Promise.resolve().then(() => {
       checkConversion(target);
       return conversionOptions ?? this.get(videoId, o);
@@ -40,12 +50,7 @@ export class Conversions {
     const sent = options.then((options) => {
       checkConversion(target, options);
       return this.core
-        .post(
-          `${videoPath(videoId)}conversions/`,
-          { type: 'application/json', body: JSON.stringify(target) },
-          o,
-          created,
-        )
+        .post(`${path}conversions/`, { type: 'application/json', body: JSON.stringify(target) }, o, created)
         .withResponse();
     });
     return APIPromise.from(

@@ -6,6 +6,7 @@ import type { components } from '../generated/openapi.js';
 import { Paginated, type ListOptions, type Page } from '../pagination.js';
 import type { Found, RequestOptions } from '../transport.js';
 import { checkForm, multipart, prepare, type GenerateInput, type Plan, type UploadProgress } from '../uploads.js';
+import { checkPathParameter } from '../path-parameters.js';
 import { uploadRedirect } from '../runtime.js';
 import type { Settings } from './settings.js';
 
@@ -22,8 +23,43 @@ export interface GenerateOptions extends RequestOptions {
   uploadTimeoutMs?: number;
 }
 
-/** The path of a video (the id encoded: it is a path segment). */
-export const videoPath = (id: string) => `/videos/${encodeURIComponent(id)}/`;
+/** The path of a video: the id checked as the document types it (a UUID), then encoded as a path segment. */
+export function videoPath(id: unknown): string {
+  checkPathParameter('video_id', id);
+  return `/videos/${encodeURIComponent(id as string)}/`;
+}
+
+/** A call on one video's path, or a rejected APIPromise (nothing sent) when the id is not a video id. */
+export function onVideo<T>(id: unknown, call: (path: string) => APIPromise<T>): APIPromise<T> {
+  let path: string;
+  try {
+    path = videoPath(id);
+  } catch (e) {
+    return APIPromise.from<T>(Promise.reject(e));
+  }
+  return call(path);
+}
+
+/**
+ * A status answer must be the status view (2.1) of the video asked for: the client reads its status and
+ * download_url, and a download or a wait would act on anything else (another video, a list) as if it were.
+ */
+export const statusView =
+  (id: string) =>
+  (body: unknown): Video => {
+    const v = body as Partial<Record<keyof Video, unknown>>;
+    const problems: string[] = [];
+    if (typeof v.video_id !== 'string' || v.video_id.toLowerCase() !== id.toLowerCase())
+      problems.push(`its video_id is ${JSON.stringify(v.video_id)}`);
+    if (typeof v.status !== 'string') problems.push('it has no status');
+    if (typeof v.download_url !== 'string') problems.push('it has no download_url');
+    if (v.copyright !== undefined && !Array.isArray(v.copyright)) problems.push('its copyright is not an array');
+    if (problems.length)
+      throw new UnexpectedResponseError(
+        `The answer for video ${id} is not its status view (${problems.join(', ')}): ${JSON.stringify(body).slice(0, 200)}`,
+      );
+    return body as Video;
+  };
 
 /** GET /videos/, GET /videos/{video_id}/, POST /videos/generate/ (4.1–4.3). */
 export class Videos {
@@ -40,7 +76,7 @@ export class Videos {
 
   /** A video's status view (status, download_url). */
   get(videoId: string, o?: RequestOptions): APIPromise<Video> {
-    return this.core.get(videoPath(videoId), o);
+    return onVideo(videoId, (path) => this.core.get(path, o, statusView(videoId)));
   }
 
   /**

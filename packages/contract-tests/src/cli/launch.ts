@@ -61,6 +61,8 @@ export function sandboxTarget(
     strict: s?.strict ?? true,
     everyCombination: s?.everyCombination ?? false,
     ...(s?.limits && { limits: s.limits }),
+    ...(s?.generation && { generation: s.generation }),
+    ...(s?.named && { named: s.named }),
     fixtures: {
       videoSettingId: fx.acme.settings.text,
       pdfSettingId: fx.acme.settings.pdf,
@@ -172,6 +174,8 @@ export async function startPrismTarget(s: Settings): Promise<Launched> {
     strict: strictDefault(s, 'prism'),
     everyCombination: s.everyCombination,
     limits: s.limits,
+    generation: s.generation,
+    named: s.named,
     fixtures: {},
   };
   return {

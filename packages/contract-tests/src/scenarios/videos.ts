@@ -1,7 +1,7 @@
 // Sending steps around videos: polling a video until it ends, reading the head of a download, waiting
 // for a free running place. They send and record; they never judge (a non-200 answer ends the step
 // and is left in the record for the checks).
-import { MAX_RUNNING, POLLING, VIDEO_STATUSES } from '@videogen/openapi/rules';
+import { MAX_RUNNING, POLLING, UUID_PATTERN, VIDEO_STATUSES } from '@videogen/openapi/rules';
 import type { Api } from '../engine/http.ts';
 import type { Run } from '../engine/run.ts';
 import type { Exchange } from '../shapes.ts';
@@ -108,4 +108,4 @@ export const idOf = (ex: Exchange | undefined): string | undefined => {
   return ex && ex.status >= 200 && ex.status < 300 && typeof id === 'string' ? id : undefined;
 };
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = UUID_PATTERN;
