@@ -90,13 +90,14 @@ export const drip =
   };
 
 /**
- * Headers (with `headers`, e.g. a Content-Length of 10 GB, or none: chunked), then 64 KiB chunks of
- * `fill` as fast as the reader takes them, until `limit` bytes or the connection closes.
+ * Headers (with `headers`, e.g. a Content-Length of 10 GB, or none: chunked), then `prefix`, then 64 KiB
+ * chunks of `fill` as fast as the reader takes them, until `limit` bytes or the connection closes.
  */
 export const flood =
-  (headers: Record<string, string>, limit = Infinity, fill = 0x20): Step =>
+  (headers: Record<string, string>, limit = Infinity, fill = 0x20, prefix?: Buffer): Step =>
   (_req, res) => {
     res.writeHead(200, headers);
+    if (prefix) res.write(prefix);
     const chunk = Buffer.alloc(64 * 1024, fill);
     let sent = 0;
     let open = true;

@@ -5,10 +5,24 @@
 // was read whole into memory (2.2 GB and a crash, or 3 GB and no end). The memory cases run the built
 // client alone in a child process, which reports its own peak RSS.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { constants, createGzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, ResponseTooLargeError, TimeoutError } from '../src/index.js';
-import { drip, faultServer, flood, gzipBomb, gzipped, json, type Seen, type Step, VIDEO_ID } from './helpers.js';
+import { createClient, DownloadError, ResponseTooLargeError, TimeoutError } from '../src/index.js';
+import {
+  drip,
+  faultServer,
+  flood,
+  gzipBomb,
+  gzipped,
+  json,
+  mp4Bytes,
+  type Seen,
+  type Step,
+  video,
+  VIDEO_ID,
+} from './helpers.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -150,5 +164,95 @@ describe('a body too large: refused at its limit, in bounded memory (the built c
     const e = await client.videos.get(VIDEO_ID).catch((x) => x);
     expect(e).toBeInstanceOf(ResponseTooLargeError);
     expect(srv.seen).toHaveLength(1);
+  });
+});
+
+describe('a download: a stall, a deadline, a ceiling the caller can raise (hole 1 and 2 on the download host)', () => {
+  /** An API whose video is completed, its download_url on a storage host playing `storage`. */
+  async function setup(storage: Step[], options: Parameters<typeof createClient>[0] = {}) {
+    const host = await serve(storage);
+    const api = await serve(() =>
+      json(200, video('completed', { download_url: `${host.origin}/bucket/v.mp4?X-Sig=s` })),
+    );
+    const client = createClient({ apiKey: 'k', baseUrl: api.baseUrl, pacing: false, ...options });
+    return { host, client, dir: mkdtempSync('/tmp/vg-hostile-dl-') };
+  }
+  /** A real MP4's first bytes, then `chunk` bytes every `everyMs`, forever. */
+  const dripVideo =
+    (everyMs: number, chunk = 1): Step =>
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      res.write(mp4Bytes(32));
+      const timer = setInterval(() => res.write(Buffer.alloc(chunk)), everyMs);
+      res.on('close', () => clearInterval(timer));
+    };
+
+  it('a host that drips: DownloadError BODY_TIMEOUT after one fresh address, no file left', async () => {
+    const { host, client, dir } = await setup([dripVideo(1000)], { bodyTimeoutMs: 1200 });
+    const e = await client.download(VIDEO_ID, `${dir}/v.mp4`).catch((x) => x);
+    expect(e).toBeInstanceOf(DownloadError);
+    expect(e).toMatchObject({ error_code: 'BODY_TIMEOUT', retryable: true });
+    expect(e.message).toMatch(
+      /the download host stalled: less than 1 KiB in 1200 ms \(bodyTimeoutMs\) after \d+ of \? bytes/,
+    );
+    expect(host.seen).toHaveLength(2);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a host that moves (8 KiB every 100 ms, forever): no stall, and the download’s own bodyDeadlineMs ends it', async () => {
+    const { client, dir } = await setup([dripVideo(100, 8192)]);
+    const e = await client.download(VIDEO_ID, `${dir}/v.mp4`, { bodyDeadlineMs: 1500 }).catch((x) => x);
+    expect(e).toMatchObject({ name: 'DownloadError', error_code: 'BODY_TIMEOUT' });
+    expect(e.message).toMatch(/did not finish within 1500 ms \(bodyDeadlineMs\)/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a declared Content-Length over maxBytes: TOO_LARGE before anything is written, not read afresh', async () => {
+    const { host, client, dir } = await setup([
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(10 * 1000 ** 3) });
+        res.write(mp4Bytes(64));
+      },
+    ]);
+    const e = await client.download(VIDEO_ID, `${dir}/v.mp4`).catch((x) => x);
+    expect(e).toMatchObject({ name: 'DownloadError', error_code: 'TOO_LARGE', limit: 2 * 1024 ** 3, retryable: false });
+    expect(e.message).toMatch(/declares 10000000000 bytes \(Content-Length\), over the limit of 2147483648 bytes/);
+    expect(host.seen).toHaveLength(1);
+    expect(readdirSync(dir)).toEqual([]);
+    // The caller can raise it: the same host, a ceiling above its length, and the download goes on (stopped here by a deadline).
+    const raised = await client
+      .download(VIDEO_ID, `${dir}/v.mp4`, { maxBytes: 20 * 1000 ** 3, bodyTimeoutMs: 500 })
+      .catch((x) => x);
+    expect(raised).toMatchObject({ error_code: 'BODY_TIMEOUT' });
+  });
+
+  it('no Content-Length, or one that says nothing of the decoded size (gzip): counted as it arrives, stopped at maxBytes', async () => {
+    const gz = createGzip({ level: constants.Z_BEST_COMPRESSION });
+    const parts: Buffer[] = [];
+    gz.on('data', (c: Buffer) => parts.push(c));
+    const ended = new Promise((r) => gz.on('end', r));
+    gz.write(mp4Bytes(32));
+    for (let i = 0; i < 256; i++) gz.write(Buffer.alloc(MiB));
+    gz.end();
+    await ended;
+    const bomb = Buffer.concat(parts);
+    for (const step of [
+      // A video's first bytes, then zeros as fast as they are taken, chunked (no Content-Length).
+      flood({ 'content-type': 'video/mp4' }, Infinity, 0, mp4Bytes(32)),
+      ((_req, res) =>
+        res
+          .writeHead(200, {
+            'content-type': 'video/mp4',
+            'content-encoding': 'gzip',
+            'content-length': String(bomb.length),
+          })
+          .end(bomb)) as Step,
+    ]) {
+      const { client, dir } = await setup([step], { maxDownloadBytes: 16 * MiB });
+      const e = await client.download(VIDEO_ID, `${dir}/v.mp4`).catch((x) => x);
+      expect(e).toMatchObject({ name: 'DownloadError', error_code: 'TOO_LARGE', limit: 16 * MiB, retryable: false });
+      expect(e.message).toMatch(/the video exceeds 16777216 bytes \(maxBytes\); nothing was kept/);
+      expect(readdirSync(dir)).toEqual([]);
+    }
   });
 });
