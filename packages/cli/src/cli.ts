@@ -9,7 +9,7 @@ import { registerList } from './commands/list.js';
 import { registerSettings } from './commands/settings.js';
 import { registerStatus } from './commands/status.js';
 import { registerWait } from './commands/wait.js';
-import { errorContext, parseSeconds } from './context.js';
+import { errorContext, parseSeconds, parseSize } from './context.js';
 import { describeError, sanitize } from './errors.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { type InterruptedError, interruption, onInterrupt } from './interrupt.js';
@@ -52,6 +52,11 @@ function buildProgram(): Command {
         '--body-deadline <seconds>',
         "an answer's whole body within this long of its headers (default 60; a download: none unless given)",
       ).argParser(parseSeconds('--body-deadline')),
+    )
+    .addOption(
+      new Option('--max-size <size>', 'the largest video a download writes (default 2GiB; e.g. 500MB, 8GB)').argParser(
+        parseSize('--max-size'),
+      ),
     )
     .addOption(
       new Option('--plan <plan>', 'your plan, for the upload limits (default: $VIDEO_API_PLAN or personal)').choices([

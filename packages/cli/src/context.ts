@@ -18,6 +18,8 @@ export interface GlobalOptions {
   requestTimeout?: number;
   bodyTimeout?: number;
   bodyDeadline?: number;
+  /** Bytes (--max-size). */
+  maxSize?: number;
 }
 
 export interface Context {
@@ -77,6 +79,7 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
       timeoutMs: ms(opts.requestTimeout),
       bodyTimeoutMs: ms(opts.bodyTimeout),
       bodyDeadlineMs: ms(opts.bodyDeadline),
+      maxDownloadBytes: opts.maxSize,
     });
   } catch (err) {
     // The client refuses plain HTTP except on loopback: that is a fix in the command line.
@@ -88,6 +91,30 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
   }
   const bodyDeadlineMs = opts.bodyDeadline === undefined ? undefined : Math.round(opts.bodyDeadline * 1000);
   return { client, out, progress, plan, baseUrl, ...(bodyDeadlineMs !== undefined && { bodyDeadlineMs }) };
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+
+/** A size from the command line: bytes, or with a unit (500MB, 4GB: decimal as everywhere in the toolkit; 2GiB: binary). */
+export function parseSize(name: string) {
+  return (value: string): number => {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+    if (!m || unit === undefined || Number(m[1]) <= 0)
+      throw usageError(`${name} must be a size such as 500MB, 4GB or 2GiB (or a number of bytes), not "${value}".`);
+    return Math.floor(Number(m[1]) * unit);
+  };
 }
 
 /** Seconds from the command line → milliseconds; decimals allowed (useful against a fast sandbox). */

@@ -114,6 +114,27 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       status,
     };
   }
+  // A download larger than the ceiling, or one that stalled or missed its deadline (the client's
+  // message says which and after how many bytes; no partial file is kept).
+  if (err.kind === 'download' && err.error_code === 'TOO_LARGE') {
+    return {
+      message: `${clientOptionsOut(detail)
+        .replace(/\(maxBytes\)/, '(--max-size)')
+        .replace(/\.$/, '')}. If the video is really that large, raise --max-size (e.g. --max-size 8GB).`,
+      exitCode: EXIT.ERROR,
+      code: 'DOWNLOAD_TOO_LARGE',
+      status,
+    };
+  }
+  if (err.kind === 'download' && err.error_code === 'BODY_TIMEOUT') {
+    const flag = /bodyDeadlineMs/.test(detail) ? '--body-deadline' : '--body-timeout';
+    return {
+      message: `${clientOptionsOut(detail).replace(/\.$/, '')} (after one fresh download address); no partial file was kept. Run "videogen download ${ctx.videoId ?? 'ID'} OUT" again later; on a slow link, raise ${flag} SECONDS.`,
+      exitCode: EXIT.ERROR,
+      code: 'DOWNLOAD_TIMEOUT',
+      status,
+    };
+  }
   if (err.kind === 'download') {
     const answer = status ? `answered ${status}` : 'dropped the connection';
     return {

@@ -4,7 +4,7 @@
 // the huge body was read whole (2.2 GB and a crash; 3 GB and no end). The child reports its own peak RSS
 // (fixtures/report-rss.cjs: process.resourceUsage().maxRSS at exit).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -135,5 +135,73 @@ describe('an answer body too large: refused at the limit, in bounded memory', ()
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'RESPONSE_TOO_LARGE', exit_code: 1 } });
     expect(r.maxRssKb).toBeLessThan(RSS_BOUND_KB);
+  });
+});
+
+describe('a download: a host that stalls, a video over --max-size', () => {
+  /** The API answers the status view of ID, completed, its download_url on a storage host answering `storage`. */
+  async function api(storage: (res: http.ServerResponse) => void) {
+    const host = await serve(storage);
+    const origin = new URL(host).origin;
+    return serve((res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          video_id: ID,
+          status: 'completed',
+          download_url: `${origin}/bucket/v.mp4?X-Sig=s`,
+          copyright: [],
+        }),
+      ),
+    );
+  }
+  /** An MP4's first bytes (an ftyp box), then `chunk` bytes every `everyMs` for as long as the connection lasts. */
+  const video = (headers: Record<string, string>, everyMs: number, chunk: number) => (res: http.ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'video/mp4', ...headers });
+    const ftyp = Buffer.alloc(32);
+    ftyp.writeUInt32BE(32, 0);
+    ftyp.write('ftyp', 4, 'latin1');
+    res.write(ftyp);
+    const timer = setInterval(() => res.write(Buffer.alloc(chunk)), everyMs);
+    res.on('close', () => clearInterval(timer));
+  };
+
+  it('a host that drips: exit 1 after one fresh address, naming the stall and --body-timeout; no file left', async () => {
+    const base = await api(video({}, 1000, 1));
+    const dir = mkdtempSync(join(tmpdir(), 'videogen-dl-'));
+    const r = await videogen(['download', ID, join(dir, 'v.mp4'), '--body-timeout', '0.5', '--json'], base);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'DOWNLOAD_TIMEOUT', exit_code: 1 } });
+    expect(errorLine(r.stderr)).toMatch(
+      /the download host stalled: less than 1 KiB in 500 ms .*raise --body-timeout SECONDS/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a video over --max-size (no Content-Length): exit 1 at the limit, nothing kept, in bounded memory', async () => {
+    const base = await api(video({}, 1, 64 * 1024));
+    const dir = mkdtempSync(join(tmpdir(), 'videogen-dl-'));
+    const r = await videogen(['download', ID, join(dir, 'v.mp4'), '--max-size', '8MB'], base);
+    expect(r.code).toBe(1);
+    expect(errorLine(r.stderr)).toMatch(
+      /the video exceeds 8000000 bytes \(--max-size\); nothing was kept.*raise --max-size/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+    expect(r.maxRssKb).toBeLessThan(RSS_BOUND_KB);
+  });
+
+  it('a declared Content-Length of 10 GB over the default 2 GiB: exit 1 before anything is written; --max-size raises it', async () => {
+    const base = await api(video({ 'content-length': String(10 * 1000 ** 3) }, 1000, 1));
+    const dir = mkdtempSync(join(tmpdir(), 'videogen-dl-'));
+    const r = await videogen(['download', ID, join(dir, 'v.mp4')], base);
+    expect(r.code).toBe(1);
+    expect(errorLine(r.stderr)).toMatch(
+      /declares 10000000000 bytes \(Content-Length\), over the limit of 2147483648 bytes/,
+    );
+    expect(readdirSync(dir)).toEqual([]);
+    const raised = await videogen(
+      ['download', ID, join(dir, 'v.mp4'), '--max-size', '20GB', '--body-timeout', '0.5'],
+      base,
+    );
+    expect(errorLine(raised.stderr)).toMatch(/stalled/);
   });
 });

@@ -79,6 +79,8 @@ export async function downloadTo(ctx: Context, videoId: string, out: string): Pr
     const result = (await interruptible((signal) =>
       ctx.client.download(videoId, path, {
         signal,
+        // A video on a slow link keeps moving: bounded as a whole only when --body-deadline is given.
+        ...(ctx.bodyDeadlineMs !== undefined && { bodyDeadlineMs: ctx.bodyDeadlineMs }),
         onProgress: ({ loaded, total }: { loaded: number; total?: number }) => bar.update(loaded, total),
       }),
     )) as { path?: string; bytes?: number };
