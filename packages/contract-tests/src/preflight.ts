@@ -4,7 +4,15 @@
 // (exit 2) instead of turning into failures, skips or drift advice. It also reads the target's pace
 // (RateLimit-Policy), so that a run and --plan against a time-scaled sandbox know its time scale.
 // Imports only Node and the rules, so that the pacing proxy (src/proxy/) can use it as it is.
-import { BASE_PATH, classifyError, parseRateLimitHeaders, RATE_LIMITS, RETRY_POLICY } from '@videogen/openapi/rules';
+import {
+  BASE_PATH,
+  BODY_LIMITS,
+  classifyError,
+  parseRateLimitHeaders,
+  RATE_LIMITS,
+  readBody,
+  RETRY_POLICY,
+} from '@videogen/openapi/rules';
 
 /** An answer as the preflight reads it (a fetch Response or a node:http answer, read whole). */
 export interface ProbeAnswer {
@@ -110,6 +118,8 @@ export function unreachable(url: URL, err: unknown, urlSource: string, timeoutMs
     code === 'UND_ERR_HEADERS_TIMEOUT'
   )
     return `cannot reach ${target}: no answer within ${Math.round(timeoutMs / 1000)} s (${code}): check ${urlSource} and that the network reaches ${host}`;
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' || code === 'UND_ERR_BODY_TIMEOUT')
+    return `${target} answered, but ${errorMessage(err)} (${code}): it is not the API, or something in between breaks its answers; check ${urlSource}`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
     return `cannot reach ${target}: no route to ${host} (${code}): check ${urlSource} and the network`;
   if (
@@ -345,5 +355,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
 /** The preflight's sender over fetch (the suite's own transport): redirects are answers, never followed. */
 export const fetchProbe: ProbeSend = async (url, headers, timeoutMs) => {
   const res = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-  return { status: res.status, headers: res.headers, text: await res.text() };
+  // At most the rules' limit of an answer, decoded (a gzip bomb is stopped there, issue 28).
+  const bytes = await readBody(res, { maxBytes: BODY_LIMITS.maxBytes });
+  return { status: res.status, headers: res.headers, text: new TextDecoder().decode(bytes) };
 };

@@ -4,7 +4,7 @@
 // gzip bomb was inflated whole (2.2 GB, then "Cannot create a string longer than 0x1fffffe8
 // characters"). The child reports its own peak RSS (fixtures/report-rss.cjs).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ function contract(args: string[], env: Record<string, string>) {
     ),
   );
   const rss = join(dir, 'rss');
-  return new Promise<{ code: number; out: string; summary: string; maxRssKb: number }>((resolve) =>
+  return new Promise<{ code: number; out: string; err: string; summary: string; maxRssKb: number }>((resolve) =>
     execFile(
       process.execPath,
       ['--require', join(root, 'test/fixtures/report-rss.cjs'), join(root, 'dist/cli.js'), ...args],
@@ -38,11 +38,14 @@ function contract(args: string[], env: Record<string, string>) {
         timeout: 110_000,
         maxBuffer: 64 * 1024 * 1024,
       },
-      (err, stdout) =>
+      (err, stdout, stderr) =>
         resolve({
           code: typeof err?.code === 'number' ? err.code : err ? -1 : 0,
           out: stdout,
-          summary: readFileSync(join(dir, 'test-results/summary.txt'), 'utf8'),
+          err: stderr,
+          summary: existsSync(join(dir, 'test-results/summary.txt'))
+            ? readFileSync(join(dir, 'test-results/summary.txt'), 'utf8')
+            : '',
           maxRssKb: Number(readFileSync(rss, 'utf8')),
         }),
     ),
@@ -50,19 +53,34 @@ function contract(args: string[], env: Record<string, string>) {
 }
 
 describe('videogen-contract against a hostile transport', () => {
-  it('a target whose every answer drips (headers, then a byte a second): each check fails naming the stall, the run ends', async () => {
+  /** A target whose settings page (the preflight's probe) is an empty page, and every other answer drips. */
+  async function drippingTarget(alsoProbe = false) {
     const server = http.createServer((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' });
+      if (!alsoProbe && req.url?.startsWith('/v1/video-settings/'))
+        return void res.end(
+          JSON.stringify({ results: [], has_next: false, total_count: 0, page: 1, items_per_page: 50 }),
+        );
       res.write('{"results": [');
       const timer = setInterval(() => res.write(' '), 1000);
       res.on('close', () => clearInterval(timer));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return {
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      close: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    };
+  }
+
+  it('answers that drip (headers, then a byte a second): each check fails naming the stall, and the run ends', async () => {
+    const target = await drippingTarget();
     try {
-      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-      const r = await contract(['listVideoSettings', '--body-timeout', '0.5', '--time-scale', '100'], {
-        VIDEO_API_BASE_URL: baseUrl,
+      const r = await contract(['listVideos', '--body-timeout', '0.5', '--time-scale', '100'], {
+        VIDEO_API_BASE_URL: target.baseUrl,
         VIDEO_API_KEY: 'sk-hostile-drip-key-0001',
       });
       expect(r.code, r.out.slice(-2000)).toBe(1);
@@ -71,8 +89,18 @@ describe('videogen-contract against a hostile transport', () => {
       expect(r.out + r.summary).not.toContain('sk-hostile-drip-key-0001');
       expect(r.maxRssKb).toBeLessThan(RSS_BOUND_KB);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      target.close();
+    }
+  });
+
+  it('a target whose every answer drips is stopped by the preflight, in seconds, exit 2', async () => {
+    const target = await drippingTarget(true);
+    try {
+      const r = await contract([], { VIDEO_API_BASE_URL: target.baseUrl, VIDEO_API_KEY: 'sk-hostile-drip-key-0001' });
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: no answer within 10 s/);
+    } finally {
+      target.close();
     }
   });
 
@@ -102,6 +130,31 @@ describe('videogen-contract against a hostile transport', () => {
     } finally {
       await proxy.close();
       await sandbox.close();
+    }
+  });
+
+  it('a target whose every answer is a gzip bomb is stopped by the preflight, naming the limit, in bounded memory', async () => {
+    const bomb = await gzipBomb();
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': String(bomb.length),
+        })
+        .end(bomb);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const r = await contract([], { VIDEO_API_BASE_URL: baseUrl, VIDEO_API_KEY: 'sk-hostile-bomb-key-0001' });
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/answered, but the answer's body exceeds the limit of 16777216 bytes/);
+      expect(r.maxRssKb).toBeLessThan(RSS_BOUND_KB);
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 });
