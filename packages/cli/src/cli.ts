@@ -13,7 +13,7 @@ import { errorContext, parseSeconds, parseSize } from './context.js';
 import { describeError, sanitize } from './errors.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { type InterruptedError, interruption, onInterrupt } from './interrupt.js';
-import { PLANS } from '@videogen/openapi/rules';
+import { BODY_LIMITS, PLANS } from '@videogen/openapi/rules';
 
 const ENVIRONMENT_HELP = `
 Environment:
@@ -44,19 +44,20 @@ function buildProgram(): Command {
     .addOption(
       new Option(
         '--body-timeout <seconds>',
-        "an answer's body that brings less than 1 KiB in this long has stalled: the call fails (default 30)",
+        `an answer's body that brings less than 1 KiB in this long has stalled: the call fails (default ${BODY_LIMITS.idleMs / 1000})`,
       ).argParser(parseSeconds('--body-timeout')),
     )
     .addOption(
       new Option(
         '--body-deadline <seconds>',
-        "an answer's whole body within this long of its headers (default 60; a download: none unless given)",
+        `an answer's whole body within this long of its headers (default ${BODY_LIMITS.totalMs / 1000}; a video being saved: none unless given)`,
       ).argParser(parseSeconds('--body-deadline')),
     )
     .addOption(
-      new Option('--max-size <size>', 'the largest video a download writes (default 2GiB; e.g. 500MB, 8GB)').argParser(
-        parseSize('--max-size'),
-      ),
+      new Option(
+        '--max-size <size>',
+        `the largest video a download writes (default ${BODY_LIMITS.maxDownloadBytes / 1024 ** 3}GiB; e.g. 500MB, 8GB)`,
+      ).argParser(parseSize('--max-size')),
     )
     .addOption(
       new Option('--plan <plan>', 'your plan, for the upload limits (default: $VIDEO_API_PLAN or personal)').choices([

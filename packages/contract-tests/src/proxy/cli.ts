@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
+import { BODY_LIMITS } from '@videogen/openapi/rules';
 import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
 import { checkProxyTarget } from './preflight.ts';
 import { startPacingProxy, targetUrl, type PacingProxyOptions } from './server.ts';
@@ -28,8 +29,8 @@ at the URL it prints.
                         passes the target's last answer through unchanged (default 900)
   --timeout SECONDS     how long to wait for the target's answer once a request is sent (default 120)
   --body-timeout SECONDS  the target's answer body stalls when less than 1 KiB arrives in this long
-                        (default 30): the attempt ends and the account's queue moves on
-  --body-deadline SECONDS  the target's whole answer body within this long of its headers (default 60)
+                        (default ${BODY_LIMITS.idleMs / 1000}): the attempt ends and the account's queue moves on
+  --body-deadline SECONDS  the target's whole answer body within this long of its headers (default ${BODY_LIMITS.totalMs / 1000})
   --time-scale N        the target runs N times faster than real time (a sandbox started with
                         --time-scale N); learned from RateLimit-Policy when the target sends it
   --same-account FP,FP  keys of one account, by the fingerprints the proxy prints (key:0123456789ab):
@@ -242,6 +243,7 @@ export function summary(s: PacingProxyStats): string {
       `  target answered ${statuses(s.upstream.answered)}${s.upstream.failed ? `, ${s.upstream.failed} attempts without answer` : ''}; sent again: ${resent}` +
         ` (429: ${s.resent.rateLimit}, 503: ${s.resent.unavailable}, other 5xx: ${s.resent.serverError}, network: ${s.resent.network}); POST 5xx not sent again: ${s.notResent}.`,
       `  credits spent: ${s.credits.spent}${s.credits.budget !== undefined ? ` of ${s.credits.budget}, ${s.credits.refused} refused` : ''}; starts held for a running slot: ${s.heldForConcurrency}; status reads by the proxy: ${s.statusReads}.`,
+      `  callers that left before being sent: ${s.abandoned}, while the target answered: ${s.left}; keys held: ${s.keys.held}, forgotten: ${s.keys.forgotten}.`,
     ].join('\n') + '\n'
   );
 }
