@@ -1,11 +1,12 @@
-// node scripts/issue-28-transport-probe.mjs [ROOT] [--cap SECONDS]: replays holes 1, 2 and 7 of issue 28
+// node scripts/issue-28-transport-probe.mjs [ROOT] [--holes 1,2,7] [--cap SECONDS]: replays holes 1, 2 and 7 of issue 28
 // against the built packages of a checkout (ROOT, default this one; `git archive main | tar -x -C DIR`,
 // `npm ci`, `npm run build` gives one of main) and prints, per case, what happened, how long it took and
 // the peak memory of the process concerned (GNU time's %M for the bins, VmHWM from /proc for the proxy).
 // Hostile servers are played here, over loopback: a drip (headers, then a byte a second), a gzip bomb
 // (1 MB inflating to 1 GiB), a declared Content-Length of 10 GB, a download host that sends forever, and
 // an API whose status view drips behind the pacing proxy. A case still running at the cap (default 180 s)
-// is killed and reported so. Nothing is asserted: run it on both checkouts and compare.
+// is killed and reported so. Nothing is asserted: run it on both checkouts and compare. Mind the memory
+// on a checkout without the limits: there the declared 10 GB body grew the CLI to 19 GB before it failed.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
