@@ -93,47 +93,54 @@ const none = (ms: number | undefined) => !ms || !Number.isFinite(ms) || ms <= 0;
 
 /**
  * The watch over one body: the adapter of a stream tells it when it waits for the source (`waiting`),
- * when it stops waiting (`resting`), and what arrived (`received`); the watch calls `fail` once, with a
+ * when it stops waiting (`resting`), and what arrived (`add`); the watch calls `fail` once, with a
  * BodyTimeoutError or a ResponseTooLargeError. The total deadline runs from construction.
+ *
+ * One timer, looked at when it fires rather than moved at every chunk (a read costs a clock reading, not
+ * a timer: the client's per-call benchmark counts it): the stall budget is spent only while waiting, and
+ * given back whole at each `progressBytes` that arrive.
  */
 export class BodyWatch {
   received = 0;
+  /** Waiting time left before the next progress is due, not counting the current wait. */
   #budget: number;
   #sinceProgress = 0;
-  #idle: ReturnType<typeof setTimeout> | undefined;
-  #total: ReturnType<typeof setTimeout> | undefined;
-  #waitingSince = 0;
+  /** When the current wait began (undefined: resting). */
+  #waitingSince: number | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer fires. */
+  #due = Infinity;
   #over = false;
+  readonly #deadline: number;
   readonly #idleMs: number;
+  readonly #totalMs: number;
   readonly #maxBytes: number;
   readonly #fail: (error: Error) => void;
 
   constructor(limits: BodyLimitOptions, fail: (error: Error) => void) {
     this.#idleMs = none(limits.idleMs) ? 0 : limits.idleMs!;
+    this.#totalMs = none(limits.totalMs) ? 0 : limits.totalMs!;
     this.#budget = this.#idleMs;
+    this.#deadline = this.#totalMs ? Date.now() + this.#totalMs : Infinity;
     this.#maxBytes = limits.maxBytes ?? Infinity;
     this.#fail = fail;
-    const totalMs = limits.totalMs;
-    if (!none(totalMs))
-      this.#total = setTimeout(() => this.#stop(new BodyTimeoutError('total', totalMs!, this.received)), totalMs!);
+    if (this.#totalMs) this.#arm(this.#totalMs);
   }
 
   /** A read of the source is pending: the stall clock runs. */
   waiting(): void {
-    if (this.#over || !this.#idleMs || this.#idle !== undefined) return;
-    this.#waitingSince = Date.now();
-    this.#idle = setTimeout(
-      () => this.#stop(new BodyTimeoutError('idle', this.#idleMs, this.received)),
-      Math.max(0, this.#budget),
-    );
+    if (this.#over || !this.#idleMs || this.#waitingSince !== undefined) return;
+    const now = Date.now();
+    this.#waitingSince = now;
+    // The timer must fire no later than the budget can last (it may be set for the later total deadline).
+    if (this.#due > now + this.#budget) this.#arm(this.#budget);
   }
 
   /** No read is pending (the consumer is busy): the stall clock stops. */
   resting(): void {
-    if (this.#idle === undefined) return;
-    clearTimeout(this.#idle);
-    this.#idle = undefined;
+    if (this.#waitingSince === undefined) return;
     this.#budget -= Date.now() - this.#waitingSince;
+    this.#waitingSince = undefined;
   }
 
   /** `n` bytes arrived; false when they pass the size limit (the watch has failed). */
@@ -156,13 +163,34 @@ export class BodyWatch {
   /** The body ended (or was given up): no timer is left. */
   end(): void {
     this.#over = true;
-    clearTimeout(this.#idle);
-    clearTimeout(this.#total);
-    this.#idle = undefined;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#due = Infinity;
   }
 
   get failed(): boolean {
     return this.#over;
+  }
+
+  #arm(ms: number): void {
+    clearTimeout(this.#timer);
+    const wait = Math.max(0, ms);
+    this.#due = Date.now() + wait;
+    this.#timer = setTimeout(() => this.#look(), wait);
+  }
+
+  /** The timer fired: a deadline passed, or (it was set for an earlier state) set it for what is left. */
+  #look(): void {
+    this.#timer = undefined;
+    this.#due = Infinity;
+    if (this.#over) return;
+    const now = Date.now();
+    if (now >= this.#deadline) return this.#stop(new BodyTimeoutError('total', this.#totalMs, this.received));
+    const waiting = this.#waitingSince !== undefined;
+    const left = this.#budget - (waiting ? now - this.#waitingSince! : 0);
+    if (waiting && left <= 0) return this.#stop(new BodyTimeoutError('idle', this.#idleMs, this.received));
+    const next = Math.min(waiting ? left : Infinity, this.#deadline - now);
+    if (Number.isFinite(next)) this.#arm(next);
   }
 
   #stop(error: Error): void {
@@ -237,7 +265,8 @@ export function limitBody(
 
 /**
  * A whole body read within `limits` (its declared length checked first), as bytes. Rejects with
- * a BodyTimeoutError, a ResponseTooLargeError, the signal's reason, or the source's own error.
+ * a BodyTimeoutError, a ResponseTooLargeError, the signal's reason, or the source's own error. It reads
+ * the source itself, under the watch (no second stream: the client's per-call benchmark counts it).
  */
 export async function readBody(
   res: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null },
@@ -249,14 +278,35 @@ export async function readBody(
     res.body.cancel(declared).catch(() => {});
     throw declared;
   }
-  const reader = limitBody(res.body, limits).getReader();
+  const { signal } = limits;
+  const reader = res.body.getReader();
+  let failure: unknown;
+  const stop = (error: unknown) => {
+    failure ??= error;
+    reader.cancel(error).catch(() => {});
+  };
+  const onAbort = () => stop(signal!.reason);
+  const watch = new BodyWatch(limits, stop);
+  if (signal?.aborted) stop(signal.reason);
+  else signal?.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
+  try {
+    for (;;) {
+      watch.waiting();
+      const chunk = await reader.read();
+      if (failure !== undefined) throw failure;
+      if (chunk.done) break;
+      if (!watch.add(chunk.value.byteLength)) throw failure;
+      chunks.push(chunk.value);
+      size += chunk.value.byteLength;
+    }
+  } catch (error) {
+    stop(error);
+    throw failure;
+  } finally {
+    watch.end();
+    signal?.removeEventListener('abort', onAbort);
   }
   if (chunks.length === 1 && chunks[0]!.byteOffset === 0 && chunks[0]!.byteLength === chunks[0]!.buffer.byteLength)
     return chunks[0] as Uint8Array<ArrayBuffer>;

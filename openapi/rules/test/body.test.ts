@@ -61,6 +61,12 @@ describe('limitBody: a stall', () => {
     expect((r.error as Error).message).toMatch(/stalled: less than 1024 bytes in 30 s/);
     expect(state.cancelled).toBe(r.error);
   });
+  it('a drip under both deadlines stalls at the stall window, not at the later total deadline', async () => {
+    const { stream } = source(1, 1000);
+    const r = await drain(limitBody(stream, { idleMs: 5000, totalMs: BODY_LIMITS.totalMs }), 10 * 60_000);
+    expect(r.error).toMatchObject({ name: 'BodyTimeoutError', deadline: 'idle', ms: 5000 });
+    expect(r.bytes).toBeLessThanOrEqual(6);
+  });
   it('a slow stream that moves (2 KiB every 20 s) is no stall: it ends whole', async () => {
     const { stream } = source(2048, 20_000, 12);
     const r = await drain(limitBody(stream, { idleMs: BODY_LIMITS.idleMs }), 10 * 60_000);
@@ -132,5 +138,32 @@ describe('limitBody and readBody: a size limit, counted as the bytes arrive', ()
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error.message).toMatch(/declares 10000000000 bytes \(Content-Length\), over the limit of 16777216 bytes/);
     expect(pulled).toBe(false);
+  });
+
+  it('readBody holds the source to the same rules: a drip stalls, a moving body meets the total deadline, an abort, a size', async () => {
+    const read = async (stream: ReadableStream<Uint8Array>, limits: Parameters<typeof readBody>[1], forMs: number) => {
+      let result: unknown;
+      void readBody({ headers: new Headers(), body: stream }, limits).then(
+        (bytes) => (result = bytes.byteLength),
+        (error) => (result = error),
+      );
+      for (let t = 0; t < forMs && result === undefined; t += 1000) await vi.advanceTimersByTimeAsync(1000);
+      return result;
+    };
+    expect(await read(source(1, 1000).stream, { idleMs: BODY_LIMITS.idleMs }, 600_000)).toMatchObject({
+      name: 'BodyTimeoutError',
+      deadline: 'idle',
+    });
+    expect(
+      await read(source(1024, 29_000).stream, { idleMs: BODY_LIMITS.idleMs, totalMs: BODY_LIMITS.totalMs }, 600_000),
+    ).toMatchObject({ deadline: 'total' });
+    expect(await read(source(2048, 20_000, 12).stream, { idleMs: BODY_LIMITS.idleMs }, 600_000)).toBe(12 * 2048);
+    expect(await read(source(1024 * 1024, 10).stream, { maxBytes: 3 * 1024 * 1024 }, 60_000)).toMatchObject({
+      name: 'ResponseTooLargeError',
+    });
+    const ac = new AbortController();
+    const reason = new Error('gone');
+    setTimeout(() => ac.abort(reason), 1500);
+    expect(await read(source(1, 1000).stream, { signal: ac.signal }, 10_000)).toBe(reason);
   });
 });
