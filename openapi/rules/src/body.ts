@@ -185,10 +185,16 @@ export class BodyWatch {
     this.#due = Infinity;
     if (this.#over) return;
     const now = Date.now();
-    if (now >= this.#deadline) return this.#stop(new BodyTimeoutError('total', this.#totalMs, this.received));
+    if (now >= this.#deadline) {
+      this.#stop(new BodyTimeoutError('total', this.#totalMs, this.received));
+      return;
+    }
     const waiting = this.#waitingSince !== undefined;
     const left = this.#budget - (waiting ? now - this.#waitingSince! : 0);
-    if (waiting && left <= 0) return this.#stop(new BodyTimeoutError('idle', this.#idleMs, this.received));
+    if (waiting && left <= 0) {
+      this.#stop(new BodyTimeoutError('idle', this.#idleMs, this.received));
+      return;
+    }
     const next = Math.min(waiting ? left : Infinity, this.#deadline - now);
     if (Number.isFinite(next)) this.#arm(next);
   }
