@@ -1,15 +1,10 @@
-import { APIPromise, type WithResponse } from './api-promise.js';
+import type { Schemas } from '@videogen/openapi/types';
+import type { APIPromise, WithResponse } from './api-promise.js';
 import { UnexpectedResponseError } from './errors.js';
 import type { RequestOptions } from './transport.js';
 
-/** The paged list envelope (interface 2.5). */
-export interface Page<T> {
-  results: T[];
-  has_next: boolean;
-  total_count: number;
-  page: number;
-  items_per_page: number;
-}
+/** The paged list envelope (interface 2.5): the document's paging fields, and the page's items. */
+export type Page<T> = Schemas['PageEnvelope'] & { results: T[] };
 export interface ListOptions extends RequestOptions {
   /** Only this page (1-based) instead of every page from the first. */
   page?: number;

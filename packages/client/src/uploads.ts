@@ -1,4 +1,4 @@
-import type { components } from './generated/openapi.js';
+import type { components } from '@videogen/openapi/types';
 import { formProblem, PLAN_LIMITS_AS, UPLOAD_LIMITS, type PLANS } from '@videogen/openapi/rules';
 import { ValidationError } from './errors.js';
 import { builtin, noFileSystem } from './runtime.js';
