@@ -5,6 +5,7 @@
 // codes and statuses for conversions, 401/403 for auth, 429 for the rate limit, 503
 // SIMULTANEOUS_GENERATE_LIMIT, the fields of 2.x, items_per_page 50, the languages and ratios.
 import type { Operation } from '@videogen/openapi';
+import type { OperationId } from '@videogen/openapi/types';
 import { ApiError } from './errors.js';
 import type { RateLimiterStyle } from './rate-limit.js';
 
@@ -71,7 +72,7 @@ const RENAMED: Record<string, string> = {
   RATE_LIMIT_EXCEEDED: 'TOO_MANY_REQUESTS',
 };
 /** An object kind per operation, added to every object as `object` (extra fields are allowed, 2.x shows no others). */
-const KINDS: Record<string, string> = {
+const KINDS: Record<OperationId, string> = {
   getVideo: 'video',
   generateVideo: 'video',
   createConversion: 'video',
@@ -126,7 +127,7 @@ const alternative: Personality = {
     return Object.assign(new ApiError(status, code, err.message, headers), { extra: { request_id: requestId() } });
   },
   body(op, body) {
-    const kind = KINDS[op.operationId] ?? 'object';
+    const kind = KINDS[op.operationId as OperationId] ?? 'object';
     const decorate = (o: any, k: string) => {
       const out: any = { object: k, ...o };
       if ('created_at' in out) out.created_at = withOffset(out.created_at);

@@ -9,6 +9,7 @@ import {
   type Operation,
   type OpenApiDocument,
 } from '@videogen/openapi';
+import type { Schemas } from '@videogen/openapi/types';
 
 export type { Plan };
 export type UploadPlan = 'personal' | 'business';
@@ -29,8 +30,8 @@ export interface SpecModel {
   spec: OpenApiDocument;
   ajv: ReturnType<typeof createAjv>;
   operations: Operation[];
-  languages: string[];
-  aspectRatios: string[];
+  languages: Schemas['Language'][];
+  aspectRatios: Schemas['AspectRatio'][];
   combinations: ValidCombination[];
   uploadLimits: Record<string, UploadFieldLimits>;
   /** Plans whose upload limits are those of another plan (`free` → `personal`). */

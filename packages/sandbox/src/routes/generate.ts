@@ -6,12 +6,12 @@ import type { Context } from '../context.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import { seededSettings } from '../fixtures.js';
 import { readScenario } from '../magic.js';
-import type { OperationHandler } from '../spec-routes.js';
+import type { OperationHandlers } from '../spec-routes.js';
 import { readGenerateForm, type GenerateForm } from '../uploads.js';
 import { checkCapacity, startVideo } from '../videos.js';
 import type { ValidCombination } from '../spec.js';
 
-export function generateHandlers(ctx: Context): Record<string, OperationHandler> {
+export function generateHandlers(ctx: Context): Pick<OperationHandlers, 'generateVideo'> {
   const { model } = ctx;
   const inputNames = Object.keys(model.spec.components.schemas.GenerateVideoRequest.properties).filter(
     (n) => n !== 'video_setting_id',
@@ -20,8 +20,7 @@ export function generateHandlers(ctx: Context): Record<string, OperationHandler>
     [...c.fields, ...(c.optional ?? []).map((o) => `[${o}]`)].join(' + ');
 
   return {
-    generateVideo: async (request) => {
-      const account = request.account!;
+    generateVideo: async ({ request, account }) => {
       const form = await readGenerateForm(request, account.plan, model);
 
       // x-valid-combinations first, so that a wrong combination is named as such (the schema's oneOf
