@@ -5,6 +5,9 @@ export { settingsFrom, externalTarget, envForTarget, type Settings } from './cli
 export { launchTarget, startSandboxTarget, sandboxTarget, SANDBOX_TIME_SCALE, type Launched } from './cli/launch.ts';
 export { runContract, type ContractRun, type Io } from './commands/run.ts';
 export { plans, formatPlans } from './commands/plan.ts';
+export { checkTarget, type TargetCheck } from './commands/preflight.ts';
+export { preflight, type PreflightResult, type PreflightOptions } from './preflight.ts';
+export { coverageOf, type Coverage, type CoverageCell } from './report/coverage.ts';
 export { catalogue } from './checks/index.ts';
 export { select, type Selection, type PlannedCheck } from './engine/selection.ts';
 export { Run } from './engine/run.ts';
@@ -21,4 +24,5 @@ export type {
   TransientAnswer,
   Mismatch,
   Cost,
+  GenerationSettings,
 } from './shapes.ts';

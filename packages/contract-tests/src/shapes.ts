@@ -69,7 +69,7 @@ export interface TargetConfig {
   pacingUrl?: string;
   /** Decision mismatches fail the run too (CONTRACT_STRICT=1). Default: only against our own sandbox. */
   strict: boolean;
-  /** Every video contract --seed made for this target (its fixtures and the conversion). */
+  /** Every video contract --seed-fixtures made for this target (its fixtures and the conversion). */
   seededIds?: string[];
   /** Generate every valid combination (7 credits) instead of one per input mode (CONTRACT_EVERY_COMBINATION=1). */
   everyCombination?: boolean;
@@ -80,6 +80,41 @@ export interface TargetConfig {
    * spreads the burst's requests over more than that (a fixed window turns, a bucket refills): no 429.
    */
   holdTime?: () => () => void;
+  /** Generated requests (absent: none, as in the self-test's runs of the hand-written catalogue). */
+  generation?: GenerationSettings;
+  /** How the user named the profile and the budget, so that a skip reason names what they typed. */
+  named?: Pick<Named, 'profile' | 'budget'>;
+}
+
+/** Generated requests: how many per operation, the wall-time budget of the phase, and the seed. */
+export interface GenerationSettings {
+  /** Generated requests per operation (0: none). */
+  examples: number;
+  /** The most wall time the phase takes, ms. */
+  maxTimeMs: number;
+  seed: number;
+  /** The user chose the seed (else it was drawn, and the summary prints it). */
+  seedGiven: boolean;
+  /** Only these operations (the run judges only their checks: --only); all when absent. */
+  operations?: string[];
+}
+
+/** How the user named a setting, for messages: the option when one was given (or neither was), else the variable. */
+export interface Named {
+  baseUrl: string;
+  profile: string;
+  budget: string;
+}
+
+/** How to ask for a profile the way the user asks for it: `--profile no-credit`, or `CONTRACT_PROFILE=no-credit`. */
+export function profileFlag(named: Pick<Named, 'profile'> | undefined, profile: string): string {
+  return named?.profile === 'CONTRACT_PROFILE' ? `CONTRACT_PROFILE=${profile}` : `--profile ${profile}`;
+}
+
+/** How to set a credit budget the way the user sets it. */
+export function budgetFlag(named: Pick<Named, 'budget'> | undefined, budget?: number): string {
+  const n = budget === undefined ? 'N' : String(budget);
+  return named?.budget === 'CONTRACT_CREDIT_BUDGET' ? `CONTRACT_CREDIT_BUDGET=${n}` : `--budget ${n}`;
 }
 
 export type ProblemKind = 'server_error' | 'status' | 'content_type' | 'schema' | 'headers' | 'envelope' | 'error_code';
@@ -108,6 +143,8 @@ export interface RecordedRequest {
   json?: unknown;
   raw?: { body: string; contentType: string };
   form?: RecordedPart[];
+  /** Headers sent besides Accept, Authorization and Content-Type (a generated request's variants). */
+  headers?: Record<string, string>;
 }
 
 /** One request and its final answer (after the retries and waits of interface 7.1). */
@@ -200,6 +237,8 @@ export interface Cost {
   apartB: number;
   /** B is the most it sends (it stops once it has what it looks for). */
   upTo?: boolean;
+  /** A is the most it sends too (generated requests: a deadline may end them, a failure adds its shrinking). */
+  upToA?: boolean;
   /** Generations or conversions a conforming target refuses, which a broken one would charge. */
   atRisk: number;
 }
@@ -216,6 +255,8 @@ export interface RequestOptions {
   raw?: { body: string; contentType: string };
   form?: FormData;
   auth?: Auth;
+  /** Further headers (a generated request's variants: Accept, an id of its own); never Authorization. */
+  headers?: Record<string, string>;
   /** Wait out and re-send a 429 / 503 (default true); off in the checks that provoke them. */
   retry?: boolean;
   /** Wait for a free place in the rate-limit window (default true); off for deliberate bursts. */

@@ -1,12 +1,14 @@
 // A service that stays inside the interface but chose differently where it is silent (the sandbox's
 // `alternative` personality), under every rate-limiter style: the suite reports no interface failure, and
-// every difference lands in the drift report under the decision it differs from, and nowhere else.
+// every difference lands in the drift report under the decision it differs from, and nowhere else. Both
+// personalities run with generated requests on (src/generation/): they add no interface failure, and
+// against our own sandbox no drift either.
 import { describe, expect, it } from 'vitest';
 import { RATE_LIMITER_STYLES } from '@videogen/sandbox';
 import { startSandboxTarget } from '../src/cli/launch.ts';
 import { checkId } from '../src/engine/catalogue.ts';
 import { driftOf } from '../src/report/drift.ts';
-import { failures, runSuite, SELF_TEST_TIME_SCALE } from './harness.ts';
+import { failures, generation, runSuite, SELF_TEST_TIME_SCALE } from './harness.ts';
 
 describe('against a service that chose differently (personality alternative)', () => {
   it.each(RATE_LIMITER_STYLES)(
@@ -15,10 +17,18 @@ describe('against a service that chose differently (personality alternative)', (
       const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { personality: 'alternative', rateLimiter });
       try {
         // As a QA engineer would run it against someone else's service: an external target, not strict.
-        const { run, results, bursts } = await runSuite({ ...sandbox.config, kind: 'external', strict: false });
+        const { run, results, bursts } = await runSuite({
+          ...sandbox.config,
+          kind: 'external',
+          strict: false,
+          generation: generation(5),
+        });
         // The burst went at one instant of the sandbox's time (TargetConfig.holdTime): every limiter style answers a 429.
         expect(bursts).toBe(1);
         expect(failures(results)).toEqual([]);
+        // The generated checks ran (with the link sequences as far as a conversion).
+        const generated = results.filter((r) => r.name.startsWith('generated_') && r.state !== 'skipped');
+        expect(generated.length).toBeGreaterThan(15);
         const drifted = results.filter((r) => r.state === 'drift');
         expect(drifted.length).toBeGreaterThan(0);
         const decisions = new Set(driftOf(results).map((d) => d.decision));
@@ -54,7 +64,7 @@ describe('against a service that chose differently (personality alternative)', (
     async (rateLimiter) => {
       const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { rateLimiter });
       try {
-        const { results, bursts } = await runSuite({ ...sandbox.config, strict: true });
+        const { results, bursts } = await runSuite({ ...sandbox.config, strict: true, generation: generation(5) });
         expect(bursts).toBe(1);
         expect(failures(results)).toEqual([]);
         expect(results.filter((r) => r.state === 'drift').map((r) => `${checkId(r)}: ${r.message}`)).toEqual([]);

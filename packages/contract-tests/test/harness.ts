@@ -5,10 +5,18 @@ import { checkId } from '../src/engine/catalogue.ts';
 import { Run } from '../src/engine/run.ts';
 import { runCatalogue, type RunResult } from '../src/engine/runner.ts';
 import { select } from '../src/engine/selection.ts';
-import type { Profile, TargetConfig } from '../src/shapes.ts';
+import type { GenerationSettings, Profile, TargetConfig } from '../src/shapes.ts';
 import { startBreakingProxy, type Break } from './breaking-proxy.ts';
 
 export const SELF_TEST_TIME_SCALE = 100;
+
+/** Generated requests as a run takes them by default (--examples 10), with a seed of the test's own. */
+export const generation = (seed = 1, examples = 10): GenerationSettings => ({
+  examples,
+  maxTimeMs: 120_000,
+  seed,
+  seedGiven: true,
+});
 
 /** Runs the catalogue for `config` (filtered to `operations`), as `videogen-contract` does, in this process. */
 export async function runSuite(
@@ -33,7 +41,7 @@ export async function runAgainstProxy(
   sandboxOptions: Record<string, unknown> = {},
   profile?: Profile,
   /** The sandbox's time runs during the burst (no holdTime): for a break that waits upstream for it to pass. */
-  { burstInRealTime = false } = {},
+  { burstInRealTime = false, generation }: { burstInRealTime?: boolean; generation?: GenerationSettings } = {},
 ): Promise<{ results: RunResult[]; byId: Map<string, RunResult>; run: Run; violations: string[]; bursts: number }> {
   const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, sandboxOptions);
   const proxy = await startBreakingProxy(sandbox.handle.origin, make(sandbox.config));
@@ -42,6 +50,7 @@ export async function runAgainstProxy(
       ...sandbox.config,
       baseUrl: proxy.baseUrl,
       holdTime: burstInRealTime ? undefined : sandbox.config.holdTime,
+      ...(generation && { generation }),
     };
     const { run, results, byId, bursts } = await runSuite(target, { operations, profile });
     return { results, byId, run, violations: [...sandbox.handle.violations], bursts };

@@ -1,6 +1,7 @@
 // The package's shape: no import circle (type-only imports count: madge sees them), and the folders in
-// layers: shapes.ts imports nothing; engine/ imports no other folder; scenarios/ only engine/; checks/
-// only engine/ and scenarios/; report/ only engine/; commands/ and cli/ on top.
+// layers: shapes.ts imports nothing; engine/ imports no other folder; scenarios/ only engine/;
+// generation/ only engine/ and scenarios/; checks/ only engine/, scenarios/ and generation/; report/ only
+// engine/; commands/ and cli/ on top.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ const graph = (dir: string) => madge(dir, { fileExtensions: ['ts'], tsConfig: jo
 const LAYERS: Record<string, string[]> = {
   engine: ['engine'],
   scenarios: ['engine', 'scenarios'],
-  checks: ['engine', 'scenarios', 'checks'],
+  generation: ['engine', 'scenarios', 'generation'],
+  checks: ['engine', 'scenarios', 'generation', 'checks'],
   report: ['engine', 'report'],
 };
 

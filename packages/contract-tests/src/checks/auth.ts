@@ -52,6 +52,11 @@ export function authChecks(target: TargetConfig): Check<any>[] {
           if (code && got !== code.code)
             j.mismatch(code.decision, 'error_code', `expected error_code ${code.code}, got ${got}`, ex);
         },
+        // 401 UNAUTHORIZED is our choice (#29, #7); 403 FORBIDDEN what a service that chose 403 answers.
+        answers: [
+          { status: 401, code: 'UNAUTHORIZED' },
+          { status: 403, code: 'FORBIDDEN' },
+        ],
       }),
     );
   });

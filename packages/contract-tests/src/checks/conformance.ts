@@ -2,9 +2,9 @@
 // (transient answers, retried or waited out, are reported apart and never judged): run last, so that
 // they see the responses of every scenario.
 import type { Check } from '../engine/catalogue.ts';
-import { ensure } from '../engine/judge.ts';
+import { ensure, MISMATCH_KIND } from '../engine/judge.ts';
 import { describeExchange } from '../engine/outcomes.ts';
-import type { Exchange, Mismatch, ProblemKind } from '../shapes.ts';
+import type { Exchange, ProblemKind } from '../shapes.ts';
 
 const KINDS: Array<{ name: string; kind: ProblemKind }> = [
   { name: 'not_a_server_error', kind: 'server_error' },
@@ -15,17 +15,6 @@ const KINDS: Array<{ name: string; kind: ProblemKind }> = [
   { name: 'error_envelope', kind: 'envelope' },
   { name: 'documented_error_code', kind: 'error_code' },
 ];
-
-/** A response problem under a decision → what the drift report says differs. */
-const MISMATCH_KIND: Record<ProblemKind, Mismatch['kind']> = {
-  status: 'status',
-  headers: 'header',
-  error_code: 'error_code',
-  server_error: 'value',
-  content_type: 'value',
-  schema: 'value',
-  envelope: 'value',
-};
 
 export function conformanceChecks(operationIds: string[]): Check<Exchange[]>[] {
   return operationIds.flatMap((operation) =>

@@ -41,6 +41,7 @@ function row(
       j.success(r.options, 'GET the options of the source video');
       j.refusal(j.present(r.post, 'the conversion'), [status], code);
     },
+    answers: [{ status, code }],
   });
 }
 
@@ -63,6 +64,7 @@ function accountRow(
     cost: { apartA: 1, atRisk: 1 },
     send: async (s) => convert(s.api(account), await s.fixture(fixture), { aspect_ratio: '1:1' }, extra),
     judge: (ex, j) => j.refusal(ex, [status], 'INSUFFICIENT_CREDIT'),
+    answers: [{ status, code: 'INSUFFICIENT_CREDIT' }],
   });
 }
 
@@ -177,6 +179,11 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
         for (const ex of r.sent) j.refusal(ex, [400]);
         if (r.stopped) j.skip(r.stopped);
       },
+      answers: [
+        { status: 400, code: 'INVALID_LANGUAGE' },
+        { status: 400, code: 'INVALID_ASPECT_RATIO' },
+        { status: 400, code: 'INVALID_REQUEST' },
+      ],
     }),
     row('convert_target_required', 'convertibleVideoId', () => ({}), 400, 'CONVERT_TARGET_REQUIRED'),
     row('invalid_language', 'convertibleVideoId', () => ({ language: 'xx' }), 400, 'INVALID_LANGUAGE'),
@@ -212,6 +219,7 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
         if (!r.language) j.skip('the video supports every language: set CONTRACT_LIMITED_VOICES_VIDEO_ID');
         j.refusal(j.present(r.post, 'the conversion'), [400], 'LANGUAGE_NOT_SUPPORTED_BY_VOICES');
       },
+      answers: [{ status: 400, code: 'LANGUAGE_NOT_SUPPORTED_BY_VOICES' }],
     }),
     probe('createConversion', 'source_not_convertible', {
       needs: [REFUSED, STATEFUL, need.fixture('notConvertibleVideoId')],
@@ -237,6 +245,7 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
           !r.configured && code === 'UNSUPPORTED_HEAVY_AVATAR' ? code : 'SOURCE_VIDEO_NOT_CONVERTIBLE',
         );
       },
+      answers: [{ status: 400, code: 'SOURCE_VIDEO_NOT_CONVERTIBLE' }],
     }),
     row(
       'unsupported_heavy_avatar',
@@ -250,6 +259,7 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
       cost: { A: 1, atRisk: 1 },
       send: (s) => convert(s.main, randomUUID(), { aspect_ratio: '1:1' }),
       judge: (ex, j) => j.refusal(ex, [404], 'NOT_FOUND'),
+      answers: [{ status: 404, code: 'NOT_FOUND' }],
     }),
     probe('createConversion', 'not_found_other_account', {
       needs: [
@@ -270,12 +280,14 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
         j.success(r.own, "the other account's own request for its video");
         j.refusal(r.post, [404], 'NOT_FOUND');
       },
+      answers: [{ status: 404, code: 'NOT_FOUND' }],
     }),
     probe('createConversion', 'negative_data_rejection_malformed_id', {
       needs: [REFUSED],
       cost: { A: 1, atRisk: 1 },
       send: (s) => convert(s.main, 'not-a-uuid', { aspect_ratio: '1:1' }),
       judge: (ex, j) => j.refusal(ex, [400, 404]),
+      answers: [{ status: 400 }, { status: 404 }],
     }),
     accountRow('insufficient_credit_free_plan', 'freePlan', 'freePlanVideoId', 'no key of a Free-plan account', 403),
     accountRow(
@@ -292,6 +304,7 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
       send: async (s) =>
         convert(s.main, await s.fixture('unknownErrorVideoId'), { aspect_ratio: '1:1' }, { expectServerError: true }),
       judge: (ex, j) => j.refusal(ex, [500], 'UNKNOWN_ERROR'),
+      answers: [{ status: 500, code: 'UNKNOWN_ERROR' }],
     }),
   ];
 }

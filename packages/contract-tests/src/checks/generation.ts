@@ -140,6 +140,7 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
         for (const ex of r.sent) j.refusal(ex, [400]);
         if (r.stopped) j.skip(r.stopped);
       },
+      answers: [{ status: 400 }],
     }),
     probe('generateVideo', 'negative_data_rejection_semantics', {
       needs: [REFUSED, need.stateful('it accepts any well-typed form'), need.fixture('videoSettingId')],
@@ -151,6 +152,7 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
         return s.main.post('/videos/generate/', { form: noInput });
       },
       judge: (ex, j) => j.refusal(ex, [400]),
+      answers: [{ status: 400 }],
     }),
   ];
 }

@@ -8,6 +8,10 @@ import { operationIds, sampleRequest } from '../scenarios/requests.ts';
 import { authChecks } from './auth.ts';
 import { conformanceChecks } from './conformance.ts';
 import { conversionChecks } from './conversions.ts';
+import { loadContract } from '../engine/contract.ts';
+import { reachable } from '../generation/links.ts';
+import { generatedScenarios } from '../generation/scenarios.ts';
+import { generatedChecks } from './generated.ts';
 import { generationChecks } from './generation.ts';
 import { limitChecks } from './limits.ts';
 import { modeChecks } from './modes.ts';
@@ -36,6 +40,10 @@ export function catalogue(target: TargetConfig): Catalogue {
       // Limits after the rest: a burst leaves the window full.
       ...limitChecks(g),
       ...authChecks(target),
+      // Generated requests (when the run asks for them), before conformance, which judges their answers too.
+      ...(target.generation && target.generation.examples > 0
+        ? generatedChecks(generatedScenarios(), loadContract().operations, reachable(loadContract()))
+        : []),
       ...conformanceChecks(operationIds()),
     ],
     // Discovery first: a fixture found on the target is used before the run waits for its own video.

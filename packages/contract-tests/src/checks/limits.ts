@@ -76,46 +76,54 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
             );
         }
       },
+      answers: [{ status: 429 }],
     }),
-    check('generateVideo', 'concurrency_limit', g.probe, (p, j) => {
-      // Judged by the state established before sending: all running. A queue that holds the request and
-      // answers 200 once a place frees breaks 8.2 all the same.
-      if (!allRunning(j, p.before))
-        j.skip(
-          'the generations filling the running places had already ended when the next was sent (too fast to test the limit)',
-        );
-      const stillRunning = allRunning(j, p.after);
-      let judged = 0;
-      for (const [i, { combination, exchange }] of p.overLimit.entries()) {
-        if (ok(exchange)) {
-          // The first was sent while all ran (read just before); a later one only if they still ran after.
-          ensure(
-            i > 0 && !stillRunning,
-            `a generation (${combination.key}) was accepted while ${MAX_RUNNING} videos ran: expected 503 SIMULTANEOUS_GENERATE_LIMIT (8.2)`,
-            withFilling(p, exchange),
+    check(
+      'generateVideo',
+      'concurrency_limit',
+      g.probe,
+      (p, j) => {
+        // Judged by the state established before sending: all running. A queue that holds the request and
+        // answers 200 once a place frees breaks 8.2 all the same.
+        if (!allRunning(j, p.before))
+          j.skip(
+            'the generations filling the running places had already ended when the next was sent (too fast to test the limit)',
           );
-          continue;
+        const stillRunning = allRunning(j, p.after);
+        let judged = 0;
+        for (const [i, { combination, exchange }] of p.overLimit.entries()) {
+          if (ok(exchange)) {
+            // The first was sent while all ran (read just before); a later one only if they still ran after.
+            ensure(
+              i > 0 && !stillRunning,
+              `a generation (${combination.key}) was accepted while ${MAX_RUNNING} videos ran: expected 503 SIMULTANEOUS_GENERATE_LIMIT (8.2)`,
+              withFilling(p, exchange),
+            );
+            continue;
+          }
+          if (exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) continue; // refused as a form: its own generate_mode check says so
+          try {
+            j.refusal(exchange, [503], 'SIMULTANEOUS_GENERATE_LIMIT');
+          } catch (err) {
+            (err as { exchanges?: Exchange[] }).exchanges?.unshift(...p.filling);
+            throw err;
+          }
+          judged++;
         }
-        if (exchange.status >= 400 && exchange.status < 500 && exchange.status !== 429) continue; // refused as a form: its own generate_mode check says so
-        try {
-          j.refusal(exchange, [503], 'SIMULTANEOUS_GENERATE_LIMIT');
-        } catch (err) {
-          (err as { exchanges?: Exchange[] }).exchanges?.unshift(...p.filling);
-          throw err;
-        }
-        judged++;
-      }
-      if (!judged && p.stopped) j.skip(p.stopped);
-      if (!judged && !stillRunning)
-        j.skip(
-          'the generations filling the running places had ended by the time the answers came (too fast to test the limit)',
+        if (!judged && p.stopped) j.skip(p.stopped);
+        if (!judged && !stillRunning)
+          j.skip(
+            'the generations filling the running places had ended by the time the answers came (too fast to test the limit)',
+          );
+        ensure(
+          judged > 0,
+          'every generation sent while the running places were full was refused as a form (see the generate_mode checks), so the limit could not be judged',
+          p.overLimit.map((x) => x.exchange),
         );
-      ensure(
-        judged > 0,
-        'every generation sent while the running places were full was refused as a form (see the generate_mode checks), so the limit could not be judged',
-        p.overLimit.map((x) => x.exchange),
-      );
-    }),
+      },
+      [],
+      [{ status: 503, code: 'SIMULTANEOUS_GENERATE_LIMIT' }],
+    ),
     check(
       'createConversion',
       'concurrency_limit_shared',
@@ -141,6 +149,7 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
       },
       // A convertible video there before the run's own complete (they are the ones running).
       [need.foundFixture('convertibleVideoId')],
+      [{ status: 503, code: 'SIMULTANEOUS_GENERATE_LIMIT' }],
     ),
   ];
 }

@@ -146,6 +146,7 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
         return generate(s, form);
       },
       judge: (ex, j) => j.refusal(ex, [400], 'FILE_UPLOAD_ERROR'),
+      answers: [{ status: 400, code: 'FILE_UPLOAD_ERROR' }],
     }),
     probe('generateVideo', 'negative_data_rejection_too_many_images', {
       needs: [
@@ -164,6 +165,7 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
           ),
         ),
       judge: (ex, j) => j.refusal(ex, [400], 'FILE_UPLOAD_ERROR'),
+      answers: [{ status: 400, code: 'FILE_UPLOAD_ERROR' }],
     }),
     probe('generateVideo', 'negative_data_rejection_invalid_combination', {
       needs: [
@@ -175,6 +177,7 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
       // audio_file comes alone (4.1): with text it is no valid combination, whatever the setting.
       send: async (s) => generate(s, modeForm(await s.fixture('audioSettingId'), ['audio_file', 'text'])),
       judge: (ex, j) => j.refusal(ex, [400], 'INVALID_REQUEST'),
+      answers: [{ status: 400, code: 'INVALID_REQUEST' }],
     }),
     probe('generateVideo', 'negative_data_rejection_missing_setting', {
       needs: [REFUSED],
@@ -182,6 +185,7 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
       // A valid combination (pdf_file alone) without the required video_setting_id: a schema error.
       send: async (s) => generate(s, modeForm(undefined, ['pdf_file'])),
       judge: (ex, j) => j.refusal(ex, [400], 'INVALID_REQUEST'),
+      answers: [{ status: 400, code: 'INVALID_REQUEST' }],
     }),
     probe('generateVideo', 'negative_data_rejection_setting_fields_mismatch', {
       // The refusal is our reading of request_fields (DECISIONS #26): a target that accepts charges a
@@ -194,6 +198,7 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
       cost: { A: 1, atRisk: 1 },
       send: async (s) => generate(s, modeForm(await s.fixture('videoSettingId'), ['pdf_file'])),
       judge: (ex, j) => j.refusal(ex, [400], 'INVALID_VIDEO_SETTING', [26]),
+      answers: [{ status: 400, code: 'INVALID_VIDEO_SETTING' }],
     }),
     probe('generateVideo', 'negative_data_rejection_unknown_setting', {
       needs: [REFUSED, need.stateful('every id exists for it')],
@@ -201,6 +206,7 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
       // 400: generateVideo declares no 404 (an unknown setting is a bad form field, not a missing resource).
       send: async (s) => generate(s, modeForm(randomUUID(), ['text'])),
       judge: (ex, j) => j.refusal(ex, [400], 'INVALID_VIDEO_SETTING'),
+      answers: [{ status: 400, code: 'INVALID_VIDEO_SETTING' }],
     }),
     probe('generateVideo', 'negative_data_rejection_file_over_plan_limit', {
       // The sandbox's second account (globex) is on the Personal plan: a file just past its limit.
@@ -235,6 +241,7 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
           );
         j.refusal(r.upload!, [400], 'FILE_UPLOAD_ERROR');
       },
+      answers: [{ status: 400, code: 'FILE_UPLOAD_ERROR' }],
     }),
   ];
 }

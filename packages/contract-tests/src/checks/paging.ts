@@ -93,5 +93,6 @@ export const pagingChecks: Check<any>[] = LISTS.flatMap(({ operation, path }) =>
     judge: (answers, j) => {
       for (const ex of answers) j.refusal(ex, [400]);
     },
+    answers: [{ status: 400 }],
   }),
 ]);

@@ -64,6 +64,7 @@ const idChecks: Check<any>[] = BY_ID.flatMap(({ operation, path }) => [
     cost: { B: 1 },
     send: (s) => s.main.get(path(randomUUID())),
     judge: (ex, j) => j.refusal(ex, [404], 'NOT_FOUND'),
+    answers: [{ status: 404, code: 'NOT_FOUND' }],
   }),
   probe(operation, 'negative_data_rejection_malformed_id', {
     cost: { B: 2 },
@@ -72,6 +73,7 @@ const idChecks: Check<any>[] = BY_ID.flatMap(({ operation, path }) => [
     judge: (answers, j) => {
       for (const ex of answers) j.refusal(ex, [400, 404]);
     },
+    answers: [{ status: 400 }, { status: 404 }],
   }),
   probe(operation, 'not_found_other_account', {
     needs: [
@@ -89,6 +91,7 @@ const idChecks: Check<any>[] = BY_ID.flatMap(({ operation, path }) => [
       j.success(r.own, "the other account's own request for its video");
       j.refusal(r.theirs, [404], 'NOT_FOUND');
     },
+    answers: [{ status: 404, code: 'NOT_FOUND' }],
   }),
 ]);
 

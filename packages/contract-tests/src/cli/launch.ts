@@ -60,6 +60,8 @@ export function sandboxTarget(
     rateLimited: true,
     strict: s?.strict ?? true,
     everyCombination: s?.everyCombination ?? false,
+    ...(s?.generation && { generation: s.generation }),
+    ...(s?.named && { named: s.named }),
     fixtures: {
       videoSettingId: fx.acme.settings.text,
       pdfSettingId: fx.acme.settings.pdf,
@@ -170,6 +172,8 @@ export async function startPrismTarget(s: Settings): Promise<Launched> {
     rateLimited: false,
     strict: strictDefault(s, 'prism'),
     everyCombination: s.everyCombination,
+    generation: s.generation,
+    named: s.named,
     fixtures: {},
   };
   return {

@@ -1,6 +1,6 @@
 // videogen-contract: the contract suite from a terminal. Parses the command line (node:util parseArgs),
 // resolves options against their environment variables, and runs one command: a run (default), --plan,
-// --seed, --replay, --har, or the `proxy` subcommand. Exit codes: 0 passed, 1 an interface failure (or
+// --seed-fixtures, --replay, --har, or the `proxy` subcommand. Exit codes: 0 passed, 1 an interface failure (or
 // a decision mismatch when strict; a reproduced failure for --replay), 2 a usage or setup error.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { formatPlans, plans } from '../commands/plan.ts';
 import { checkTraffic, formatTraffic, readTraffic } from '../commands/har.ts';
 import { formatReplay, readBundle, replay } from '../commands/replay.ts';
 import { runContract, type Io } from '../commands/run.ts';
+import { checkTarget } from '../commands/preflight.ts';
 import { seed } from '../commands/seed.ts';
 import { launchTarget, loadSandbox, SANDBOX_TIME_SCALE, sandboxTarget, startSandboxTarget } from './launch.ts';
 import { externalTarget, settingsFrom, UsageError, type OptionValues } from './target.ts';
@@ -30,7 +31,12 @@ const OPTIONS = {
   failures: { type: 'string' },
   fixtures: { type: 'string' },
   plan: { type: 'boolean' },
-  seed: { type: 'boolean' },
+  'seed-fixtures': { type: 'boolean' },
+  seed: { type: 'string' },
+  examples: { type: 'string' },
+  'max-time': { type: 'string' },
+  keyless: { type: 'boolean' },
+  html: { type: 'string' },
   replay: { type: 'string' },
   target: { type: 'string' },
   har: { type: 'string' },
@@ -41,7 +47,7 @@ const OPTIONS = {
 
 export const USAGE = `usage: videogen-contract [options] [CHECK…]      run the contract suite
        videogen-contract --plan [options]         requests, credits and floor wall time per profile; nothing sent
-       videogen-contract --seed --profile full    create a completed video and a conversion once (2 credits), for later runs
+       videogen-contract --seed-fixtures --profile full   create a completed video and a conversion once (2 credits), for later runs
        videogen-contract --replay FILE [--target sandbox]   re-send a failure bundle and say whether it reproduces
        videogen-contract --har FILE               check recorded traffic (HAR 1.2 or JSON lines) offline; nothing sent
        videogen-contract proxy …                  a pacing proxy for any tool (videogen-contract proxy --help)
@@ -60,17 +66,25 @@ Target (an option wins over its environment variable):
   --strict | --no-strict   CONTRACT_STRICT=1|0     decision mismatches fail the run too (default: only against the sandbox)
   --prism                                          start the Prism mock and run against it (workspace only: needs @stoplight/prism-cli)
   CHECK… / --only CHECK    CONTRACT_ONLY=a,b       judge only these: an operation, a check, or operation.check
-Keys (environment only, never printed):
+Generated requests (fast-check, from the document's schemas; GET only in read-only; paced; no credit
+unless --budget leaves some):
+  --examples N             CONTRACT_EXAMPLES       generated requests per operation (default 10; 0: none)
+  --max-time SECONDS       CONTRACT_MAX_TIME       the most wall time they take, all together (default 120)
+  --seed N                 CONTRACT_SEED           reproduce the generated requests of a run (the summary prints its seed)
+Keys (environment only, never printed); a key the target rejects ends it before any check (exit 2):
   VIDEO_API_KEY, VIDEO_API_OTHER_ACCOUNT_KEY (isolation checks), CONTRACT_FREE_PLAN_KEY, CONTRACT_NO_CREDIT_KEY
+  --keyless                CONTRACT_KEYLESS=1      no VIDEO_API_KEY on purpose: only the checks that need none (authentication)
 Fixtures: CONTRACT_*_ID variables (see the README); discovered on the target when unset.
 Reports (defaults under ./test-results/):
   --junit FILE             CONTRACT_JUNIT_FILE     JUnit XML (junit.xml)
   --summary FILE           CONTRACT_SUMMARY_FILE   the summary (summary.txt, and summary.json beside it)
   --drift FILE             CONTRACT_DRIFT_FILE     the drift report (drift.md, and drift.json beside it)
   --failures DIR           CONTRACT_FAILURES_DIR   failure bundles for --replay (failures/)
-  --fixtures FILE          CONTRACT_FIXTURES_FILE  what --seed wrote and later runs read (fixtures.json)
+  --fixtures FILE          CONTRACT_FIXTURES_FILE  what --seed-fixtures wrote and later runs read (fixtures.json)
+  --html FILE              CONTRACT_HTML_FILE      the HTML report: coverage matrix, failures, drift (report.html)
   -h, --help    -v, --version
-Exit: 0 passed, 1 an interface failure (or a mismatch when strict; a reproduced failure for --replay), 2 a usage error.
+Exit: 0 passed, 1 an interface failure (or a mismatch when strict; a reproduced failure for --replay),
+      2 a usage or setup error (no key, a key the target rejects, a URL that is not reachable or not the API).
 `;
 
 function version(): string {
@@ -105,6 +119,12 @@ const stdio: Io = { out: (t) => process.stdout.write(t), err: (t) => process.std
 export async function main(argv: string[], io: Io = stdio, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (argv[0] === 'proxy') return proxy(argv.slice(1), io);
   try {
+    // --seed was the fixtures command before it took the generation seed: say so rather than "argument missing".
+    const at = argv.indexOf('--seed');
+    if (at >= 0 && (at === argv.length - 1 || argv[at + 1].startsWith('-')))
+      throw new UsageError(
+        '--seed takes a number (the seed of the generated requests); to create fixtures use --seed-fixtures --profile full',
+      );
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     if (values.help) return (io.out(USAGE), 0);
     if (values.version) return (io.out(`${version()}\n`), 0);
@@ -116,14 +136,30 @@ export async function main(argv: string[], io: Io = stdio, env: NodeJS.ProcessEn
       return report.interfaceProblems > 0 || (s.strict && report.decisionProblems > 0) ? 1 : 0;
     }
     if (values.plan) {
-      // The target as a run would see it, without starting or calling it.
-      const target = s.baseUrl
-        ? externalTarget(s, env)
-        : sandboxTarget('(sandbox started for the run)', await loadSandbox(), s.timeScale ?? SANDBOX_TIME_SCALE, s);
-      io.out(formatPlans(plans(target, s.budget), target));
-      return 0;
+      // The target as a run would see it: the sandbox a run would start is not started; a URL gets the
+      // run's preflight (one GET per key, no credit), which also reads the pace its limits run at.
+      if (!s.baseUrl) {
+        const target = sandboxTarget(
+          '(sandbox started for the run)',
+          await loadSandbox(),
+          s.timeScale ?? SANDBOX_TIME_SCALE,
+          s,
+        );
+        io.out(formatPlans(plans(target, s.budget), target));
+        return 0;
+      }
+      const checked = await checkTarget(externalTarget(s, env), {
+        keyless: s.keyless,
+        timeScaleGiven: s.timeScale !== undefined,
+        urlSource: s.named.baseUrl,
+      });
+      const target = checked.config;
+      io.out(formatPlans(plans(target, s.budget), target, checked.result));
+      if (checked.result.ok) return 0;
+      io.err(`videogen-contract: ${redact(checked.result.message)}\n`);
+      return 2;
     }
-    if (values.seed) {
+    if (values['seed-fixtures']) {
       await seed(externalTarget(s, env), s.fixturesFile, io.out);
       return 0;
     }

@@ -4,7 +4,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
 import { registerSecret } from '../engine/redact.ts';
-import { FIXTURE_ENV, PROFILES, type FixtureIds, type Profile, type TargetConfig, type TargetKind } from '../shapes.ts';
+import {
+  FIXTURE_ENV,
+  PROFILES,
+  type FixtureIds,
+  type GenerationSettings,
+  type Named,
+  type Profile,
+  type TargetConfig,
+  type TargetKind,
+} from '../shapes.ts';
 
 /** Everything a run is told, resolved from options and the environment. */
 export interface Settings {
@@ -15,6 +24,13 @@ export interface Settings {
   strict?: boolean;
   budget?: number;
   everyCombination: boolean;
+  /** Run without VIDEO_API_KEY on purpose: only the checks that need no key (authentication, generated keyless requests). */
+  keyless: boolean;
+  /** Generated requests (fast-check): per operation, the time budget of the phase, the seed that reproduces them. */
+  generation: GenerationSettings;
+  htmlFile: string;
+  /** How the user named each setting, for messages and skip reasons (`--profile`, `CONTRACT_PROFILE`). */
+  named: Named;
   junitFile: string;
   summaryFile: string;
   driftFile: string;
@@ -25,6 +41,11 @@ export interface Settings {
 }
 
 const KINDS: TargetKind[] = ['external', 'sandbox', 'prism'];
+
+/** Generated requests per operation by default: about 2 minutes at the interface's pace for every operation. */
+export const DEFAULT_EXAMPLES = 10;
+/** The most wall time the generated requests take by default, in seconds. */
+export const DEFAULT_MAX_TIME_S = 120;
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
   if (value === undefined || value === '') return undefined;
@@ -63,10 +84,28 @@ export interface OptionValues {
   failures?: string;
   fixtures?: string;
   only?: string[];
+  keyless?: boolean;
+  examples?: string;
+  'max-time'?: string;
+  seed?: string;
+  html?: string;
 }
+
+/** The option or the variable that set something, as the user typed it; neither: the option (what a message suggests). */
+const source = (option: string, variable: string, optionValue: unknown, variableValue: string | undefined) =>
+  optionValue === undefined && variableValue ? variable : option;
 
 export function settingsFrom(o: OptionValues, env: NodeJS.ProcessEnv = process.env): Settings {
   const timeScale = o['time-scale'] ?? env.CONTRACT_TIME_SCALE;
+  const seedText = o.seed ?? env.CONTRACT_SEED;
+  if (seedText !== undefined && seedText !== '' && !/^-?\d+$/.test(seedText))
+    throw new UsageError(
+      `--seed / CONTRACT_SEED takes the whole number that reproduces generated requests, not ${seedText} (creating fixtures is --seed-fixtures)`,
+    );
+  const maxTime = o['max-time'] ?? env.CONTRACT_MAX_TIME;
+  const maxTimeS = maxTime === undefined || maxTime === '' ? DEFAULT_MAX_TIME_S : Number(maxTime);
+  if (!(maxTimeS >= 0) || !Number.isFinite(maxTimeS))
+    throw new UsageError(`--max-time / CONTRACT_MAX_TIME must be a number of seconds ≥ 0, not ${maxTime}`);
   const ts = timeScale === undefined || timeScale === '' ? undefined : Number(timeScale);
   if (ts !== undefined && !(ts > 0)) throw new UsageError(`the time scale must be a number > 0, not ${timeScale}`);
   const driftFile = o.drift ?? env.CONTRACT_DRIFT_FILE ?? 'test-results/drift.md';
@@ -84,10 +123,24 @@ export function settingsFrom(o: OptionValues, env: NodeJS.ProcessEnv = process.e
     failuresDir: o.failures ?? env.CONTRACT_FAILURES_DIR ?? 'test-results/failures',
     fixturesFile: o.fixtures ?? env.CONTRACT_FIXTURES_FILE ?? 'test-results/fixtures.json',
     only: o.only ?? (env.CONTRACT_ONLY ? env.CONTRACT_ONLY.split(',') : []),
+    keyless: o.keyless ?? flag(env.CONTRACT_KEYLESS) ?? false,
+    generation: {
+      examples: count('--examples / CONTRACT_EXAMPLES', o.examples ?? env.CONTRACT_EXAMPLES) ?? DEFAULT_EXAMPLES,
+      maxTimeMs: maxTimeS * 1000,
+      // A seed is always chosen, so that every run can be reproduced (the summary prints it).
+      seed: seedText !== undefined && seedText !== '' ? Number(seedText) : Math.floor(Math.random() * 2 ** 31),
+      seedGiven: seedText !== undefined && seedText !== '',
+    },
+    htmlFile: o.html ?? env.CONTRACT_HTML_FILE ?? 'test-results/report.html',
+    named: {
+      baseUrl: source('--base-url', 'VIDEO_API_BASE_URL', o['base-url'], env.VIDEO_API_BASE_URL || 'unset'),
+      profile: source('--profile', 'CONTRACT_PROFILE', o.profile, env.CONTRACT_PROFILE),
+      budget: source('--budget', 'CONTRACT_CREDIT_BUDGET', o.budget, env.CONTRACT_CREDIT_BUDGET),
+    },
   };
 }
 
-/** What `--seed` wrote for this base URL (nothing when there is no file, or it is another target's). */
+/** What `--seed-fixtures` wrote for this base URL (nothing when there is no file, or it is another target's). */
 export function seeded(baseUrl: string, file: string): { fixtures: FixtureIds; ids: string[] } {
   if (!existsSync(file)) return { fixtures: {}, ids: [] };
   const data = JSON.parse(readFileSync(file, 'utf8'));
@@ -136,6 +189,8 @@ export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env
     ...(pacingUrl && kind !== 'prism' && { pacingUrl }),
     strict: strictDefault(s, kind),
     everyCombination: s.everyCombination,
+    generation: s.generation,
+    named: s.named,
   };
   for (const k of [config.apiKey, config.otherAccountKey, config.freePlanKey, config.noCreditKey]) registerSecret(k);
   return config;

@@ -5,16 +5,19 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkId } from '../engine/catalogue.ts';
 import { redact } from '../engine/redact.ts';
-import { Run } from '../engine/run.ts';
+import { pacerFor, Run } from '../engine/run.ts';
 import { runCatalogue, type RunResult } from '../engine/runner.ts';
 import { select } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
 import { driftMarkdown, driftOf } from '../report/drift.ts';
 import { makeBundle, writeBundle } from '../report/failures.ts';
+import { coverageOf, formatCoverage } from '../report/coverage.ts';
+import { htmlReport } from '../report/html.ts';
 import { junitXml } from '../report/junit.ts';
 import { formatSummary, type RunStats } from '../report/summary.ts';
-import type { TargetConfig } from '../shapes.ts';
+import type { Exchange, TargetConfig } from '../shapes.ts';
 import type { Settings } from '../cli/target.ts';
+import { checkTarget } from './preflight.ts';
 
 export interface Io {
   out(text: string): void;
@@ -36,22 +39,74 @@ export function matches(filters: string[], c: { operation: string; name: string 
   );
 }
 
+/** Generated requests per operation (every scenario of src/generation/), and the seed that reproduces them. */
+function generatedCounts(exchanges: Exchange[], seed: number) {
+  const perOperation: Record<string, number> = {};
+  for (const e of exchanges)
+    if (e.scenario.startsWith('generated') && e.operationId)
+      perOperation[e.operationId] = (perOperation[e.operationId] ?? 0) + 1;
+  return { seed, perOperation };
+}
+
+function formatGenerated(g: ReturnType<typeof generatedCounts> | undefined): string[] {
+  if (!g) return [];
+  const total = Object.values(g.perOperation).reduce((a, b) => a + b, 0);
+  return [
+    '',
+    `Generated requests: ${total} (${Object.entries(g.perOperation)
+      .map(([op, n]) => `${op} ${n}`)
+      .join(', ')}); seed ${g.seed}: --seed ${g.seed} sends the same ones again`,
+  ];
+}
+
 export interface ContractRun {
   results: RunResult[];
   run: Run;
   exitCode: number;
+  /** The operator's mistake the preflight found (exit 2, nothing judged): the cause and the fix in one line. */
+  setupError?: string;
 }
 
 export async function runContract(config: TargetConfig, s: Settings, io: Io = stdio): Promise<ContractRun> {
   // Reports of an earlier run would read as this one's.
   rmSync(s.failuresDir, { recursive: true, force: true });
   const driftJson = s.driftFile.replace(/\.md$/, '') + '.json';
-  for (const f of [s.driftFile, driftJson]) rmSync(f, { force: true });
+  const summaryJson = s.summaryFile.replace(/\.txt$/, '') + '.json';
+  for (const f of [s.driftFile, driftJson, s.junitFile, s.summaryFile, summaryJson, s.htmlFile])
+    rmSync(f, { force: true });
   const started = Date.now();
+  // Before any check: a missing or rejected key, a URL that is not reachable or not the API stop here.
+  const pacer = pacerFor(config, s.timeScale ?? (config.kind === 'external' ? undefined : config.timeScale));
+  const checked = await checkTarget(config, {
+    keyless: s.keyless,
+    timeScaleGiven: s.timeScale !== undefined,
+    urlSource: s.named.baseUrl,
+    pacer,
+  });
+  if (!checked.result.ok) {
+    const line = `videogen-contract: ${redact(checked.result.message)}`;
+    io.err(`${line}\n`);
+    const text = `${line}\n(exit 2: a setup error; nothing was judged)\n`;
+    write(s.summaryFile, text);
+    write(
+      summaryJson,
+      JSON.stringify({ setupError: { kind: checked.result.kind, message: redact(checked.result.message) } }, null, 2),
+    );
+    return { results: [], run: new Run(config, pacer), exitCode: 2, setupError: redact(checked.result.message) };
+  }
+  config = checked.config;
+  // --only: generated requests only for the operations whose generated checks the run judges.
+  if (config.generation && s.only.length) {
+    const judged = catalogue(config)
+      .checks.filter((c) => c.name.startsWith('generated_') && matches(s.only, c))
+      .map((c) => c.operation);
+    config = { ...config, generation: { ...config.generation, operations: [...new Set(judged)] } };
+  }
+  for (const note of checked.result.notes) io.err(`preflight: ${redact(note)}\n`);
   const cat = catalogue(config);
   const selection = select(cat, config, config.profile, s.budget);
   selection.checks = selection.checks.filter((c) => matches(s.only, c.check));
-  const run = new Run(config);
+  const run = new Run(config, pacer);
   io.out(
     `contract target: ${config.kind} ${config.baseUrl} (profile ${config.profile}${config.timeScale !== 1 ? `, time scale ${config.timeScale}` : ''}${s.budget !== undefined ? `, credit budget ${s.budget}` : ''})\n`,
   );
@@ -62,9 +117,21 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
         `[${String(i + 1).padStart(width)}/${n}] ${r.state.padEnd(7)} ${checkId(r)}${r.state === 'skipped' && r.message ? ` — ${r.message.split('\n')[0]}` : ''}\n`,
       ),
   });
-  for (const r of results)
+  // Replay bundles: each failure's exchanges, and each drift's (the answers that differ from a decision).
+  const bundles = new Map<string, string>();
+  for (const r of results) {
     if (r.state === 'failed')
-      writeBundle(s.failuresDir, makeBundle(checkId(r), r.message ?? '', config, r.exchanges ?? []));
+      bundles.set(
+        checkId(r),
+        writeBundle(s.failuresDir, makeBundle(checkId(r), r.message ?? '', config, r.exchanges ?? [])),
+      );
+    const shown = (r.mismatches ?? []).flatMap((m) => (m.exchange ? [m.exchange] : []));
+    if (r.state === 'drift' && shown.length)
+      bundles.set(
+        checkId(r),
+        writeBundle(s.failuresDir, makeBundle(checkId(r), r.message ?? '', config, [...new Set(shown)]), '.drift'),
+      );
+  }
   const drift = driftOf(results);
   write(s.driftFile, driftMarkdown(drift));
   write(driftJson, redact(JSON.stringify(drift, null, 2)));
@@ -77,22 +144,47 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     durationMs: Date.now() - started,
     pacedMs: run.pacer.stats.waitedMs,
   };
-  const text = formatSummary(results, stats, drift, run.transients, s.driftFile);
+  const coverage = coverageOf(run.contract, cat.checks, results, run.exchanges, run.transients);
+  const generated = config.generation?.examples ? generatedCounts(run.exchanges, config.generation.seed) : undefined;
+  const text = formatSummary(results, stats, drift, run.transients, s.driftFile, [
+    ...formatCoverage(coverage),
+    ...formatGenerated(generated),
+  ]);
   io.out(text);
   write(s.summaryFile, text);
+  write(
+    s.htmlFile,
+    htmlReport({
+      title: 'Contract report',
+      target: { kind: config.kind, baseUrl: config.baseUrl, profile: config.profile, timeScale: config.timeScale },
+      results,
+      stats,
+      drift,
+      transients: run.transients,
+      coverage,
+      generated,
+      bundles,
+      file: s.htmlFile,
+      startedAt: new Date(started),
+    }),
+  );
   const plain = results.map(({ exchanges: _exchanges, mismatches, ...r }) => ({
     ...r,
     ...(mismatches && { mismatches: mismatches.map(({ exchange: _e, ...m }) => m) }),
   }));
   write(
-    s.summaryFile.replace(/\.txt$/, '') + '.json',
+    summaryJson,
     redact(
       JSON.stringify(
         {
-          target: { kind: config.kind, baseUrl: config.baseUrl, profile: config.profile },
+          target: { kind: config.kind, baseUrl: config.baseUrl, profile: config.profile, timeScale: config.timeScale },
+          preflight: checked.result.notes,
           stats,
           results: plain,
           transients: run.transients,
+          coverage,
+          ...(generated && { generated }),
+          bundles: Object.fromEntries(bundles),
         },
         null,
         2,

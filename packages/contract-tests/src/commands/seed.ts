@@ -1,4 +1,4 @@
-// --seed: spends two credits once so that later read-only runs skip as little as possible. It creates a
+// --seed-fixtures: spends two credits once so that later read-only runs skip as little as possible. It creates a
 // video, waits for it to complete, converts it when it can, waits for that too, and writes their ids to
 // a fixtures file that later runs against the same base URL read (CONTRACT_FIXTURES_FILE).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,13 +15,13 @@ import { UsageError } from '../cli/target.ts';
 
 export async function seed(target: TargetConfig, file: string, out: (s: string) => void): Promise<FixtureIds> {
   if (target.profile !== 'full')
-    throw new UsageError('--seed spends credits: it runs only with --profile full (CONTRACT_PROFILE=full)');
+    throw new UsageError('--seed-fixtures spends credits: it runs only with --profile full (CONTRACT_PROFILE=full)');
   const run = new Run(target);
   const cat = catalogue(target);
   const s = createSender(run, cat, select(cat, target, 'full'));
   // At most the two credits it is meant to spend, whatever the target answers.
   run.creditCap = 2;
-  run.capReason = '--seed spends at most 2 credits';
+  run.capReason = '--seed-fixtures spends at most 2 credits';
   const setting = await s.maybeFixture('videoSettingId', { made: false });
   if (!setting) throw new Error('no text setting to generate with: set CONTRACT_VIDEO_SETTING_ID');
   const seeded: FixtureIds = {};

@@ -27,6 +27,7 @@ export type Need =
   | { kind: 'checksKeys'; why: string }
   | { kind: 'sandbox'; why: string }
   | { kind: 'repeatedParts'; why: string }
+  | { kind: 'budget'; why: string }
   | { kind: 'fixture'; fixture: FixtureName; made?: false };
 
 export const need = {
@@ -37,6 +38,8 @@ export const need = {
   checksKeys: (why: string): Need => ({ kind: 'checksKeys', why }),
   sandbox: (why: string): Need => ({ kind: 'sandbox', why }),
   repeatedParts: (why: string): Need => ({ kind: 'repeatedParts', why }),
+  /** Spends credits beyond the run's own: only when the user set a credit budget (it may fit there). */
+  budget: (why: string): Need => ({ kind: 'budget', why }),
   fixture: (fixture: FixtureName): Need => ({ kind: 'fixture', fixture }),
   /** A fixture configured or found on the target, not one the run makes (needed before the run's videos complete). */
   foundFixture: (fixture: FixtureName): Need => ({ kind: 'fixture', fixture, made: false }),
@@ -46,6 +49,8 @@ export const need = {
 export interface PlanTarget {
   target: TargetConfig;
   profile: Profile;
+  /** The credit budget, when the user set one. */
+  budget?: number;
 }
 
 /** What a scenario's send gets: the run's APIs, fixtures, the records of the scenarios it uses. */
@@ -71,6 +76,8 @@ export interface Scenario<R = unknown> {
   readonly needs: readonly Need[];
   /** Sends nothing with the main key (the authentication checks): runs without VIDEO_API_KEY. */
   readonly keyless?: boolean;
+  /** Generated requests: their time is bounded by the run's time budget (--max-time), apart in the plan. */
+  readonly generated?: boolean;
   /** Scenarios whose records it reads (sent first; a check of this one shows their exchanges too). */
   readonly uses: readonly Scenario<any>[];
   /** Scenarios sent right after this one, before anything else (the concurrency probe, while the generations run). */
@@ -80,12 +87,28 @@ export interface Scenario<R = unknown> {
   send(s: Sender): Promise<R>;
 }
 
+/**
+ * An answer a check provokes and expects of its operation: a status, and the code when one is expected
+ * (the coverage matrix reads it: a documented answer no running check provokes is "not reachable" with
+ * the reason those checks skip). A check that declares none expects the operation's success.
+ */
+export interface Answer {
+  status: number;
+  code?: string;
+}
+
 export interface Check<R = unknown> {
   readonly operation: string;
+  readonly answers?: readonly Answer[];
   readonly name: string;
   /** The scenario whose record it judges; `all` for the conformance checks (every exchange of the run so far). */
   readonly reads: Scenario<R> | 'all';
   readonly needs: readonly Need[];
+  /**
+   * What a failure's bundle replays: by default its scenario's exchanges and those its failure shows;
+   * `shown`: only those (generated requests: the one request a failure was shrunk to).
+   */
+  readonly bundle?: 'shown';
   judge(record: R, j: Judge): void;
 }
 
@@ -96,6 +119,7 @@ export function scenario<R>(s: {
   needs?: Need[];
   uses?: Scenario<any>[];
   keyless?: boolean;
+  generated?: boolean;
   cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>);
   send: (s: Sender) => Promise<R>;
 }): Scenario<R> {
@@ -104,6 +128,7 @@ export function scenario<R>(s: {
     name: s.name,
     needs: s.needs ?? [],
     keyless: s.keyless,
+    ...(s.generated && { generated: true }),
     uses: s.uses ?? [],
     // biome-ignore lint/suspicious/noThenProperty: a scenario's follow-ups; an array, so a scenario is never taken for a thenable
     then: [],
@@ -119,8 +144,9 @@ export function check<R>(
   reads: Scenario<R>,
   judge: (record: R, j: Judge) => void,
   needs: Need[] = [],
+  answers?: Answer[],
 ): Check<R> {
-  return { operation, name, reads, needs, judge };
+  return { operation, name, reads, needs, judge, ...(answers && { answers }) };
 }
 
 /**
@@ -137,6 +163,8 @@ export function probe<R>(
     cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>);
     send: (s: Sender) => Promise<R>;
     judge: (record: R, j: Judge) => void;
+    /** The answers it provokes (none: the operation's success). */
+    answers?: Answer[];
   },
 ): Check<R> {
   const own = scenario({
@@ -147,7 +175,7 @@ export function probe<R>(
     cost: p.cost,
     send: p.send,
   });
-  return { operation, name, reads: own, needs: [], judge: p.judge };
+  return { operation, name, reads: own, needs: [], judge: p.judge, ...(p.answers && { answers: p.answers }) };
 }
 
 /** Where a fixture comes from when it is not configured: a scenario that looks for it (discovery) or makes it. */

@@ -86,7 +86,7 @@ export class Api {
     for (let attempt = 1; ; attempt++) {
       // The credit guard: only a request with an account's key can spend its credits.
       if (auth === 'key') this.rec.beforeSend(op?.operationId);
-      const headers: Record<string, string> = { accept: 'application/json' };
+      const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
       if (auth === 'key') {
         if (!this.key) throw new Error('this request needs an API key (VIDEO_API_KEY)');
         headers.authorization = `Bearer ${this.key}`;

@@ -2,9 +2,20 @@
 // fails the target only for what the interface states. Where the expected value is one of this
 // document's decisions (x-decision: a status, a code, the refusal itself, what a page past the end
 // holds), any other answer the interface allows is a mismatch under that decision, never a failure.
-import type { Exchange, Mismatch } from '../shapes.ts';
+import type { Exchange, Mismatch, ProblemKind } from '../shapes.ts';
 import type { Contract } from './contract.ts';
 import { DecisionStop, Skip, Violation, describeExchange } from './outcomes.ts';
+
+/** A response problem under a decision → what the drift report says differs. */
+export const MISMATCH_KIND: Record<ProblemKind, Mismatch['kind']> = {
+  status: 'status',
+  headers: 'header',
+  error_code: 'error_code',
+  server_error: 'value',
+  content_type: 'value',
+  schema: 'value',
+  envelope: 'value',
+};
 
 /** Fails the check unless `cond` holds; the exchange(s) that show it go into the message and the failure bundle. */
 export function ensure(cond: unknown, message: string, ex?: Exchange | Exchange[]): asserts cond {

@@ -18,6 +18,7 @@ export async function recordRequest(
     path,
     auth: auth === 'key' || auth === 'none' ? auth : { header: redact(auth.header) },
   };
+  if (opts.headers && Object.keys(opts.headers).length) r.headers = JSON.parse(redact(JSON.stringify(opts.headers)));
   if (opts.json !== undefined) r.json = JSON.parse(redact(JSON.stringify(opts.json)));
   else if (opts.raw) r.raw = { body: redact(opts.raw.body), contentType: opts.raw.contentType };
   else if (opts.form) {
@@ -39,6 +40,7 @@ export function replayOptions(r: RecordedRequest, key: string | undefined): Requ
   const opts: RequestOptions = { retry: true };
   if (r.auth === 'key' || r.auth === 'none') opts.auth = r.auth;
   else opts.auth = { header: key ? r.auth.header.split(REDACTED).join(key) : r.auth.header, label: 'recorded header' };
+  if (r.headers) opts.headers = r.headers;
   if (r.json !== undefined) opts.json = r.json;
   if (r.raw) opts.raw = r.raw;
   if (r.form) {
@@ -61,6 +63,7 @@ export function curlLine(baseUrl: string, r: RecordedRequest, keyVar = 'VIDEO_AP
   const parts = ['curl', '-sS', '-X', r.method];
   if (r.auth === 'key') parts.push('-H', `"Authorization: Bearer $${keyVar}"`);
   else if (r.auth !== 'none') parts.push('-H', q(`Authorization: ${r.auth.header}`));
+  for (const [name, value] of Object.entries(r.headers ?? {})) parts.push('-H', q(`${name}: ${value}`));
   if (r.json !== undefined)
     parts.push('-H', q('Content-Type: application/json'), '--data-raw', q(JSON.stringify(r.json)));
   if (r.raw) parts.push('-H', q(`Content-Type: ${r.raw.contentType}`), '--data-raw', q(r.raw.body));

@@ -16,6 +16,30 @@ const CREATES = new Set(['generateVideo', 'createConversion']);
 export const spentCredit = (e: Exchange) =>
   CREATES.has(e.operationId ?? '') && e.method === 'POST' && e.status >= 200 && e.status < 300;
 
+/**
+ * The pacer of a run: spaced at the target's time scale (`timeScale`; undefined: learned from the
+ * target's RateLimit-Policy), and shared with every process pacing the account when the run has a
+ * pacing store (named as the client and the proxy name it).
+ */
+export function pacerFor(target: TargetConfig, timeScale: number | undefined = target.timeScale): Pacer {
+  const keys: Record<string, string | undefined> = {
+    main: target.apiKey,
+    other: target.otherAccountKey,
+    'free-plan': target.freePlanKey,
+    'no-credit': target.noCreditKey,
+  };
+  return new Pacer({
+    timeScale,
+    ...(target.pacingUrl && {
+      store: createRedisPacerStore({
+        url: target.pacingUrl,
+        log: (_level, message) => process.stderr.write(`videogen-contract: ${message}\n`),
+      }),
+      storeName: (label: string) => `${target.baseUrl} ${keys[label] ? fingerprint(keys[label]) : label}`,
+    }),
+  });
+}
+
 export class Run implements Recorder {
   readonly contract: Contract;
   readonly pacer: Pacer;
@@ -42,27 +66,15 @@ export class Run implements Recorder {
   private maybeSpent = 0;
   private readonly label = new AsyncLocalStorage<string>();
 
-  constructor(readonly target: TargetConfig) {
+  constructor(
+    readonly target: TargetConfig,
+    /** The pacer of requests sent before the run (the preflight's), so that it spaces the run's after them. */
+    pacer?: Pacer,
+  ) {
     for (const k of [target.apiKey, target.otherAccountKey, target.freePlanKey, target.noCreditKey]) registerSecret(k);
     this.contract = loadContract();
     this.timeScale = target.timeScale;
-    const keys: Record<string, string | undefined> = {
-      main: target.apiKey,
-      other: target.otherAccountKey,
-      'free-plan': target.freePlanKey,
-      'no-credit': target.noCreditKey,
-    };
-    this.pacer = new Pacer({
-      timeScale: target.timeScale,
-      // Shared with every process pacing the account: named as the client and the proxy name it.
-      ...(target.pacingUrl && {
-        store: createRedisPacerStore({
-          url: target.pacingUrl,
-          log: (_level, message) => process.stderr.write(`videogen-contract: ${message}\n`),
-        }),
-        storeName: (label: string) => `${target.baseUrl} ${keys[label] ? fingerprint(keys[label]) : label}`,
-      }),
-    });
+    this.pacer = pacer ?? pacerFor(target);
     this.pacer.enabled = target.rateLimited;
     const api = (account: string, key: string | undefined) => new Api(this, target.baseUrl, account, key);
     this.main = api('main', target.apiKey);

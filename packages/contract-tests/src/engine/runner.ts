@@ -137,7 +137,7 @@ class ScenarioRunner {
   }
 }
 
-/** The sending side of a run outside the catalogue's checks (contract --seed): fixtures, scenarios. */
+/** The sending side of a run outside the catalogue's checks (contract --seed-fixtures): fixtures, scenarios. */
 export function createSender(run: Run, catalogue: Catalogue, selection: Selection): Sender {
   return new ScenarioRunner(run, catalogue, selection).view();
 }
@@ -209,7 +209,7 @@ async function judgeOne(run: Run, runner: ScenarioRunner, s: Sender, c: Check<an
       return { ...base, state: 'skipped', message: redact(err.reason), ms, ...(found.length && { mismatches: found }) };
     // An interface failure outweighs the mismatches met before it; they still go to the drift report.
     const message = redact((err as Error)?.message ?? String(err));
-    const own = c.reads === 'all' ? [] : runner.exchangesOf(c.reads);
+    const own = c.reads === 'all' || c.bundle === 'shown' ? [] : runner.exchangesOf(c.reads);
     const shown = err instanceof Violation ? err.exchanges : [];
     const exchanges = [...new Set([...own, ...shown])].sort((a, b) => a.seq - b.seq);
     return {

@@ -4,9 +4,11 @@
 // its guard holds the credit cap). Nothing here models the run a second time.
 import { pacingFloorMs } from '@videogen/openapi/rules';
 import {
+  budgetFlag,
   FIXTURE_ENV,
   KEY_ENV,
   PROFILES,
+  profileFlag,
   type Cost,
   type FixtureName,
   type Profile,
@@ -42,8 +44,10 @@ export interface Selection {
     atRisk: number;
     /** Part of main.B that depends on what discovery finds (the most it sends). */
     upToB: number;
-    /** Least wall time the main account's limits impose, evenly spaced (ms, target time). */
+    /** Least wall time the main account's limits impose on the checks' own requests, evenly spaced (ms, target time). */
     floorMs: number;
+    /** The generated requests among main.A and main.B (the most they send), and the least time they take (ms, target time). */
+    generated: { A: number; B: number; floorMs: number };
   };
 }
 
@@ -56,7 +60,7 @@ function unmet(n: Need, p: PlanTarget): string | undefined {
     case 'profile':
       return rank(p.profile) >= rank(n.profile)
         ? undefined
-        : `profile ${p.profile}: ${n.why} only in the ${n.profile} profile${n.profile === 'no-credit' ? ' or full' : ''} (CONTRACT_PROFILE=${n.profile})`;
+        : `profile ${p.profile}: ${n.why} only in the ${n.profile} profile${n.profile === 'no-credit' ? ' or full' : ''} (${profileFlag(t.named, n.profile)})`;
     case 'key':
       return keyOf(t, n.account) ? undefined : `${n.why}: set ${KEY_ENV[n.account]}`;
     case 'stateful':
@@ -67,6 +71,8 @@ function unmet(n: Need, p: PlanTarget): string | undefined {
       return t.kind === 'sandbox' ? undefined : `only against the sandbox: ${n.why}`;
     case 'repeatedParts':
       return t.kind !== 'prism' ? undefined : `target ${t.kind} ${n.why}`;
+    case 'budget':
+      return p.budget !== undefined ? undefined : `${n.why}: only within a credit budget (${budgetFlag(t.named)})`;
     case 'fixture':
       return undefined;
   }
@@ -197,7 +203,7 @@ export function select(
   profile: Profile = target.profile,
   budget?: number,
 ): Selection {
-  const p: PlanTarget = { target, profile };
+  const p: PlanTarget = { target, profile, budget };
   const excluded = new Map<Scenario<any>, string>();
   // 1. Without a budget: what each check needs, and the scenarios its judgement rests on.
   let planner = new Planner(catalogue, p, excluded);
@@ -222,7 +228,7 @@ export function select(
       else
         excluded.set(
           s,
-          `credit budget ${budget} (CONTRACT_CREDIT_BUDGET): ${s.name} needs ${credits} credit${credits > 1 ? 's' : ''} and ${left} ${left === 1 ? 'is' : 'are'} left (cheapest coverage first)`,
+          `credit budget ${budget} (${budgetFlag(target.named, budget)}): ${s.name} needs ${credits} credit${credits > 1 ? 's' : ''} and ${left} ${left === 1 ? 'is' : 'are'} left (cheapest coverage first)`,
         );
     }
     // In the order the run sends them (each scenario when a check first reads it, what it uses first, its
@@ -236,7 +242,7 @@ export function select(
       else if (c.atRisk > 0 && !s.keyless && budget - spent < 1)
         excluded.set(
           s,
-          `credit budget ${budget} (CONTRACT_CREDIT_BUDGET) spent by the scenarios before it: ${s.name} sends requests a conforming target refuses, which a broken one would charge, so it needs a credit left`,
+          `credit budget ${budget} (${budgetFlag(target.named, budget)}) spent by the scenarios before it: ${s.name} sends requests a conforming target refuses, which a broken one would charge, so it needs a credit left`,
         );
     }
     planner = new Planner(catalogue, p, excluded);
@@ -264,8 +270,13 @@ export function select(
     atRisk: 0,
     upToB: 0,
     floorMs: 0,
+    generated: { A: 0, B: 0, floorMs: 0 },
   };
-  for (const { cost } of scenarios) {
+  for (const { scenario: sc, cost } of scenarios) {
+    if (sc.generated) {
+      totals.generated.A += cost.A;
+      totals.generated.B += cost.B;
+    }
     totals.main.A += cost.A;
     totals.main.B += cost.B;
     totals.others.A += cost.apartA;
@@ -275,14 +286,19 @@ export function select(
     totals.atRisk += cost.atRisk;
     if (cost.upTo) totals.upToB += cost.B;
   }
-  totals.floorMs = pacingFloorMs({ A: totals.main.A, B: totals.main.B + totals.reads });
+  // The generated requests apart: their time is bounded by the run's time budget (--max-time), not their count.
+  totals.floorMs = pacingFloorMs({
+    A: totals.main.A - totals.generated.A,
+    B: totals.main.B - totals.generated.B + totals.reads,
+  });
+  totals.generated.floorMs = pacingFloorMs({ A: totals.generated.A, B: totals.generated.B });
   const skippedScenarios = new Map(excluded);
   // The guard: the budget; in no-credit one credit (the first accepted request stops the rest); in full
   // the plan's credits and one more (a target that accepts what it should refuse is stopped there).
   const creditCap = budget ?? (profile === 'read-only' ? undefined : profile === 'no-credit' ? 1 : totals.credits + 1);
   const capReason =
     budget !== undefined
-      ? `credit budget ${budget} (CONTRACT_CREDIT_BUDGET) spent: no more generation or conversion requests`
+      ? `credit budget ${budget} (${budgetFlag(target.named, budget)}) spent: no more generation or conversion requests`
       : profile === 'no-credit'
         ? 'no-credit profile: the target accepted a generation or conversion it should have refused (1 credit spent), so no further one is sent'
         : `the run's credit cap (${creditCap}: the plan's ${totals.credits} and one more) is spent: the target accepted requests it should have refused, so no further generation or conversion is sent`;

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
-import { startPacingProxy, type PacingProxyOptions } from './server.ts';
+import { checkProxyTarget } from './preflight.ts';
+import { startPacingProxy, targetUrl, type PacingProxyOptions } from './server.ts';
 import type { PacingProxyStats } from './stats.ts';
 
 export const PROXY_USAGE = `usage: videogen-contract proxy --target URL [options]
@@ -35,6 +36,8 @@ at the URL it prints.
   --pacing-url URL      share the schedule on Redis with every other proxy, suite run and client
                         pacing the same accounts (redis:// or rediss://); default VIDEO_API_PACING_URL
   --quiet               no line per request on stderr
+  --no-preflight        listen without first asking the target GET /video-settings/ (no key): by default
+                        a target that cannot be reached or is not the API stops the command (exit 2)
   --help                this text
 
 Every answer the proxy makes itself is the interface's error envelope {error_code, error} with an
@@ -65,7 +68,7 @@ function positiveNumber(name: string, value: string | undefined): number | undef
 export function proxyOptions(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): (PacingProxyOptions & { quiet: boolean }) | 'help' {
+): (PacingProxyOptions & { quiet: boolean; preflight: boolean }) | 'help' {
   let values: Record<string, any>;
   try {
     ({ values } = parseArgs({
@@ -84,6 +87,7 @@ export function proxyOptions(
         ca: { type: 'string', multiple: true },
         'pacing-url': { type: 'string' },
         quiet: { type: 'boolean' },
+        'no-preflight': { type: 'boolean' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -142,10 +146,14 @@ export function proxyOptions(
     ...(values['one-account'] && { oneAccount: true }),
     ...(ca.length && { ca }),
     quiet: !!values.quiet,
+    preflight: !values['no-preflight'],
   };
 }
 
-/** Runs the command; resolves with the exit code (0 after a clean stop, 2 for a usage error, 1 when it cannot start). */
+/**
+ * Runs the command; resolves with the exit code (0 after a clean stop, 2 for a usage error or a target
+ * that cannot be reached or is not the API, 1 when it cannot start).
+ */
 export async function proxyCommand(argv: string[], io: ProxyCommandIO = {}): Promise<number> {
   const out = io.stdout ?? ((t: string) => void process.stdout.write(t));
   const err = io.stderr ?? ((t: string) => void process.stderr.write(t));
@@ -161,7 +169,23 @@ export async function proxyCommand(argv: string[], io: ProxyCommandIO = {}): Pro
     out(PROXY_USAGE);
     return 0;
   }
-  const { quiet, ...rest } = options;
+  const { quiet, preflight: check, ...rest } = options;
+  if (check) {
+    let target: URL;
+    try {
+      target = targetUrl(rest.target);
+    } catch (e) {
+      err(`videogen-contract proxy: ${(e as Error).message}\n`);
+      return 2;
+    }
+    // Before listening: a target that cannot be reached or is not the API is the operator's to fix.
+    const result = await checkProxyTarget(target, { ca: rest.ca });
+    if (!result.ok) {
+      err(`videogen-contract proxy: ${result.message}\n`);
+      return 2;
+    }
+    if (!quiet) for (const note of result.notes) err(`proxy: preflight: ${note}\n`);
+  }
   let proxy: Awaited<ReturnType<typeof startPacingProxy>>;
   try {
     proxy = await startPacingProxy({

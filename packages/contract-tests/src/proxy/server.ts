@@ -94,7 +94,8 @@ export function maxRequestBytes(): number {
   return total;
 }
 
-function targetUrl(value: string | URL): URL {
+/** The target as a URL, or a TypeError naming what is wrong with it (a usage error). */
+export function targetUrl(value: string | URL): URL {
   let url: URL;
   try {
     url = new URL(String(value));

@@ -64,10 +64,10 @@ export function makeBundle(
   };
 }
 
-/** Writes the bundle to `<dir>/<check>.json` and returns its path. */
-export function writeBundle(dir: string, bundle: FailureBundle): string {
+/** Writes the bundle to `<dir>/<check><suffix>.json` (a drift's: `.drift`) and returns its path. */
+export function writeBundle(dir: string, bundle: FailureBundle, suffix = ''): string {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${bundleName(bundle.check)}.json`);
+  const file = join(dir, `${bundleName(bundle.check)}${suffix}.json`);
   writeFileSync(file, redact(JSON.stringify(bundle, null, 2)) + '\n');
   return file;
 }

@@ -1,13 +1,30 @@
 // JUnit XML (junit-report-builder): one testsuite per operation, one testcase per check (a skip's reason
 // and a drift's decisions as properties), then the decision mismatches and the transient answers, each
 // as a testsuite of its own (passing testcases: they are not interface failures).
-import jrb from 'junit-report-builder';
+import jrb, { type TestCase } from 'junit-report-builder';
 import { redact } from '../engine/redact.ts';
 import type { CheckResult, TransientAnswer } from '../shapes.ts';
 import type { DriftEntry } from './drift.ts';
 
 // A CommonJS module whose types say `export default`: under Node's ESM the default import is the builder itself.
 const builders = ((jrb as any).default ?? jrb) as { newBuilder(): import('junit-report-builder').Builder };
+
+/** Seconds to the millisecond: the XML carries no float noise (0.30000000000000004). */
+const seconds = (ms: number) => Math.round(ms) / 1000;
+
+/**
+ * `<skipped message="…"/>`: where CI tools read a skip's reason. junit-report-builder writes a bare
+ * `<skipped/>` (5.1.2 takes no message), so the test case's element gets the attribute as it is built.
+ */
+function skippedWith(c: TestCase, message: string): void {
+  const build = (c as any).build.bind(c);
+  (c as any).build = (parent: unknown) => {
+    const element = build(parent);
+    for (const child of element.children ?? []) if (child.name === 'skipped') child.attribute('message', message);
+    return element;
+  };
+  c.property('skip-reason', message);
+}
 
 export function junitXml(
   results: CheckResult[],
@@ -21,14 +38,11 @@ export function junitXml(
   for (const [op, list] of byOp) {
     const suite = b.testSuite().name(op);
     for (const r of list) {
-      const c = suite
-        .testCase()
-        .className(op)
-        .name(`${op} > ${r.name}`)
-        .time(r.ms / 1000);
+      // The name alone: CI tools show `classname › name`, and the class is the operation.
+      const c = suite.testCase().className(op).name(r.name).time(seconds(r.ms));
       if (r.state === 'failed')
         c.failure(redact((r.message ?? '').split('\n')[0]), 'ContractViolation').stacktrace(redact(r.message ?? ''));
-      if (r.state === 'skipped') c.skipped().property('skip-reason', redact(r.message ?? 'skipped'));
+      if (r.state === 'skipped') skippedWith(c.skipped(), redact(r.message ?? 'skipped'));
       if (r.state === 'drift') c.property('decision-mismatch', redact(r.message ?? 'decision mismatch'));
       if (r.note) c.property('note', redact(r.note));
     }

@@ -23,6 +23,8 @@ export function formatSummary(
   drift: DriftEntry[] = [],
   transients: TransientAnswer[] = [],
   driftFile = 'test-results/drift.md',
+  /** Sections printed before the totals (coverage, generated requests). */
+  sections: string[] = [],
 ): string {
   const byOp = new Map<string, CheckResult[]>();
   for (const r of results) byOp.set(r.operation, [...(byOp.get(r.operation) ?? []), r]);
@@ -73,6 +75,7 @@ export function formatSummary(
     if (transients.length > 30) lines.push(`  … and ${transients.length - 30} more (summary.json)`);
   }
   const n = (s: string) => results.filter((r) => r.state === s).length;
+  lines.push(...sections);
   lines.push(
     '',
     `Total: ${n('passed')} passed, ${n('failed')} failed, ${n('skipped')} skipped, ${n('drift')} differing from a decision of ours, of ${results.length} checks in ${(stats.durationMs / 1000).toFixed(1)} s`,

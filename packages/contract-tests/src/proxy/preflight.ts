@@ -1,0 +1,53 @@
+// The proxy's --target checked before it listens (src/preflight.ts, without a key: the tools bring
+// theirs): a target that cannot be reached or is not the API stops `videogen-contract proxy` in seconds
+// with the cause and the fix, instead of a proxy that answers 502 to every tool later. Sent over the
+// proxy's own transport (Upstream: node:http/https with its --ca), so that what it proves holds for it.
+import { headerValue } from '@videogen/openapi/rules';
+import { preflight, type PreflightResult, type ProbeSend } from '../preflight.ts';
+import { Upstream } from './upstream.ts';
+
+export async function checkProxyTarget(
+  target: URL,
+  options: { ca?: string | Buffer | Array<string | Buffer>; timeoutMs?: number } = {},
+): Promise<PreflightResult> {
+  const upstream = new Upstream(target, { ca: options.ca });
+  const send: ProbeSend = async (url, headers, timeoutMs) => {
+    const u = new URL(url);
+    let timer: NodeJS.Timeout | undefined;
+    // Upstream's own limit starts once the request is sent; a host that drops packets never gets there.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { name: 'TimeoutError' })),
+        timeoutMs,
+      );
+    });
+    try {
+      const a = await Promise.race([
+        upstream.send({ method: 'GET', path: u.pathname + u.search, headers, fresh: true, timeoutMs }),
+        late,
+      ]);
+      if (a.kind === 'failed') throw a.error;
+      const chunks: Buffer[] = [];
+      for await (const c of a.res) chunks.push(c as Buffer);
+      const resHeaders = a.res.headers;
+      return {
+        status: a.res.statusCode ?? 0,
+        headers: { get: (name: string) => headerValue(resHeaders, name) ?? null },
+        text: Buffer.concat(chunks).toString('utf8'),
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  try {
+    return await preflight({
+      baseUrl: target.href,
+      urlSource: '--target',
+      keys: [],
+      send,
+      timeoutMs: options.timeoutMs,
+    });
+  } finally {
+    upstream.close();
+  }
+}
