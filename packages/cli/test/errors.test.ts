@@ -1,3 +1,4 @@
+// @module-tag full/processes
 import { closeSync, mkdtempSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// @module-tag full/packed
 // @videogen/openapi installed from its tarball in a fresh project: its README's samples run as written
 // (the response check against a sandbox started from the sandbox's tarball, the constants), a strict
 // TypeScript program compiles against it, and other tools read the bundled document from node_modules.

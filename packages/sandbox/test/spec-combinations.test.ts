@@ -83,7 +83,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-describe('the Prism mock (npm run mock)', () => {
+describe('the Prism mock (npm run mock)', { tags: ['full/tools'] }, () => {
   let prism: ChildProcess;
   let baseUrl: string;
   beforeAll(async () => {
