@@ -58,11 +58,13 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
   // biome-ignore lint/suspicious/noThenProperty: a page promise is awaited for its first page, and iterated for every item
   then<A = Page<T>, B = never>(
     onfulfilled?: ((value: Page<T>) => A | PromiseLike<A>) | null,
+    // biome-ignore lint/suspicious/noExplicitAny: Promise's own signature (lib.es5.d.ts): a caller's .catch((e) => e.status) compiles as on any promise
     onrejected?: ((reason: any) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#one().then(onfulfilled, onrejected);
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: Promise's own signature (lib.es5.d.ts): a caller's .catch((e) => e.status) compiles as on any promise
   catch<B = never>(onrejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
     return this.#one().catch(onrejected);
   }

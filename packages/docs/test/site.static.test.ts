@@ -101,7 +101,7 @@ describe('the docs copy of the document', () => {
       'listVideos',
     ]);
     for (const { operationId, operation } of ops) {
-      const samples = operation['x-codeSamples'];
+      const samples = operation['x-codeSamples'] ?? [];
       expect(
         samples.map((s: any) => s.label),
         operationId,

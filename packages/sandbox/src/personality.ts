@@ -128,8 +128,9 @@ const alternative: Personality = {
   },
   body(op, body) {
     const kind = KINDS[op.operationId as OperationId] ?? 'object';
-    const decorate = (o: any, k: string) => {
-      const out: any = { object: k, ...o };
+    // The bodies are JSON objects of the document's types; the decoration is the same for each.
+    const decorate = (o: object, k: string) => {
+      const out: Record<string, unknown> = { object: k, ...o };
       if ('created_at' in out) out.created_at = withOffset(out.created_at);
       if ('updated_at' in out) out.updated_at = withOffset(out.updated_at);
       // 2.1: "Structure of its elements: not shown" — objects instead of strings.
@@ -137,21 +138,22 @@ const alternative: Personality = {
         out.copyright = out.copyright.map((c: unknown) => (typeof c === 'string' ? { notice: c } : c));
       return out;
     };
-    const b = body as any;
-    if (b && Array.isArray(b.results)) {
+    if (!body || typeof body !== 'object') return body;
+    const b = body as { results?: unknown; has_next?: boolean; page?: number };
+    if (Array.isArray(b.results)) {
       return {
         object: 'list',
         ...b,
-        results: b.results.map((r: any) => decorate(r, kind)),
-        next_page: b.has_next ? b.page + 1 : null,
+        results: b.results.map((r: object) => decorate(r, kind)),
+        next_page: b.has_next && b.page !== undefined ? b.page + 1 : null,
       };
     }
-    return b && typeof b === 'object' ? decorate(b, kind) : body;
+    return decorate(b, kind);
   },
   declaredStatus(op, status, body) {
     if (status === 201 && CREATES.has(op.operationId)) return 200;
     if (status === 422 && op.operationId === 'generateVideo') return 400;
-    if (status === 403 && (body as any)?.error_code === 'INVALID_API_KEY') return 401;
+    if (status === 403 && (body as { error_code?: unknown } | undefined)?.error_code === 'INVALID_API_KEY') return 401;
     return status;
   },
   // Its error codes are deliberately other names; everything else (fields, types, statuses mapped

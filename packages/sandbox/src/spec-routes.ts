@@ -4,7 +4,7 @@
 // operationId from @videogen/openapi/types the way openapi-msw types MSW handlers: its path and query
 // parameters, and the success body it answers.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { Operation } from '@videogen/openapi';
+import type { Operation, SchemaObject } from '@videogen/openapi';
 import type { FilledQueryParams, OperationId, PathParams, SuccessBody } from '@videogen/openapi/types';
 import { ApiError, invalidRequest } from './errors.js';
 import type { Context } from './context.js';
@@ -217,7 +217,7 @@ export function registerSpecRoutes(
 type ParamError = ApiError & { parameterIn?: string };
 
 /** Strict string → typed value for query/path values ("1" → 1; "1.5", "1e0", " 1" stay strings and fail). */
-function coerce(value: unknown, schema: any): unknown {
+function coerce(value: unknown, schema: SchemaObject | undefined): unknown {
   if (typeof value !== 'string') return value;
   if (schema?.type === 'integer' && /^-?\d{1,15}$/.test(value)) return Number(value);
   if (schema?.type === 'number' && /^-?\d{1,15}(\.\d{1,15})?$/.test(value)) return Number(value);
@@ -257,7 +257,7 @@ function compileParameters(
   };
 }
 
-function describe(schema: any): string {
+function describe(schema: SchemaObject | undefined): string {
   if (schema?.format === 'uuid') return 'a UUID';
   if (schema?.type === 'integer')
     return schema.minimum !== undefined ? `an integer of at least ${schema.minimum}` : 'an integer';

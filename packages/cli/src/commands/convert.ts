@@ -67,9 +67,9 @@ Examples:
           problem.error_code,
         );
       }
-      if (problem?.kind === 'language_not_available') {
+      if (problem?.kind === 'language_not_available' && language !== undefined) {
         throw new CliError(
-          `Language ${language} (${languageName(language!)}) is not available for video ${id} (its voices do not support it): available: ${describeLanguages(available)}.`,
+          `Language ${language} (${languageName(language)}) is not available for video ${id} (its voices do not support it): available: ${describeLanguages(available)}.`,
           EXIT.INVALID_INPUT,
           problem.error_code,
         );

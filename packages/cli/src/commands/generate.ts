@@ -166,7 +166,7 @@ async function checkFiles(
 
 function describeFiles(files: Record<string, { path: string }[]>): string {
   const all = Object.values(files).flat();
-  return all.length === 1 ? all[0]!.path : `${all.length} files`;
+  return all.length === 1 ? all[0].path : `${all.length} files`;
 }
 
 /**

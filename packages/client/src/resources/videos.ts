@@ -99,9 +99,9 @@ export class Videos {
         pages.flatMap((p) => p.data.results),
         { prompt: text, sentAt },
       );
-      if (!hit) return 'absent';
       // The answer that showed it: the page it was listed on.
-      const shown = pages.find((p) => p.data.results.some((v) => v.video_id === hit.video_id))!;
+      const shown = hit && pages.find((p) => p.data.results.some((v) => v.video_id === hit.video_id));
+      if (!hit || !shown) return 'absent';
       return { created: { video_id: hit.video_id }, response: shown.response };
     } catch {
       return 'unknown';

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors.js';
 
 const candidates = ['../../docs/dist/index.html', '../../../docs/dist/index.html'].map((p) =>
@@ -14,7 +14,7 @@ const candidates = ['../../docs/dist/index.html', '../../../docs/dist/index.html
 export const docsPage = (): string | undefined => candidates.find((file) => existsSync(file));
 
 export function registerDocs(app: FastifyInstance) {
-  const serve = async (_req: unknown, reply: any) => {
+  const serve = async (_req: unknown, reply: FastifyReply) => {
     const file = docsPage();
     if (file) return reply.type('text/html; charset=utf-8').send(await readFile(file));
     throw new ApiError(
