@@ -42,6 +42,9 @@ export type RequestBody<
   Id extends OperationId,
   Type extends RequestContentType<Id> = RequestContentType<Id>,
 > = BodyContent<Id>[Type];
+/** The operation's JSON request body, or never when its body is not JSON. */
+export type JsonRequestBody<Id extends OperationId> =
+  BodyContent<Id> extends { 'application/json': infer B } ? B : never;
 /** The operations whose request body is JSON. */
 export type JsonOperationId = {
   [Id in OperationId]: 'application/json' extends RequestContentType<Id> ? Id : never;

@@ -33,7 +33,7 @@ import {
   type FaultRequest,
 } from './controls.js';
 import { inProcessFetch, type SandboxFetch } from './in-process.js';
-import { API_PREFIX, registerSpecRoutes, takesForm } from './spec-routes.js';
+import { API_PREFIX, type OperationHandlers, registerSpecRoutes, takesForm } from './spec-routes.js';
 import { RECORD_CACHE_SIZE, Store } from './store.js';
 import { BoundedMap } from './bounded-map.js';
 
@@ -361,7 +361,8 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   });
 
   registerSandboxApi(app, ctx);
-  const handlers = {
+  // One handler for every operation of the document: a new operation does not compile until it is here.
+  const handlers: OperationHandlers = {
     ...videoHandlers(ctx),
     ...settingHandlers(ctx),
     ...conversionHandlers(ctx),

@@ -18,7 +18,7 @@ import {
   VALID_COMBINATIONS,
   type ConversionSource,
 } from '@videogen/openapi/rules';
-import { deref } from '@videogen/openapi';
+import { deref, type SchemaObject } from '@videogen/openapi';
 import type { Contract } from '../engine/contract.ts';
 import type { Auth, Profile, TargetConfig } from '../shapes.ts';
 import { UUID } from '../scenarios/videos.ts';
@@ -125,8 +125,8 @@ const asCase = (
 });
 
 /** An integer query parameter (`page`): its schema's minimum and the values below it, or not integers. */
-function integerParameter(schema: any) {
-  const min: number = Number.isInteger(schema?.minimum) ? schema.minimum : 0;
+function integerParameter(schema: SchemaObject | undefined) {
+  const min = typeof schema?.minimum === 'number' && Number.isInteger(schema.minimum) ? schema.minimum : 0;
   const valid = fc.integer({ min, max: min + 1000 }).map(String);
   const invalid = fc.oneof(
     fc.integer({ min: min - 1000, max: min - 1 }).map((n) => ({ value: String(n), why: `below the minimum ${min}` })),
@@ -140,9 +140,10 @@ function integerParameter(schema: any) {
 }
 
 /** The ConversionRequest's property values: its enum's values, other strings, and values of another type. */
-function propertyValues(schema: any, contract: Contract) {
-  const resolved = deref<any>(contract.spec, schema);
-  const allowed: string[] = Array.isArray(resolved?.enum) ? resolved.enum : [];
+function propertyValues(schema: SchemaObject, contract: Contract) {
+  const resolved = deref<SchemaObject | undefined>(contract.spec, schema);
+  // (The enums of ConversionRequest's properties are strings: languages, aspect ratios.)
+  const allowed = Array.isArray(resolved?.enum) ? (resolved.enum as string[]) : [];
   const valid = allowed.length ? fc.constantFrom(...allowed) : fc.string({ minLength: 1, maxLength: 8 });
   const otherString = fc
     .oneof(
@@ -164,8 +165,8 @@ function propertyValues(schema: any, contract: Contract) {
 
 export function operationArbitraries(ctx: GenerationContext): OperationArbitraries[] {
   return ctx.contract.operations.map((op) => {
-    const pathParams = op.parameters.filter((p: any) => p.in === 'path');
-    const queryParams = op.parameters.filter((p: any) => p.in === 'query');
+    const pathParams = op.parameters.filter((p) => p.in === 'path');
+    const queryParams = op.parameters.filter((p) => p.in === 'query');
     const content = op.operation.requestBody?.content ?? {};
     const json = content['application/json']?.schema;
     const form = content['multipart/form-data']?.schema;
@@ -176,7 +177,9 @@ export function operationArbitraries(ctx: GenerationContext): OperationArbitrari
     const allowed: fc.Arbitrary<GeneratedCase>[] = [];
 
     // Path ids: malformed (400 or 404, #11), unknown (404 NOT_FOUND), known (a success conforms).
-    const idParam = pathParams.find((p: any) => deref<any>(ctx.contract.spec, p.schema)?.format === 'uuid');
+    const idParam = pathParams.find(
+      (p) => deref<SchemaObject | undefined>(ctx.contract.spec, p.schema)?.format === 'uuid',
+    );
     const idName: string | undefined = idParam?.name;
     const knownIds = ctx.videos;
     // A request whose only fault is the id: a body the interface allows (conversions: a valid target).
@@ -222,7 +225,7 @@ export function operationArbitraries(ctx: GenerationContext): OperationArbitrari
     }
     // Query parameters: an integer (page) valid or not; absent.
     for (const q of queryParams) {
-      const schema = deref<any>(ctx.contract.spec, q.schema);
+      const schema = deref<SchemaObject | undefined>(ctx.contract.spec, q.schema);
       if (schema?.type !== 'integer') continue;
       const { valid, invalid } = integerParameter(schema);
       keyed.push(
@@ -289,9 +292,14 @@ export function operationArbitraries(ctx: GenerationContext): OperationArbitrari
 }
 
 /** Conversion bodies: valid targets (for a request whose fault is elsewhere) and the refused ones, per row of 7.2. */
-function conversionBodies(ctx: GenerationContext, schema: any, operationId: string, idName: string | undefined) {
-  const resolved = deref<any>(ctx.contract.spec, schema);
-  const props: Record<string, any> = resolved?.properties ?? {};
+function conversionBodies(
+  ctx: GenerationContext,
+  schema: SchemaObject,
+  operationId: string,
+  idName: string | undefined,
+) {
+  const resolved = deref<SchemaObject | undefined>(ctx.contract.spec, schema);
+  const props = resolved?.properties ?? {};
   const names = Object.keys(props);
   const values = Object.fromEntries(names.map((n) => [n, propertyValues(props[n], ctx.contract)]));
   const validTarget = fc

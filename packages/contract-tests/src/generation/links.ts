@@ -6,7 +6,7 @@
 // (every given value unchanged, a language the voices do not speak, no target, a source that is not
 // convertible): no credit. fast-check draws the choices and shrinks a failing sequence to its shortest.
 import fc from 'fast-check';
-import { deref, linkParameters } from '@videogen/openapi';
+import { deref, linkParameters, type LinkObject, type ResponseObject } from '@videogen/openapi';
 import type { ConversionSource } from '@videogen/openapi/rules';
 import type { Contract } from '../engine/contract.ts';
 import type { Api } from '../engine/http.ts';
@@ -52,7 +52,7 @@ export function starts(contract: Contract): Offer[] {
     .filter(
       (o) =>
         o.method === 'GET' &&
-        !o.parameters.some((p: any) => p.in === 'path') &&
+        !o.parameters.some((p) => p.in === 'path') &&
         linksOf(contract, o.operationId, 200).length,
     )
     .map((o) => ({ operationId: o.operationId, parameters: {}, from: 'start' }));
@@ -73,9 +73,19 @@ export function reachable(contract: Contract): Set<string> {
   return seen;
 }
 
-function linksOf(contract: Contract, operationId: string, status: number): Array<[string, any]> {
-  const response = deref<any>(contract.spec, contract.operation(operationId)?.operation.responses?.[String(status)]);
-  return Object.entries(response?.links ?? {}).map(([name, link]) => [name, deref<any>(contract.spec, link)]);
+/** The links of an operation's answer that name their operation (the document's do; an operationRef is not followed). */
+function linksOf(
+  contract: Contract,
+  operationId: string,
+  status: number,
+): Array<[string, LinkObject & { operationId: string }]> {
+  const response = deref<ResponseObject | undefined>(
+    contract.spec,
+    contract.operation(operationId)?.operation.responses?.[String(status)],
+  );
+  return Object.entries(response?.links ?? {})
+    .map(([name, link]) => [name, deref<LinkObject>(contract.spec, link)] as const)
+    .filter((e): e is [string, LinkObject & { operationId: string }] => typeof e[1].operationId === 'string');
 }
 
 /** Sends one sequence: each step follows a link an earlier answer offered. */
@@ -122,7 +132,7 @@ export async function sendSequence(
         },
       };
     }
-    const exchange = await sendCase(api, contract, c);
+    const exchange = await sendCase(api, c);
     steps.push({ case: c, exchange });
     if (exchange.status < 200 || exchange.status >= 300) continue;
     if (op.operationId === 'getConversionOptions' && path.video_id)

@@ -64,7 +64,7 @@ async function context(s: Sender, profile: PlanTarget['profile'], withSource: bo
   let source: GenerationContext['source'];
   const convertible = s.run.main.hasKey ? await s.maybeFixture('convertibleVideoId', { made: false }) : undefined;
   if (withSource && convertible && t.stateful && profile !== 'read-only') {
-    const options = await s.main.get(`/videos/${convertible}/conversions/`);
+    const options = await s.main.call('getConversionOptions', { path: { video_id: convertible } });
     const o = options.body as Partial<ConversionSource> | undefined;
     if (ok(options) && typeof o?.is_convertible === 'boolean' && Array.isArray(o.available_languages))
       source = { id: convertible, options: o as ConversionSource };
@@ -115,7 +115,7 @@ async function runLanes(
       const share = Math.max(0, deadline - Date.now()) / (list.length - i);
       const name = `${l.operationId} ${LANE_NAMES[l.kind]}`;
       const send = async (c: GeneratedCase) => {
-        const exchange = await sendCase(api, contract, c);
+        const exchange = await sendCase(api, c);
         answered?.(exchange);
         return [{ case: c, exchange }];
       };
