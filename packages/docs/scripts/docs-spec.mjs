@@ -1,6 +1,8 @@
 // Builds the docs copy of the bundled OpenAPI document: guides become tags with `x-traitTag: true`
 // (Redoc renders them as sections), tags are grouped with `x-tagGroups`, and every operation gets
-// `x-codeSamples` from samples/<operationId>.ts and samples/curl/<operationId>.sh.
+// `x-codeSamples` in four languages: samples/<operationId>.ts (TypeScript, @videogen/client),
+// samples/js/<operationId>.mjs (JavaScript fetch), samples/python/<operationId>.py (Python requests)
+// and samples/curl/<operationId>.sh.
 // openapi/openapi.yaml is never touched: this works on a copy of openapi/dist/openapi.json.
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -51,21 +53,27 @@ export function loadGuides(dir = guidesDir) {
   return { intro, guides };
 }
 
-/** The code samples of one operation; both files must exist. */
+/** The sample languages of every operation: tab label, Redoc's language id, file (folder, extension). */
+export const SAMPLE_LANGUAGES = [
+  { lang: 'typescript', label: 'TypeScript', dir: '.', ext: '.ts' },
+  { lang: 'javascript', label: 'JavaScript', dir: 'js', ext: '.mjs' },
+  { lang: 'python', label: 'Python', dir: 'python', ext: '.py' },
+  { lang: 'bash', label: 'curl', dir: 'curl', ext: '.sh' },
+];
+
+/** The code samples of one operation; every language's file must exist. */
 export function loadSamples(operationId, dir = samplesDir) {
-  const read = (file) => {
+  return SAMPLE_LANGUAGES.map(({ lang, label, dir: sub, ext }) => {
+    const file = join(sub, `${operationId}${ext}`);
     try {
-      return readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n').trimEnd() + '\n';
+      const source = readFileSync(join(dir, file), 'utf8').replace(/\r\n/g, '\n').trimEnd() + '\n';
+      return { lang, label, source };
     } catch {
       throw new Error(
-        `operation ${operationId} has no sample ${join('samples', file)}: every operation needs a TypeScript and a curl sample`,
+        `operation ${operationId} has no sample ${join('samples', file)}: every operation needs a sample in ${SAMPLE_LANGUAGES.map((l) => l.label).join(', ')}`,
       );
     }
-  };
-  return [
-    { lang: 'typescript', label: 'TypeScript', source: read(`${operationId}.ts`) },
-    { lang: 'bash', label: 'curl', source: read(join('curl', `${operationId}.sh`)) },
-  ];
+  });
 }
 
 /** Sample files whose name matches no operation: a renamed operation must not leave them behind. */
@@ -73,15 +81,61 @@ export function orphanSamples(spec, dir = samplesDir) {
   const ids = new Set(operations(spec).map((o) => o.operationId));
   // Samples that belong to a guide rather than an operation (they are run by the tests too).
   const guideSamples = new Set(['quickstart', 'generateFromPdf']);
-  const names = [
-    ...readdirSync(dir)
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => f.slice(0, -3)),
-    ...readdirSync(join(dir, 'curl'))
-      .filter((f) => f.endsWith('.sh'))
-      .map((f) => f.slice(0, -3)),
-  ];
+  const names = SAMPLE_LANGUAGES.flatMap(({ dir: sub, ext }) =>
+    readdirSync(join(dir, sub))
+      .filter((f) => f.endsWith(ext))
+      .map((f) => f.slice(0, -ext.length)),
+  );
   return names.filter((n) => !ids.has(n) && !guideSamples.has(n));
+}
+
+/** A line that starts a Markdown block of its own (heading, list item, table row, quote, fence, HTML, rule). */
+const BLOCK_START = /^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>|```|~~~|<|---|\*\*\*|___)/;
+
+/**
+ * Joins the soft line breaks of Markdown paragraphs (a source line wrapped for the editor) into spaces.
+ * Rendered Markdown shows them as spaces already; Redoc's search index drops them, which ran words
+ * together in its snippets ("presigneddownload_url", "soonafter"). Code blocks, tables, headings, list
+ * items and hard breaks (two trailing spaces, a backslash) are left as they are; a list item's indented
+ * continuation line is joined to the item.
+ */
+export function joinSoftBreaks(markdown) {
+  const out = [];
+  let fence = false;
+  let indentedCode = false;
+  for (const line of markdown.split('\n')) {
+    const trimmed = line.trim();
+    const previous = out.at(-1);
+    if (/^(```|~~~)/.test(trimmed)) fence = !fence;
+    else if (!fence && (previous === undefined || previous.trim() === '' || indentedCode)) {
+      // An indented code block starts after a blank line and runs while its lines stay indented.
+      indentedCode = /^ {4,}\S/.test(line) && (previous === undefined || previous.trim() === '' || indentedCode);
+    } else if (
+      !fence &&
+      trimmed !== '' &&
+      !BLOCK_START.test(trimmed) &&
+      !/^\s*(#|\||```|~~~)/.test(previous) &&
+      !/( {2}|\\)$/.test(previous)
+    ) {
+      out[out.length - 1] = `${previous.trimEnd()} ${trimmed}`;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** Every `description` of the docs copy (guides, operations, parameters, schemas), soft breaks joined. */
+function joinDescriptions(node) {
+  if (Array.isArray(node)) {
+    for (const item of node) joinDescriptions(item);
+  } else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'description' && typeof value === 'string') node[key] = joinSoftBreaks(value);
+      // Examples are data, not prose.
+      else if (key !== 'example' && key !== 'examples' && key !== 'x-codeSamples') joinDescriptions(value);
+    }
+  }
 }
 
 /** A deep copy of `spec` with guides, tag groups and code samples injected. */
@@ -119,5 +173,6 @@ export function buildDocsSpec(spec, { intro, guides } = loadGuides(), sampleLoad
     }
     operation['x-codeSamples'] = sampleLoader(operationId);
   }
+  joinDescriptions(docs);
   return docs;
 }

@@ -1,8 +1,13 @@
 // Headless Chromium (Debian's `chromium` package) driven by playwright-core, for the browser test.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect, onTestFailed } from 'vitest';
+
+/** Screenshots kept for people to look at (light and dark, the console, the flow page). */
+export const ARTIFACTS = fileURLToPath(new URL('../test-results/', import.meta.url));
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -80,4 +85,73 @@ export function isLocal(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+export interface Watch {
+  errors: string[];
+}
+
+/**
+ * A screenshot kept as an artifact in test-results/ for people to look at. Never a step that can fail a
+ * test: on a busy machine a screenshot may time out (it waits for fonts and a stable frame), which says
+ * nothing about the site; the failure is only noted.
+ */
+export async function artifact(page: Page, name: string) {
+  try {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), timeout: 60_000 });
+  } catch (error) {
+    console.warn(`docs: screenshot ${name}.png not taken (${(error as Error).message.split('\n')[0]})`);
+  }
+}
+
+/**
+ * A new page that records console errors and uncaught exceptions, and leaves a screenshot when its test
+ * fails. Chromium logs "Failed to load resource" for every fetch answered 4xx/5xx: the console sends such
+ * requests on purpose (a refused conversion, a 429), so that line is not an error of the page when it is
+ * about an API request (a URL with /v1/); any other is.
+ */
+export async function openPage(browser: Browser, colorScheme: 'light' | 'dark'): Promise<{ page: Page; watch: Watch }> {
+  const page = await browser.context.newPage();
+  onTestFailed(async ({ task }) => {
+    if (!page.isClosed()) await artifact(page, `failed-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
+  });
+  const watch: Watch = { errors: [] };
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const deliberate =
+      /^Failed to load resource: the server responded with a status of [45]\d\d/.test(msg.text()) &&
+      /\/v1\//.test(msg.location().url);
+    if (!deliberate) watch.errors.push(`console.error: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (error) => watch.errors.push(`uncaught: ${error.message}`));
+  await page.emulateMedia({ colorScheme });
+  return { page, watch };
+}
+
+/** Waits until Redoc has rendered its menu (the first thing it draws, whatever section is open). */
+export async function waitForRedoc(page: Page) {
+  await page.getByRole('link', { name: 'Quickstart', exact: true }).first().waitFor();
+  // The search box reads "Loading..." until Redoc has indexed the page: settled after that.
+  await expect.poll(() => page.getByTestId('search-trigger').first().textContent()).not.toContain('Loading');
+}
+
+/** Opens an operation from the menu: its tag first (unless already expanded), then the operation. */
+export async function openOperation(page: Page, tag: string, summary: string) {
+  const link = page.getByRole('link', { name: new RegExp(`^${escapeRegExp(summary)}`) }).first();
+  if (!(await link.isVisible())) await page.getByRole('link', { name: tag, exact: true }).first().click();
+  await link.click();
+  await h2(page, summary).waitFor();
+}
+
+/** The h2 whose text is exactly `text` (Redoc adds link icons to headings' accessible names). */
+export function h2(page: Page, text: string) {
+  return page
+    .locator('h2')
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) })
+    .first();
+}
+
+export function escapeRegExp(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

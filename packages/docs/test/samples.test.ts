@@ -1,7 +1,8 @@
 // @module-tag full/tools
 // The code samples are what users copy: each one is type-checked against the client's published
 // types, compiled with esbuild, and RUN against the sandbox over loopback; a sample that no longer
-// works fails the build. The curl samples run too, with curl.
+// works fails the build. The curl samples run too, with curl, the JavaScript ones with node (fetch) and
+// the Python ones with python3 (requests).
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,12 +44,18 @@ function sampleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Run> {
-  const isShell = file.endsWith('.sh');
-  const command = isShell ? 'bash' : process.execPath;
+  // A .sh with bash, a .py with python3, a sample file .mjs as it is; a bare name is a compiled TypeScript sample.
+  const [command, script] = file.endsWith('.sh')
+    ? ['bash', file]
+    : file.endsWith('.py')
+      ? ['python3', file]
+      : file.endsWith('.mjs')
+        ? [process.execPath, file]
+        : [process.execPath, join(outDir, `${file}.mjs`)];
   return new Promise((resolve) => {
     execFile(
       command,
-      [isShell ? file : join(outDir, `${file}.mjs`), ...args],
+      [script, ...args],
       { cwd: options.cwd ?? work, env: options.env ?? sampleEnv(), timeout: 480_000 }, // a hang guard only
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
@@ -60,6 +67,27 @@ function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; c
 
 function lines(text: string) {
   return text.trim().split('\n').filter(Boolean);
+}
+
+/** What every language's listVideoSettings prints: acme's 7 settings with their fields. */
+function expectSettingsListed(r: Run) {
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const out = lines(r.stdout);
+  expect(out).toHaveLength(7);
+  expect(out).toContain(`${acme.settings.text}  Explainer from a question  [text]`);
+  expect(out).toContain(`${acme.settings.textPdf}  Report from a PDF with instructions  [text, pdf_file]`);
+}
+
+/** What every language's getConversionOptions prints for acme's convertible video. */
+function expectOptionsPrinted(r: Run) {
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const out = lines(r.stdout);
+  expect(out[0]).toBe('language: ja');
+  expect(out[1]).toBe('aspect ratio: 16:9');
+  expect(out[2]!.split(' ').slice(1)).toHaveLength(33); // every language but ja
+  expect(out[3]).toBe('ratios: 16:9 9:16 4:3 1:1 4:5 2:3 21:9');
 }
 
 /** GET on the sandbox with acme's key, to check what a sample did. */
@@ -114,13 +142,7 @@ test('every TypeScript sample type-checks against the client (tsc --noEmit)', ()
 
 describe('TypeScript samples run against the sandbox', () => {
   test('listVideoSettings prints every setting with its fields', async () => {
-    const r = await run('listVideoSettings', []);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const out = lines(r.stdout);
-    expect(out).toHaveLength(7);
-    expect(out).toContain(`${acme.settings.text}  Explainer from a question  [text]`);
-    expect(out).toContain(`${acme.settings.textPdf}  Report from a PDF with instructions  [text, pdf_file]`);
+    expectSettingsListed(await run('listVideoSettings', []));
   });
 
   test('generateVideo prints the id of a new video that the service then has', async () => {
@@ -170,14 +192,7 @@ describe('TypeScript samples run against the sandbox', () => {
   });
 
   test('getConversionOptions prints the targets of a convertible video', async () => {
-    const r = await run('getConversionOptions', [acme.videos.convertible]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const out = lines(r.stdout);
-    expect(out[0]).toBe('language: ja');
-    expect(out[1]).toBe('aspect ratio: 16:9');
-    expect(out[2]!.split(' ').slice(1)).toHaveLength(33); // every language but ja
-    expect(out[3]).toBe('ratios: 16:9 9:16 4:3 1:1 4:5 2:3 21:9');
+    expectOptionsPrinted(await run('getConversionOptions', [acme.videos.convertible]));
 
     const not = await run('getConversionOptions', [acme.videos.notConvertible]);
     expect(not.code).toBe(0);
@@ -284,6 +299,101 @@ describe('curl samples run against the sandbox', () => {
     });
     expect(r.code).toBe(22);
     expect(JSON.parse(r.stdout).error_code).toBe('UNAUTHORIZED');
+  });
+});
+
+// JavaScript (fetch) and Python (requests) samples take the same arguments and print the same lines.
+describe.each([
+  {
+    language: 'JavaScript (fetch, node)',
+    file: (op: string) => join(samplesDir, 'js', `${op}.mjs`),
+    tool: [process.execPath, '--version'],
+  },
+  {
+    language: 'Python (requests, python3)',
+    file: (op: string) => join(samplesDir, 'python', `${op}.py`),
+    tool: ['python3', '-c', 'import requests'],
+  },
+])('$language samples run against the sandbox', ({ file, tool }) => {
+  beforeAll(() => {
+    try {
+      execFileSync(tool[0]!, tool.slice(1), { stdio: 'ignore' });
+    } catch {
+      throw new Error(
+        `${tool.join(' ')} failed: the Python samples need python3 and requests (apt-get install -y python3-requests)`,
+      );
+    }
+  });
+
+  test('listVideoSettings prints every setting with its fields', async () => {
+    expectSettingsListed(await run(file('listVideoSettings'), []));
+  });
+
+  test('listVideos prints the first page, the seeded videos among it', async () => {
+    const r = await run(file('listVideos'), []);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out.some((l) => l.includes(acme.videos.convertible) && l.includes('Explain photosynthesis'))).toBe(true);
+    expect(out.at(-1)).toMatch(/^page 1, \d+ in all$/);
+  });
+
+  test('getVideo prints the status and the download URL; an unknown video exits 1 with NOT_FOUND', async () => {
+    const done = await run(file('getVideo'), [acme.videos.convertible]);
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    const [status, url] = lines(done.stdout);
+    expect(status).toBe('completed');
+    expect((await fetch(url!)).headers.get('content-type')).toBe('video/mp4');
+    expect(lines((await run(file('getVideo'), [acme.videos.failed])).stdout)).toEqual(['failed']);
+
+    const missing = await run(file('getVideo'), ['00000000-0000-4000-8000-000000000000']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^NOT_FOUND: /);
+  });
+
+  test('getConversionOptions prints the targets of a convertible video', async () => {
+    expectOptionsPrinted(await run(file('getConversionOptions'), [acme.videos.convertible]));
+    expect(lines((await run(file('getConversionOptions'), [acme.videos.notConvertible])).stdout)).toContain(
+      'not convertible',
+    );
+  });
+
+  test('createConversion prints the new video id; a refused one exits 1 with the 7.2 code', async () => {
+    const ok = await run(file('createConversion'), [acme.videos.convertible, 'en']);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    const [id] = lines(ok.stdout);
+    expect(id).toMatch(UUID);
+    expect((await api(`/videos/${id}/`)).status).toBe(200);
+
+    const refused = await run(file('createConversion'), [acme.videos.limitedVoices, 'fr']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^LANGUAGE_NOT_SUPPORTED_BY_VOICES: /);
+  });
+
+  test('generateVideo sends a text, and a PDF file as a multipart part', async () => {
+    const text = await run(file('generateVideo'), [acme.settings.text, 'A docs sample test']);
+    expect(text.stderr).toBe('');
+    expect(text.code).toBe(0);
+    const [id] = lines(text.stdout);
+    expect(id).toMatch(UUID);
+    expect((await api(`/videos/${id}/`)).status).toBe(200);
+
+    const cwd = mkdtempSync(join(work, 'upload-'));
+    writeFileSync(join(cwd, 'report.pdf'), '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
+    const pdf = await run(file('generateVideo'), [acme.settings.pdf, 'report.pdf'], { cwd });
+    expect(pdf.stderr).toBe('');
+    expect(pdf.code).toBe(0);
+    const [pdfId] = lines(pdf.stdout);
+    expect(pdfId).toMatch(UUID);
+    const listed = await api('/videos/');
+    expect(listed.body.results.map((v: any) => v.video_id)).toContain(pdfId);
+
+    // A setting that takes a PDF, sent a text: the service's refusal, exit 1.
+    const wrong = await run(file('generateVideo'), [acme.settings.pdf, 'not a pdf']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^INVALID_VIDEO_SETTING: /);
   });
 });
 

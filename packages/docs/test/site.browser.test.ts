@@ -5,14 +5,24 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, onTestFailed, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@videogen/sandbox';
 import { loadBundledSpec, loadGuides, operations, packageDir } from '../scripts/docs-spec.mjs';
 import { startStaticServer } from '../scripts/static-server.mjs';
-import { isLocal, launchBrowser, type Browser } from './browser.ts';
+import {
+  ARTIFACTS,
+  artifact as keep,
+  escapeRegExp,
+  h2,
+  isLocal,
+  launchBrowser,
+  openOperation,
+  openPage as open,
+  waitForRedoc,
+  type Browser,
+} from './browser.ts';
 
 const distIndex = join(packageDir, 'dist', 'index.html');
-const artifacts = join(packageDir, 'test-results');
 const spec = loadBundledSpec();
 const { guides } = loadGuides();
 const ops = operations(spec).map((o) => ({
@@ -27,44 +37,8 @@ let browser: Browser;
 let server: Awaited<ReturnType<typeof startStaticServer>>;
 let origin: string;
 
-interface Watch {
-  errors: string[];
-}
-
-/**
- * A screenshot kept as an artifact in test-results/ for people to look at. Never a step that can fail a
- * test: on a busy machine a screenshot may time out (it waits for fonts and a stable frame), which says
- * nothing about the site; the failure is only noted.
- */
-async function artifact(page: Page, name: string) {
-  try {
-    await page.screenshot({ path: join(artifacts, `${name}.png`), timeout: 60_000 });
-  } catch (error) {
-    console.warn(`docs: screenshot ${name}.png not taken (${(error as Error).message.split('\n')[0]})`);
-  }
-}
-
-/** A new page that records console errors and uncaught exceptions, and leaves a screenshot when its test fails. */
-async function openPage(colorScheme: 'light' | 'dark'): Promise<{ page: Page; watch: Watch }> {
-  const page = await browser.context.newPage();
-  onTestFailed(async ({ task }) => {
-    if (!page.isClosed()) await artifact(page, `failed-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`);
-  });
-  const watch: Watch = { errors: [] };
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') watch.errors.push(`console.error: ${msg.text()}`);
-  });
-  page.on('pageerror', (error) => watch.errors.push(`uncaught: ${error.message}`));
-  await page.emulateMedia({ colorScheme });
-  return { page, watch };
-}
-
-/** Waits until Redoc has rendered its menu (the first thing it draws, whatever section is open). */
-async function waitForRedoc(page: Page) {
-  await page.getByRole('link', { name: 'Quickstart', exact: true }).first().waitFor();
-  // The search box reads "Loading..." until Redoc has indexed the page: settled after that.
-  await expect.poll(() => page.getByTestId('search-trigger').first().textContent()).not.toContain('Loading');
-}
+const openPage = (colorScheme: 'light' | 'dark') => open(browser, colorScheme);
+const artifact = keep;
 
 /**
  * Scrolls down step by step (sections render lazily), collecting the headings seen, until every expected
@@ -106,33 +80,13 @@ async function backgroundLuminance(page: Page): Promise<number> {
   });
 }
 
-/** Opens an operation from the menu: its tag first (unless already expanded), then the operation. */
-async function openOperation(page: Page, tag: string, summary: string) {
-  const link = page.getByRole('link', { name: new RegExp(`^${escapeRegExp(summary)}`) }).first();
-  if (!(await link.isVisible())) await page.getByRole('link', { name: tag, exact: true }).first().click();
-  await link.click();
-  await h2(page, summary).waitFor();
-}
-
-/** The h2 whose text is exactly `text` (Redoc adds link icons to headings' accessible names). */
-function h2(page: Page, text: string) {
-  return page
-    .locator('h2')
-    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) })
-    .first();
-}
-
-function escapeRegExp(text: string) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 function outsideRequests() {
   return browser.requests.filter((url) => !isLocal(url));
 }
 
 beforeAll(async () => {
   if (!existsSync(distIndex)) throw new Error(`${distIndex} is missing: run "npm run build -w @videogen/docs" first`);
-  mkdirSync(artifacts, { recursive: true });
+  mkdirSync(ARTIFACTS, { recursive: true });
   browser = await launchBrowser();
   // Mounted at /docs, not /: the sandbox serves the page there, so nothing may assume the root.
   server = await startStaticServer({ root: join(packageDir, 'dist'), prefix: '/docs' });
@@ -232,7 +186,7 @@ describe('the built site in Chromium', () => {
     await page.close();
   });
 
-  test('works at /docs without a trailing slash: guide links, deep links and the spec download', async () => {
+  test('works at /docs without a trailing slash: guide links, links to the other pages, deep links and the spec download', async () => {
     const { page, watch } = await openPage('light');
     await page.goto(`${origin}/docs`);
     await waitForRedoc(page);
@@ -253,6 +207,15 @@ describe('the built site in Chromium', () => {
     await page.locator('a[href="#/quickstart"]').first().click();
     await expect.poll(() => page.url()).toBe(`${origin}/docs#/quickstart`);
     await expect.poll(() => headingTop(page, 'Quickstart')).toBeLessThan(300);
+
+    // Links to the site's other pages resolve beside this one, though /docs has no slash: the site bar's,
+    // and the landing text's (Markdown rendered by Redoc).
+    expect(await page.locator('#vg-flow-link').getAttribute('href')).toBe('/docs/flow.html');
+    await page.locator('#redoc a[href="flow.html"]').first().click();
+    await expect.poll(() => page.url()).toBe(`${origin}/docs/flow.html`);
+    await page.getByRole('heading', { name: 'Try the flow' }).waitFor();
+    await page.goBack();
+    await waitForRedoc(page);
 
     // A deep link opens at its section.
     await page.goto(`${origin}/docs#/limits`);

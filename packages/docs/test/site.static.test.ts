@@ -1,6 +1,8 @@
-// The built page without a browser: self-contained (nothing loaded from a CDN), relative links only,
-// and the docs copy of the document carries the guides, tag groups and every code sample.
+// The built site without a browser: each page self-contained (nothing loaded from a CDN) and under the
+// weight budget, the console wired in, llms.txt and llms-full.txt complete, and the docs copy of the
+// document carrying the guides, tag groups and every code sample.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
@@ -8,31 +10,47 @@ import {
   loadBundledSpec,
   loadGuides,
   loadSamples,
+  joinSoftBreaks,
   operations,
   orphanSamples,
   packageDir,
+  SAMPLE_LANGUAGES,
 } from '../scripts/docs-spec.mjs';
+import { slug } from '../scripts/llms.mjs';
 
-const distIndex = join(packageDir, 'dist', 'index.html');
+const dist = join(packageDir, 'dist');
+const distIndex = join(dist, 'index.html');
+/** The pages of the site: each must work alone, offline. */
+const PAGES = ['index.html', 'flow.html'];
+/** The page-weight budget of issue 27: everything a page loads (each page is one file). */
+const PAGE_BUDGET = 4_000_000;
 
-function html(): string {
-  if (!existsSync(distIndex)) throw new Error(`${distIndex} is missing: run "npm run build -w @videogen/docs" first`);
-  return readFileSync(distIndex, 'utf8');
+function read(file: string): string {
+  const path = join(dist, file);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run "npm run build -w @videogen/docs" first`);
+  return readFileSync(path, 'utf8');
 }
+const html = () => read('index.html');
 
 describe('dist/index.html works offline', () => {
   test('is one self-contained file with Redoc inlined', () => {
     const size = statSync(distIndex).size;
-    // ~2.7 MB with Redoc inlined; a CDN build would be ~0.3 MB.
+    // ~2.8 MB with Redoc and the console inlined; a CDN build would be ~0.3 MB.
     expect(size).toBeGreaterThan(1_500_000);
-    expect(size).toBeLessThan(6_000_000);
     const page = html();
-    expect(page).toMatch(/<script type="module">[\s\S]*hydrate\(__redoc_definition/);
+    expect(page).toMatch(/<script type="module">[\s\S]*hydrate\(window\.vgPatchDefinition/);
     expect(page).toContain('"disableTelemetry":true');
   });
 
-  test('loads no script, stylesheet, font or image from the network', () => {
-    const page = html();
+  test.each(PAGES)('%s weighs less than 4 MB, with everything it loads', (file) => {
+    const bytes = statSync(join(dist, file)).size;
+    const gzip = gzipSync(readFileSync(join(dist, file))).length;
+    console.log(`page weight: ${file} ${bytes} bytes (${gzip} gzipped)`);
+    expect(bytes).toBeLessThan(PAGE_BUDGET);
+  });
+
+  test.each(PAGES)('%s loads no script, stylesheet, font or image from the network', (file) => {
+    const page = read(file);
     // Elements that make the browser fetch something, with a remote or root-relative address.
     const loads = [
       ...page.matchAll(
@@ -58,10 +76,57 @@ describe('dist/index.html works offline', () => {
     }
   });
 
-  test('embeds the bundled document for "Download OpenAPI", current with the bundle', () => {
-    const m = /<script type="application\/json" id="vg-openapi-source">([\s\S]*?)<\/script>/.exec(html());
+  test.each(PAGES)('%s embeds the bundled document (download, console), current with the bundle', (file) => {
+    const m = /<script type="application\/json" id="vg-openapi-source">([\s\S]*?)<\/script>/.exec(read(file));
     expect(m).not.toBeNull();
     expect(JSON.parse(m![1]!)).toEqual(loadBundledSpec());
+    expect(JSON.parse(read('openapi.json'))).toEqual(loadBundledSpec());
+  });
+
+  test.each(PAGES)('%s keeps the marker where the sandbox describes itself, and its script', (file) => {
+    const page = read(file);
+    // Once: the sandbox replaces the first one it finds.
+    expect(page.split('<!--VIDEOGEN_SANDBOX-->')).toHaveLength(2);
+    expect(page).not.toContain('<!--VIDEOGEN_CONSOLE-->');
+    expect(page).not.toContain('<!--VIDEOGEN_FLOW-->');
+  });
+
+  test('hands Redoc the definition through the console, which puts the serving sandbox in the servers panel', () => {
+    const page = html();
+    expect(page).toContain('vgPatchDefinition');
+    expect(page).toContain(
+      'hydrate(window.vgPatchDefinition ? window.vgPatchDefinition(__redoc_definition) : __redoc_definition,',
+    );
+    // The sandbox description comes before the console script, which comes before Redoc's module.
+    const at = (s: string) => page.indexOf(s);
+    expect(at('<!--VIDEOGEN_SANDBOX-->')).toBeLessThan(at('vgPatchDefinition'));
+    expect(at('vgPatchDefinition')).toBeLessThan(at('<script type="module">'));
+  });
+});
+
+describe('llms.txt and llms-full.txt', () => {
+  const spec = loadBundledSpec();
+  const { guides } = loadGuides();
+
+  test('llms.txt follows llmstxt.org: a title, a summary, and links to every guide and operation', () => {
+    const text = read('llms.txt');
+    expect(text.startsWith(`# ${spec.info.title}\n\n> `)).toBe(true);
+    for (const g of guides) expect(text).toContain(`[${g.title}](index.html#/${slug(g.title)})`);
+    for (const { operationId, operation } of operations(spec))
+      expect(text).toContain(
+        `[${operation.summary}](index.html#/${slug(String(operation.tags?.[0]))}/${operationId.toLowerCase()})`,
+      );
+    expect(text).toContain('(llms-full.txt)');
+  });
+
+  test('llms-full.txt holds every guide, every operation and every sample, as plain text', () => {
+    const text = read('llms-full.txt');
+    for (const g of guides) expect(text).toContain(`# ${g.title}\n\n${g.body.trim().slice(0, 200)}`);
+    for (const { operationId, operation } of operations(spec)) {
+      expect(text).toContain(`## ${operation.summary}`);
+      for (const sample of loadSamples(operationId)) expect(text).toContain(sample.source.trimEnd());
+    }
+    expect(text).not.toMatch(/<script|&#x/);
   });
 });
 
@@ -70,19 +135,28 @@ describe('the docs copy of the document', () => {
   const { guides } = loadGuides();
   const docs = buildDocsSpec(spec);
 
-  test('has a guide tag (x-traitTag) per guide, and tag groups covering every tag', () => {
-    expect(guides.map((g) => g.title)).toEqual([
-      'Quickstart',
-      'Authentication and API keys',
-      'Generate, poll, download',
-      'Converting videos',
-      'Errors and retries',
-      'Limits',
-      'The sandbox',
-      'Running the contract suite against staging',
-      'Outside tools within the limits',
-      'Decisions where the interface is silent (DECISIONS.md)',
-    ]);
+  test('has a guide tag (x-traitTag) per guide file, and tag groups covering every tag', () => {
+    // Any guide file dropped in guides/ is picked up, in file-name order, with no wiring.
+    const files = readdirSync(join(packageDir, 'guides'))
+      .filter((f) => f.endsWith('.md') && f !== 'index.md')
+      .sort();
+    expect(guides.map((g) => g.file)).toEqual([...files, 'DECISIONS.md']);
+    expect(guides.map((g) => g.title)).toEqual(
+      expect.arrayContaining([
+        'Quickstart',
+        'Authentication and API keys',
+        'Generate, poll, download',
+        'Converting videos',
+        'Errors and retries',
+        'Limits',
+        'The sandbox',
+        'Running the contract suite against staging',
+        'Outside tools within the limits',
+        'The videogen command line',
+        'Decisions where the interface is silent (DECISIONS.md)',
+      ]),
+    );
+    expect(guides.at(-1)!.file).toBe('DECISIONS.md');
     const traits = docs.tags.filter((t: any) => t['x-traitTag']);
     expect(traits.map((t: any) => t.name)).toEqual(guides.map((g) => g.title));
     expect(docs['x-tagGroups'].map((g: any) => g.name)).toEqual(['Guides', 'API reference']);
@@ -90,7 +164,7 @@ describe('the docs copy of the document', () => {
     expect(new Set(grouped)).toEqual(new Set(docs.tags.map((t: any) => t.name)));
   });
 
-  test('gives all 6 operations a TypeScript and a curl sample, from the sample files', () => {
+  test('gives all 6 operations a TypeScript, JavaScript, Python and curl sample, from the sample files', () => {
     const ops = operations(docs);
     expect(ops.map((o) => o.operationId).sort()).toEqual([
       'createConversion',
@@ -105,25 +179,33 @@ describe('the docs copy of the document', () => {
       expect(
         samples.map((s: any) => s.label),
         operationId,
-      ).toEqual(['TypeScript', 'curl']);
-      expect(samples[0].source).toBe(
-        readFileSync(join(packageDir, 'samples', `${operationId}.ts`), 'utf8').trimEnd() + '\n',
-      );
-      expect(samples[0].source).toContain("from '@videogen/client'");
-      expect(samples[1].source).toMatch(/^curl /m);
-      // Keys come from the environment, never from the sample.
-      expect(samples[0].source).not.toMatch(/sandbox-key|Bearer [A-Za-z0-9]/);
-      expect(samples[1].source).toContain('Bearer $VIDEO_API_KEY');
+      ).toEqual(['TypeScript', 'JavaScript', 'Python', 'curl']);
+      SAMPLE_LANGUAGES.forEach(({ dir, ext }, i) => {
+        expect(samples[i].source).toBe(
+          readFileSync(join(packageDir, 'samples', dir, `${operationId}${ext}`), 'utf8').trimEnd() + '\n',
+        );
+        // Keys come from the environment, never from the sample.
+        expect(samples[i].source).not.toMatch(/sandbox-key|Bearer [A-Za-z0-9]/);
+      });
+      const [ts, js, py, curl] = samples;
+      expect(ts.source).toContain("from '@videogen/client'");
+      expect(js.source).toContain('await fetch(');
+      expect(js.source).toContain('process.env.VIDEO_API_KEY');
+      expect(py.source).toContain('import requests');
+      expect(py.source).toContain("os.environ['VIDEO_API_KEY']");
+      expect(curl.source).toMatch(/^curl /m);
+      expect(curl.source).toContain('Bearer $VIDEO_API_KEY');
     }
     expect(orphanSamples(spec)).toEqual([]);
   });
 
   test('the samples fit the code panel (at most 72 columns)', () => {
-    const files = [
-      ...readdirSync(join(packageDir, 'samples')).filter((f) => f.endsWith('.ts')),
-      ...readdirSync(join(packageDir, 'samples', 'curl')).map((f) => join('curl', f)),
-    ];
-    expect(files.length).toBeGreaterThanOrEqual(14);
+    const files = SAMPLE_LANGUAGES.flatMap(({ dir, ext }) =>
+      readdirSync(join(packageDir, 'samples', dir))
+        .filter((f) => f.endsWith(ext))
+        .map((f) => join(dir, f)),
+    );
+    expect(files.length).toBeGreaterThanOrEqual(26);
     for (const file of files) {
       const text = readFileSync(join(packageDir, 'samples', file), 'utf8');
       expect(
@@ -131,6 +213,20 @@ describe('the docs copy of the document', () => {
         file,
       ).toEqual([]);
     }
+  });
+
+  test('joins the soft line breaks of paragraphs, so that search snippets keep their spaces', () => {
+    expect(joinSoftBreaks('a temporary presigned\n`download_url`, soon\nafter.')).toBe(
+      'a temporary presigned `download_url`, soon after.',
+    );
+    // Blocks stay blocks: lists, tables, fences, indented code, headings, hard breaks.
+    const blocks =
+      '# T\ntext\n\n1. one\n   more\n2. two\n\n| a |\n|---|\n\n```\nx\ny\n```\n\n    c1\n    c2\n\nhard  \nbreak';
+    expect(joinSoftBreaks(blocks)).toBe(
+      '# T\ntext\n\n1. one more\n2. two\n\n| a |\n|---|\n\n```\nx\ny\n```\n\n    c1\n    c2\n\nhard  \nbreak',
+    );
+    const presigned = docs.paths['/videos/{video_id}/'].get.description as string;
+    expect(presigned).toMatch(/presigned `download_url`/);
   });
 
   test('leaves the bundled document itself untouched', () => {

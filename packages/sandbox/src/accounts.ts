@@ -89,6 +89,11 @@ export class Accounts {
     for (const [key, account] of this.byKey) if (this.all.get(account.name) !== account) this.byKey.delete(key);
   }
 
+  /** The API keys of an account (the docs' console offers them to choose from). */
+  keysOf(name: string): string[] {
+    return [...this.byKey].filter(([, account]) => account.name === name).map(([key]) => key);
+  }
+
   /** The account of an `Authorization` header, or undefined when missing, malformed or unknown. */
   authenticate(header: string | undefined): Account | undefined {
     if (typeof header !== 'string') return undefined;

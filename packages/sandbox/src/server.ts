@@ -376,6 +376,6 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   });
   registerSpecRoutes(app, ctx, handlers, (op) => !takesForm(op));
   registerDownloads(app, ctx);
-  registerDocs(app);
+  registerDocs(app, ctx);
   return app;
 }

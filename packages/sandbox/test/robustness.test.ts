@@ -117,6 +117,40 @@ describe('bad input', async () => {
       }
     }
   });
+  it("GET / leads to /docs/; the site's pages carry the sandbox's description; nothing outside the site is served", async () => {
+    const root = await fetch(`${sb.origin}/`, { redirect: 'manual' });
+    const built = (await fetch(`${sb.origin}/docs/`)).status === 200;
+    if (!built) {
+      expect(root.status).toBe(404);
+      return;
+    }
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/docs/');
+    for (const page of ['/docs', '/docs/', '/docs/flow.html']) {
+      const html = await (await fetch(sb.origin + page)).text();
+      const m = /<script type="application\/json" id="vg-sandbox">([^<]*)<\/script>/.exec(html);
+      expect(m, page).not.toBeNull();
+      const described = JSON.parse(m![1]!);
+      expect(described.time_scale).toBeGreaterThan(0);
+      const acme = described.accounts.find((a: any) => a.name === 'acme');
+      expect(acme).toMatchObject({ plan: 'business', keys: ['sandbox-key-acme', 'sandbox-key-acme-2'] });
+      expect(acme.settings).toHaveLength(7);
+      expect(acme.videos[0].video_id).toBe('71de0a00-0000-4000-8000-000000000001');
+    }
+    const llms = await fetch(`${sb.origin}/docs/llms.txt`);
+    expect(llms.headers.get('content-type')).toContain('text/plain');
+    expect(await llms.text()).toMatch(/^# /);
+    for (const path of [
+      '/docs/..%2Fpackage.json',
+      '/docs/%2E%2E%2Fdist%2Findex.js',
+      '/docs/.hidden.txt',
+      '/docs/nope.html',
+    ]) {
+      const res = await fetch(sb.origin + path);
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { error_code: string }).error_code).toBe('NOT_FOUND');
+    }
+  });
   it('is still alive', async () => {
     expect((await call(sb, 'GET', '/videos/', { key })).status).toBe(200);
   });

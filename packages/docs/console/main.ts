@@ -1,0 +1,102 @@
+// The reference page's script (inlined by scripts/build.mjs before Redoc's own): the servers panel shows
+// the origin the page is served from when a sandbox serves it, every operation gets a "Try it" button
+// that opens the console, and the site bar links the flow page.
+import { createConsole } from './console.ts';
+import { h } from './dom.ts';
+import { operationsOf, readDocument } from './spec.ts';
+import { readSandbox, sandboxBaseUrl, TargetState } from './target.ts';
+
+declare global {
+  interface Window {
+    /** Called by the page on Redoc's definition before it hydrates (scripts/build.mjs wires it). */
+    vgPatchDefinition?: (definition: any) => any;
+  }
+}
+
+const isLoopback = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(url);
+
+/** Served by a sandbox: its own origin first in the servers panel, in place of the document's loopback entry. */
+window.vgPatchDefinition = (definition) => {
+  if (!readSandbox()) return definition;
+  const servers = (definition.servers ?? []).filter((s: any) => !isLoopback(s.url));
+  definition.servers = [
+    { url: sandboxBaseUrl(), description: 'This sandbox: the server these docs are served from.' },
+    ...servers,
+  ];
+  return definition;
+};
+
+/** A relative link to a page or file of the site (flow.html, llms.txt, openapi.json). */
+const SITE_PAGE = /^[a-z0-9][a-z0-9_-]*\.(html|txt|json)$/i;
+
+/** A file of the site beside this page, whatever its URL (/docs, /docs/, /docs/index.html). */
+export function siteUrl(name: string): string {
+  const path = location.pathname;
+  const dir = path.endsWith('/') ? path : /\.[a-z]+$/i.test(path) ? path.replace(/[^/]*$/, '') : `${path}/`;
+  return `${dir}${name}`;
+}
+
+function start() {
+  const spec = readDocument();
+  const operations = operationsOf(spec);
+  const state = new TargetState();
+  const tryIt = createConsole(spec, operations, state);
+  document.body.append(tryIt.element);
+
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-vg-site]')) {
+    link.href = siteUrl(link.dataset.vgSite!);
+  }
+  // A guide's link to another page of the site ("flow.html") is relative: at /docs (no slash) the
+  // browser would resolve it to /flow.html. Redoc renders those links, so they are resolved on click.
+  document.addEventListener(
+    'click',
+    (event) => {
+      const link = (event.target as Element | null)?.closest?.('a[href]');
+      const href = link?.getAttribute('href') ?? '';
+      const plain = event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+      if (!link || !SITE_PAGE.test(href) || event.defaultPrevented || !plain) return;
+      event.preventDefault();
+      location.assign(siteUrl(href));
+    },
+    true,
+  );
+
+  // Redoc renders an operation's heading as an h2 holding a link "#/<tag>/<operationid>", in a row with
+  // its Copy button: each row gets a Try it button after the heading's box (Redoc renders sections
+  // lazily, so new headings are watched for).
+  const byAnchor = new Map(operations.map((o) => [o.operationId.toLowerCase(), o]));
+  const decorate = () => {
+    for (const anchor of document.querySelectorAll<HTMLAnchorElement>('#redoc h2 a[href^="#/"]')) {
+      const box = anchor.closest('h2')!.parentElement!;
+      const op = byAnchor.get((anchor.getAttribute('href') ?? '').split('/').pop() ?? '');
+      if (!op || box.nextElementSibling?.classList.contains('vg-tryit')) continue;
+      box.after(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'vg-tryit',
+            'data-operation': op.operationId,
+            'aria-label': `Try it: ${op.summary}`,
+            onclick: () => tryIt.open(op.operationId),
+          },
+          h('span', { 'aria-hidden': 'true' }, '▶ '),
+          'Try it',
+        ),
+      );
+    }
+  };
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      decorate();
+    });
+  }).observe(document.getElementById('redoc') ?? document.body, { childList: true, subtree: true });
+  decorate();
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();
