@@ -5,7 +5,15 @@
 // The generation itself is sent as the console sends it (a FormData body): the client streams its
 // multipart body as an async iterable, which Node, Bun and Deno send but a browser's fetch does not
 // (it would send the text "[object AsyncGenerator]"), and Chromium streams request bodies over HTTP/2 only.
-import { createClient, LANGUAGE_NAMES, type VideoApiError, type VideoClient } from '@videogen/client';
+import {
+  type AspectRatio,
+  type ConversionTarget,
+  createClient,
+  type Language,
+  LANGUAGE_NAMES,
+  type VideoApiError,
+  type VideoClient,
+} from '@videogen/client';
 import { POLLING } from '@videogen/openapi/rules';
 import { fill, h, uid } from './dom.ts';
 import { CONVERSION_ADVICE, explainAnswer } from './explain.ts';
@@ -307,10 +315,11 @@ convertButton.addEventListener('click', async () => {
   fill(conversionLog);
   fill(conversionArea);
   try {
-    const target: Record<string, string> = {};
-    if (languageSelect.value) target.language = languageSelect.value;
-    if (ratioSelect.value) target.aspect_ratio = ratioSelect.value;
-    const { video_id } = await client().convert(videoId, target as any);
+    // The selects offer only the document's values (its enums, read from the page's document).
+    const target: ConversionTarget = {};
+    if (languageSelect.value) target.language = languageSelect.value as Language;
+    if (ratioSelect.value) target.aspect_ratio = ratioSelect.value as AspectRatio;
+    const { video_id } = await client().convert(videoId, target);
     conversionLog.append(h('li', {}, `conversion accepted: new video ${video_id} (the source is unchanged)`));
     const video = await follow(video_id, conversionLog);
     fill(conversionArea, player(video.download_url, 'The converted video'));

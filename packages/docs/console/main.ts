@@ -1,6 +1,7 @@
 // The reference page's script (inlined by scripts/build.mjs before Redoc's own): the servers panel shows
 // the origin the page is served from when a sandbox serves it, every operation gets a "Try it" button
 // that opens the console, and the site bar links the flow page.
+import type { OpenApiDocument } from '@videogen/openapi';
 import { createConsole } from './console.ts';
 import { h } from './dom.ts';
 import { operationsOf, readDocument } from './spec.ts';
@@ -9,7 +10,7 @@ import { readSandbox, sandboxBaseUrl, TargetState } from './target.ts';
 declare global {
   interface Window {
     /** Called by the page on Redoc's definition before it hydrates (scripts/build.mjs wires it). */
-    vgPatchDefinition?: (definition: any) => any;
+    vgPatchDefinition?: (definition: OpenApiDocument) => OpenApiDocument;
   }
 }
 
@@ -18,7 +19,7 @@ const isLoopback = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\]
 /** Served by a sandbox: its own origin first in the servers panel, in place of the document's loopback entry. */
 window.vgPatchDefinition = (definition) => {
   if (!readSandbox()) return definition;
-  const servers = (definition.servers ?? []).filter((s: any) => !isLoopback(s.url));
+  const servers = (definition.servers ?? []).filter((s) => !isLoopback(s.url));
   definition.servers = [
     { url: sandboxBaseUrl(), description: 'This sandbox: the server these docs are served from.' },
     ...servers,
