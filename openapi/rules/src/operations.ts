@@ -1,7 +1,14 @@
 // The operation of a concrete request, and its path parameters, from the generated operation table.
-import { BASE_PATH, OPERATIONS } from './generated/constants.js';
+import { BASE_PATH, OPERATIONS, type OperationId } from './generated/constants.js';
 
 export type OperationEntry = (typeof OPERATIONS)[number];
+
+/** An operation's entry (the table and OperationId are generated together: every id has one). */
+export function operationById(operationId: OperationId): OperationEntry {
+  const op = OPERATIONS.find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`no operation ${operationId} in the operation table`);
+  return op;
+}
 
 // One regular expression per path template; `{name}` matches one segment, captured in order.
 const patterns = /* @__PURE__ */ OPERATIONS.map((op) => {

@@ -7,7 +7,7 @@
 import {
   BASE_PATH,
   classifyError,
-  OPERATIONS,
+  operationById,
   parseRateLimitHeaders,
   RATE_LIMITS,
   RETRY_POLICY,
@@ -70,7 +70,7 @@ export interface PreflightFailure {
 export type PreflightResult = PreflightOk | PreflightFailure;
 
 /** What the preflight reads: the settings list (any key may read it; no credit, class B), the document's path. */
-const PROBE_PATH = OPERATIONS.filter((o) => o.operationId === 'listVideoSettings').map((o) => o.path)[0];
+const PROBE_PATH = operationById('listVideoSettings').path;
 
 /** A URL that ended with the probe's path (a redirect's target), without it: the base it points at. */
 function baseOf(href: string): string {

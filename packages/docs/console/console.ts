@@ -170,7 +170,8 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
   }
 
   function render() {
-    const op = current!;
+    const op = current;
+    if (!op) return;
     const s = stateOf(op);
     title.textContent = `Try it: ${op.summary}`;
     fill(

@@ -15,7 +15,7 @@ import {
   type VideoClient,
 } from '@videogen/client';
 import { POLLING } from '@videogen/openapi/rules';
-import { fill, h, uid } from './dom.ts';
+import { byId, fill, h, uid } from './dom.ts';
 import { CONVERSION_ADVICE, explainAnswer } from './explain.ts';
 import { acceptOf, FILE_FIELDS, type Plan } from './plans.ts';
 import { buildRequest, send, type FormPart } from './request.ts';
@@ -32,8 +32,9 @@ interface Setting {
 const spec = readDocument();
 const descriptions = errorCodeDescriptions(spec);
 const state = new TargetState();
-const generateVideo = operationsOf(spec).find((o) => o.operationId === 'generateVideo')!;
-const main = document.getElementById('vg-flow')!;
+const generateVideo = operationsOf(spec).find((o) => o.operationId === 'generateVideo');
+if (!generateVideo) throw new Error('the embedded document has no generateVideo operation');
+const main = byId('vg-flow');
 
 /** The sandbox's time scale (1 elsewhere): the service's seconds pass this many times faster. */
 const timeScale = () => (state.target.mode === 'sandbox' ? (state.sandbox?.time_scale ?? 1) : 1);
@@ -359,7 +360,7 @@ main.append(
   errors,
 );
 for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-vg-site]')) {
-  link.href = new URL(link.dataset.vgSite!, location.href).pathname;
+  link.href = new URL(link.dataset.vgSite ?? '', location.href).pathname;
 }
 state.onChange(() => {
   renderPace();
@@ -370,7 +371,7 @@ renderInput();
 if (state.target.mode === 'sandbox') void loadSettings();
 
 // The colour-mode toggle: the reference's key, so both pages agree.
-const toggle = document.getElementById('vg-theme-toggle')!;
+const toggle = byId('vg-theme-toggle');
 const renderToggle = () => {
   toggle.textContent = document.documentElement.classList.contains('dark') ? 'Light' : 'Dark';
 };

@@ -45,7 +45,7 @@ function start() {
   document.body.append(tryIt.element);
 
   for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-vg-site]')) {
-    link.href = siteUrl(link.dataset.vgSite!);
+    link.href = siteUrl(link.dataset.vgSite ?? '');
   }
   // A guide's link to another page of the site ("flow.html") is relative: at /docs (no slash) the
   // browser would resolve it to /flow.html. Redoc renders those links, so they are resolved on click.
@@ -68,9 +68,9 @@ function start() {
   const byAnchor = new Map(operations.map((o) => [o.operationId.toLowerCase(), o]));
   const decorate = () => {
     for (const anchor of document.querySelectorAll<HTMLAnchorElement>('#redoc h2 a[href^="#/"]')) {
-      const box = anchor.closest('h2')!.parentElement!;
+      const box = anchor.closest('h2')?.parentElement;
       const op = byAnchor.get((anchor.getAttribute('href') ?? '').split('/').pop() ?? '');
-      if (!op || box.nextElementSibling?.classList.contains('vg-tryit')) continue;
+      if (!box || !op || box.nextElementSibling?.classList.contains('vg-tryit')) continue;
       box.after(
         h(
           'button',

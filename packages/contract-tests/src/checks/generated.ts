@@ -64,21 +64,22 @@ function laneCheck(
     needs,
     bundle: 'shown',
     ...(answers && { answers }),
-    judge: (record, j) => {
+    // (j typed here so that TypeScript sees j.skip() end the judgement: the lane is there after it.)
+    judge: (record, j: Judge) => {
       const lane = record.lanes.get(laneKey(operation, kind));
       if (!lane)
         j.skip(
           record.leftOut.get(operation) ??
             `no ${what} for ${operation} on this target (it knows no value that makes one)`,
         );
-      const n = judgeLane(lane!, j, record);
+      const n = judgeLane(lane, j, record);
       if (n === 0)
         j.skip(
-          lane!.stopped
-            ? `no ${what} was sent: ${lane!.stopped}`
+          lane.stopped
+            ? `no ${what} was sent: ${lane.stopped}`
             : `no ${what} for ${operation} on this target (it knows no value that makes one)`,
         );
-      j.note = `${n} generated${lane!.stopped ? `; stopped early: ${lane!.stopped}` : ''}`;
+      j.note = `${n} generated${lane.stopped ? `; stopped early: ${lane.stopped}` : ''}`;
     },
   };
 }
@@ -97,11 +98,11 @@ function linksCheck(
     needs,
     bundle: 'shown',
     ...(answers && { answers }),
-    judge: (record, j) => {
+    judge: (record, j: Judge) => {
       const lane = record.lanes.get(LINKS_LANE);
       if (!lane) j.skip(record.leftOut.get(LINKS_LANE) ?? 'no link sequence was sent');
-      const n = judgeLane(lane!, j, record, operation);
-      if (n === 0) j.skip(`no link sequence reached ${operation}${lane!.stopped ? ` (${lane!.stopped})` : ''}`);
+      const n = judgeLane(lane, j, record, operation);
+      if (n === 0) j.skip(`no link sequence reached ${operation}${lane.stopped ? ` (${lane.stopped})` : ''}`);
       j.note = `${n} step${n === 1 ? '' : 's'} of link sequences`;
     },
   };

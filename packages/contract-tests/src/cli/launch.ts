@@ -148,7 +148,7 @@ export async function startPrismTarget(s: Settings): Promise<Launched> {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr?.on('data', (d) => (stderr += d));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {

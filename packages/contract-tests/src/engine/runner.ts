@@ -121,7 +121,8 @@ class ScenarioRunner {
       if (id) return id;
       const blocked = f.blocked[name];
       if (blocked) throw new Blocked(`looking for ${name} (${src.scenario.name})`, blocked);
-      if (f.notes[name]) notes.push(f.notes[name]!);
+      const note = f.notes[name];
+      if (note) notes.push(note);
     }
     throw new Skip(`no fixture ${name}: set ${FIXTURE_ENV[name]}${notes.length ? ` (${notes.join('; ')})` : ''}`);
   }

@@ -324,7 +324,7 @@ function conversionBodies(
         .record({ t: target, headers: headerVariants })
         .map((r) => ({ r, refusal: conversionRefusal(r.t as Record<string, unknown>, source) }))
         // Only what 7.2 refuses whatever the service: a target it accepts would spend a credit.
-        .filter(({ refusal }) => refusal !== undefined)
+        .filter((x): x is typeof x & { refusal: NonNullable<typeof x.refusal> } => x.refusal !== undefined)
         .map(({ r, refusal }) => {
           const t = r.t as Record<string, unknown>;
           const wrongType = names.some((n) => t[n] !== undefined && typeof t[n] !== 'string');
@@ -332,12 +332,12 @@ function conversionBodies(
             operationId,
             { path: { [idName]: sourceId }, headers: r.headers },
             'key',
-            refused([400], `${JSON.stringify(t)}: ${refusal!.why}`, {
-              codes: refusal!.codes,
+            refused([400], `${JSON.stringify(t)}: ${refusal.why}`, {
+              codes: refusal.codes,
               // Another row that applies too: the order of the rows is our decision (#25); a value of
               // another type read as a malformed body is #10's INVALID_REQUEST.
               alsoUnder: {
-                codes: [...refusal!.others, ...(wrongType ? ['INVALID_REQUEST'] : [])],
+                codes: [...refusal.others, ...(wrongType ? ['INVALID_REQUEST'] : [])],
                 decision: wrongType ? [25, 10] : [25],
               },
             }),
@@ -372,21 +372,22 @@ function conversionBodies(
     );
   }
   // Targets the source accepts (a credit each): what its options allow, every combination of the two.
+  const { source } = ctx;
   const accepted =
-    ctx.source && idName && ctx.target.stateful
+    source && idName && ctx.target.stateful
       ? fc
           .record(
             {
-              language: fc.constantFrom(...ctx.source.options.available_languages, ...(values.language?.allowed ?? [])),
+              language: fc.constantFrom(...source.options.available_languages, ...(values.language?.allowed ?? [])),
               aspect_ratio: fc.constantFrom(...(values.aspect_ratio?.allowed ?? [])),
             },
             { requiredKeys: [] },
           )
-          .filter((t) => conversionRefusal(t, ctx.source!.options) === undefined)
+          .filter((t) => conversionRefusal(t, source.options) === undefined)
           .map((t) =>
             asCase(
               operationId,
-              { path: { [idName]: ctx.source!.id } },
+              { path: { [idName]: source.id } },
               'key',
               { kind: 'conforms', why: `a conversion to ${JSON.stringify(t)}` },
               {
@@ -558,10 +559,8 @@ function formCases(ctx: GenerationContext, operationId: string): fc.Arbitrary<Ge
             'INVALID_REQUEST',
             fields.length ? `${fields.join(' + ')} is no valid combination` : 'no input field',
           );
-        if (files.some((f) => f.wrong)) {
-          const f = files.find((x) => x.wrong)!;
-          interfaceFault('FILE_UPLOAD_ERROR', `${f.name} named ${JSON.stringify(f.file!.filename)}`);
-        }
+        const wrong = files.find((x) => x.wrong);
+        if (wrong) interfaceFault('FILE_UPLOAD_ERROR', `${wrong.name} named ${JSON.stringify(wrong.file?.filename)}`);
         if (fields.includes('image_files') && r.images > MAX_ITEMS)
           interfaceFault('FILE_UPLOAD_ERROR', `${r.images} image_files`);
         // A setting used with other fields (#26) adds its code; alone it is only our decision.
@@ -569,7 +568,8 @@ function formCases(ctx: GenerationContext, operationId: string): fc.Arbitrary<Ge
           codes.add('INVALID_VIDEO_SETTING');
         if (decidedOnly) return undefined;
         const parts: FormPart[] = [];
-        if (choice.kind === 'fixture') parts.push({ name: 'video_setting_id', value: fixture! });
+        // (A fixture choice has its setting: without one the choice is 'missing'.)
+        if (choice.kind === 'fixture' && fixture) parts.push({ name: 'video_setting_id', value: fixture });
         if (choice.kind === 'malformed' || choice.kind === 'unknown')
           parts.push({ name: 'video_setting_id', value: choice.value });
         if (fields.includes('text')) parts.push({ name: 'text', value: r.text });

@@ -62,8 +62,7 @@ export function starts(contract: Contract): Offer[] {
 export function reachable(contract: Contract): Set<string> {
   const seen = new Set(starts(contract).map((o) => o.operationId));
   const queue = [...seen];
-  while (queue.length) {
-    const id = queue.shift()!;
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
     for (const [, link] of linksOf(contract, id, 200))
       if (!seen.has(link.operationId)) {
         seen.add(link.operationId);
@@ -107,7 +106,9 @@ export async function sendSequence(
     const offer = usable[usable.length - 1 - (choice.pick % usable.length)];
     // A link is followed once per sequence (a start stays): the next pick goes on to another.
     if (offer.from !== 'start') offers.splice(offers.indexOf(offer), 1);
-    const op = contract.operation(offer.operationId)!;
+    const op = contract.operation(offer.operationId);
+    // (Offers are the document's own operations: a start, or a link's target.)
+    if (!op) throw new Error(`a link leads to ${offer.operationId}, which the document does not have`);
     const path: Record<string, string> = {};
     for (const [k, v] of Object.entries(offer.parameters)) if (typeof v === 'string') path[k] = v;
     const headers: Record<string, string> = choice.accept ? { accept: choice.accept } : {};
@@ -119,7 +120,9 @@ export async function sendSequence(
       const known = options.get(path.video_id ?? '');
       const targets = refusedTargets(known);
       const target = targets[choice.target % targets.length];
-      const e = conversionRefusal(target, known)!;
+      const e = conversionRefusal(target, known);
+      // refusedTargets gives only targets 7.2 refuses given these options.
+      if (!e) throw new Error(`${JSON.stringify(target)} is not a refused target`);
       c = {
         ...base,
         body: { kind: 'json', value: target },

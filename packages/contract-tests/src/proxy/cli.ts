@@ -4,13 +4,13 @@ import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
-import { OPERATIONS } from '@videogen/openapi/rules';
+import { operationById } from '@videogen/openapi/rules';
 import { checkProxyTarget } from './preflight.ts';
 import { startPacingProxy, targetUrl, type PacingProxyOptions } from './server.ts';
 import type { PacingProxyStats } from './stats.ts';
 
 /** What the preflight asks the target (proxy/preflight.ts, through the suite's): the settings list. */
-const PROBE = OPERATIONS.filter((o) => o.operationId === 'listVideoSettings').map((o) => `${o.method} ${o.path}`)[0];
+const PROBE = `${operationById('listVideoSettings').method} ${operationById('listVideoSettings').path}`;
 
 export const PROXY_USAGE = `usage: videogen-contract proxy --target URL [options]
 

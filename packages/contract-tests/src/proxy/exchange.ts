@@ -19,7 +19,7 @@ import { pipeline, Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MAX_RUNNING,
-  OPERATIONS,
+  operationById,
   operationFor,
   pathParametersOf,
   PacerWaitError,
@@ -64,7 +64,7 @@ export interface ProxyContext {
 
 /** Bodies read to decide what to do (errors, starts, status views): far above any such body of the API. */
 const BODY_BYTES = 1024 * 1024;
-const GET_VIDEO = OPERATIONS.find((o) => o.operationId === 'getVideo')!;
+const GET_VIDEO = operationById('getVideo');
 
 interface Request {
   method: string;
@@ -147,7 +147,7 @@ export async function handleRequest(ctx: ProxyContext, req: IncomingMessage, res
       proxyAnswer(
         'PROXY_CREDIT_BUDGET_EXCEEDED',
         `The pacing proxy's credit budget is used up: ${b.spent} of ${b.limit} generations and conversions accepted` +
-          `${b.inFlight ? `, ${b.inFlight} under way` : ''}. This ${op!.operationId} request was not sent to the target; ` +
+          `${b.inFlight ? `, ${b.inFlight} under way` : ''}. This ${op?.operationId} request was not sent to the target; ` +
           'restart the proxy with a larger --credit-budget (CONTRACT_CREDIT_BUDGET) to spend more.',
       ),
     );

@@ -3,7 +3,7 @@
 // and why). The documented answers come from the document (each response's closed codes, else the codes
 // its examples name); what provokes them from the checks' declarations (Check.answers; none: the
 // operation's success); what was seen from the run's final answers and its transient ones.
-import { declaredResponse, deref, errorCodesOf, type ResponseObject } from '@videogen/openapi';
+import { declaredResponse, deref, errorCodesOf, type Operation, type ResponseObject } from '@videogen/openapi';
 import { checkId, type Check } from '../engine/catalogue.ts';
 import type { Contract } from '../engine/contract.ts';
 import type { CheckResult, Exchange, TransientAnswer } from '../shapes.ts';
@@ -79,8 +79,8 @@ export function coverageOf(
       }),
     ),
   );
-  const keyOf = (operationId: string, status: number) =>
-    declaredResponse(contract.spec, contract.operation(operationId)!.operation, status)?.key ?? String(status);
+  const keyOf = (op: Operation, status: number) =>
+    declaredResponse(contract.spec, op.operation, status)?.key ?? String(status);
   for (const op of contract.operations) {
     const responses = op.operation.responses ?? {};
     const success = Object.keys(responses).find((k) => /^2/.test(k));
@@ -106,7 +106,7 @@ export function coverageOf(
         .map((t) => ({ status: t.status, code: t.errorCode })),
     ];
     for (const a of seen) {
-      const key = keyOf(op.operationId, a.status);
+      const key = keyOf(op, a.status);
       const row =
         cells.find(
           (c) => c.operation === op.operationId && c.status === key && c.code !== undefined && c.code === a.code,
@@ -141,7 +141,7 @@ export function coverageOf(
       if (c.operation !== op.operationId || c.reads === 'all') continue;
       const answers = c.answers ?? (success ? [{ status: Number(success) }] : []);
       for (const a of answers) {
-        const key = keyOf(op.operationId, a.status);
+        const key = keyOf(op, a.status);
         for (const cell of cells)
           if (
             cell.operation === op.operationId &&
@@ -197,8 +197,9 @@ export function formatCoverage(cov: Coverage): string[] {
     const label = (c: CoverageCell) => `${c.status}${c.code ? ` ${c.code}` : ''}`;
     lines.push(`  ${op}: ${seen.length}/${mine.length} seen${seen.length ? ` (${seen.map(label).join(', ')})` : ''}`);
     const reasons = new Map<string, string[]>();
+    // (An unreachable cell always says why: the skip reason of the checks that provoke it.)
     for (const c of mine.filter((x) => x.state === 'unreachable'))
-      reasons.set(c.reason!, [...(reasons.get(c.reason!) ?? []), label(c)]);
+      reasons.set(c.reason ?? '', [...(reasons.get(c.reason ?? '') ?? []), label(c)]);
     for (const [reason, cells] of reasons) lines.push(`    not reachable: ${cells.join(', ')} — ${reason}`);
   }
   return lines;

@@ -143,7 +143,8 @@ function generate(
 
 export function generationScenarios(target: TargetConfig): GenerationScenarios {
   const r = roles(target);
-  const text = COMBINATIONS.find((c) => c.key === 'text')!;
+  const text = COMBINATIONS.find((c) => c.key === 'text');
+  if (!text) throw new Error('x-valid-combinations has no text-alone combination (the question/instruction mode, 4.1)');
   const filling = r.generated.slice(0, FILLING);
   // Declared below; the generations scenario waits for an idle account on its behalf.
   let probe!: Scenario<Probe>;
@@ -232,9 +233,9 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
       // The guard (a credit cap) may stop the rest once a target accepted one: what was answered stays.
       const { stopped } = await untilGuard([
         ...[...settings]
-          .filter(([, setting]) => setting)
+          .filter((e): e is [Combination, string] => Boolean(e[1]))
           .map(([c, setting]) => async () => {
-            const exchange = await generate(s, c, setting!, { retry: false, gate: false });
+            const exchange = await generate(s, c, setting, { retry: false, gate: false });
             const id = idOf(exchange);
             if (id) s.run.created.push(id);
             overLimit.push({ combination: c, exchange });
@@ -346,7 +347,7 @@ export function ownVideoSource(own: Scenario<OwnVideo>): FixtureSource {
           f.found.completedVideoId = v.id;
           if (!ok(v.options)) {
             if (v.options) f.blocked.convertibleVideoId = v.options;
-          } else if ((v.options!.body as { is_convertible?: unknown })?.is_convertible === true)
+          } else if ((v.options?.body as { is_convertible?: unknown } | undefined)?.is_convertible === true)
             f.found.convertibleVideoId = v.id;
           else f.notes.convertibleVideoId = "the run's own video is not convertible";
         }
