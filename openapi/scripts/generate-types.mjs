@@ -6,11 +6,12 @@
 //   routes                          each operation's method and path by operationId, and the query
 //                                   parameters that have a default (a server fills them in)
 // `node scripts/generate-types.mjs --check` writes nothing and exits 1 when the file is stale.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { deref, listOperations } from '../lib/index.js';
+import { writeOrCheck } from './generated-file.mjs';
 
 const specFile = fileURLToPath(new URL('../dist/openapi.json', import.meta.url));
 const outFile = fileURLToPath(new URL('../types/src/generated/openapi.ts', import.meta.url));
@@ -75,14 +76,4 @@ ${routeLines.join('\n')}
 
 const out = `${HEADER}/* eslint-disable */\n${astToString(ast)}${routes}`;
 
-if (process.argv.includes('--check')) {
-  if (!existsSync(outFile) || readFileSync(outFile, 'utf8') !== out) {
-    console.error('types/src/generated/openapi.ts differs from the spec: run `npm run build -w @videogen/openapi`.');
-    process.exit(1);
-  }
-  console.log('types/src/generated/openapi.ts matches the spec.');
-} else {
-  mkdirSync(fileURLToPath(new URL('../types/src/generated/', import.meta.url)), { recursive: true });
-  writeFileSync(outFile, out);
-  console.log(`generated ${outFile}`);
-}
+writeOrCheck(outFile, out);
