@@ -16,19 +16,31 @@ export interface GlobalOptions {
   plan?: string;
 }
 
+/**
+ * One run of the CLI, made by cli.ts and given to every command: the global options as commander parsed
+ * them (before the command's own options are read, so that an error in those is still printed as the
+ * options ask), and what the running command has learned, for the error line cli.ts prints once the
+ * command's own scope is gone.
+ */
+export interface Invocation {
+  options: GlobalOptions;
+  facts: ErrorContext;
+}
+
+export function createInvocation(): Invocation {
+  return { options: {}, facts: {} };
+}
+
+/** What a command works with once it calls the service: the client, and where its results and progress go. */
 export interface Context {
   client: Client;
   out: Output;
   progress: Progress;
   plan?: Plan;
   baseUrl?: string;
+  /** The invocation's facts: what the command knows so far (the video, the files, a download's file). */
+  facts: ErrorContext;
 }
-
-/**
- * What the running command knows, for the error line printed by cli.ts. Module state on purpose:
- * the error is caught outside the command, after its own scope is gone.
- */
-export const errorContext: ErrorContext = {};
 
 export function parsePlan(value: string | undefined): Plan | undefined {
   if (value === undefined || value === '') return undefined;
@@ -38,7 +50,9 @@ export function parsePlan(value: string | undefined): Plan | undefined {
   return plan;
 }
 
-export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Context {
+/** The client, output and progress for the invocation's options; throws the documented errors (no key, a bad URL). */
+export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = process.env): Context {
+  const { options: opts, facts } = invocation;
   const out = createOutput(Boolean(opts.json));
   const progress = createProgress(chooseMode(opts, env));
   const plan = parsePlan(opts.plan ?? env.VIDEO_API_PLAN);
@@ -52,7 +66,7 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
       );
     }
   }
-  Object.assign(errorContext, { plan, baseUrl: baseUrl ?? 'the service' });
+  Object.assign(facts, { plan, baseUrl: baseUrl ?? 'the service' });
   const apiKey = env.VIDEO_API_KEY;
   if (!apiKey) {
     throw new CliError(
@@ -72,7 +86,7 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
       );
     throw err;
   }
-  return { client, out, progress, plan, baseUrl };
+  return { client, out, progress, plan, baseUrl, facts };
 }
 
 /** Seconds from the command line → milliseconds; decimals allowed (useful against a fast sandbox). */

@@ -148,7 +148,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     if (attempt === 0) firstSentAt = clock.now();
     const { res, cause, timedOut } = await sendOnce(c, out, signal, timeoutMs);
     if (log.debug) await logExchange(log.debug, out, res, cause);
-    if (ticket) await pacer!.settle(out, ticket, res);
+    if (pacer && ticket) await pacer.settle(out, ticket, res);
     if (!res) signal?.throwIfAborted();
 
     const result: AttemptResult = res
@@ -168,7 +168,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
       serviceUnavailableDelayMs: retry.serviceUnavailableDelayMs,
     });
     const failure = 'failure' in result ? noAnswer(d, result.failure, cause, timeoutMs, out.method) : undefined;
-    const what = res ? `${call} → ${res.status}` : `${call}: ${failure!.message}`;
+    const what = res ? `${call} → ${res.status}` : `${call}: ${failure?.message}`;
 
     if (d.lookFirst) {
       // At most once: the body of an error answer stays unread, for the caller if nothing is sent again.
@@ -193,11 +193,12 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
         continue;
       }
       log.warn?.({ call, status: res?.status }, `${what}: not re-sent (the first attempt may have created the video)`);
-      if (failure) {
+      // No answer at all: `failure` says why.
+      if (!res) {
         log.error?.({ call, attempts: attempt + 1 }, what);
         throw failure;
       }
-      return { response: res!, notResent: true };
+      return { response: res, notResent: true };
     }
 
     if (!d.retry) {
@@ -206,11 +207,11 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
           { call, status: res?.status, retryAfter: res?.headers.get('retry-after') },
           `${what}: the server asks for a wait beyond maxWaitMs (${retry.maxWaitMs} ms); not retried`,
         );
-      else if (failure) log.error?.({ call, attempts: attempt + 1 }, what);
-      else if (!res!.ok && attempt > 0)
-        log.error?.({ call, status: res!.status, attempts: attempt + 1 }, `${what} after ${attempt + 1} attempts`);
-      if (failure) throw failure;
-      return { response: res! };
+      else if (!res) log.error?.({ call, attempts: attempt + 1 }, what);
+      else if (!res.ok && attempt > 0)
+        log.error?.({ call, status: res.status, attempts: attempt + 1 }, `${what} after ${attempt + 1} attempts`);
+      if (!res) throw failure;
+      return { response: res };
     }
 
     // 429 and 503 are the account's limits: a warning; another 5xx or a lost answer is an ordinary retry.
@@ -251,7 +252,7 @@ async function sendOnce(
   timeoutMs: number,
 ): Promise<{ res?: Response; cause?: unknown; timedOut?: boolean }> {
   const ac = timeoutMs ? new AbortController() : undefined;
-  const stop = () => ac!.abort(signal!.reason);
+  const stop = () => ac?.abort(signal?.reason);
   const timer = ac && setTimeout(() => ac.abort(), timeoutMs);
   if (ac && signal) signal.addEventListener('abort', stop);
   try {
@@ -304,9 +305,10 @@ export async function fromRequest(req: Request): Promise<Outgoing> {
     headers: Object.fromEntries(req.headers),
     redirect: req.redirect,
   };
-  if (!req.body) return out;
+  const body = req.body;
+  if (!body) return out;
   // A multipart stream from client.api is sent once; any other body (JSON) is small and kept.
-  if (/multipart/i.test(req.headers.get('content-type') ?? '')) out.upload = { stream: () => req.body!, once: true };
+  if (/multipart/i.test(req.headers.get('content-type') ?? '')) out.upload = { stream: () => body, once: true };
   else out.body = new Uint8Array(await req.arrayBuffer());
   return out;
 }
