@@ -1,9 +1,10 @@
 // Generates rules/src/generated/constants.ts from the bundled document (dist/openapi.json, written by
 // scripts/bundle.mjs): every number and list of the spec's x-* extensions and enums that code needs.
 // `node scripts/generate-rules.mjs --check` writes nothing and exits 1 when the file is stale.
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { listOperations } from '../lib/index.js';
+import { writeOrCheck } from './generated-file.mjs';
 
 const specFile = fileURLToPath(new URL('../dist/openapi.json', import.meta.url));
 const outFile = fileURLToPath(new URL('../rules/src/generated/constants.ts', import.meta.url));
@@ -193,14 +194,4 @@ export const OPERATIONS = ${j(operations)} as const;
 export type OperationId = (typeof OPERATIONS)[number]['operationId'];
 `;
 
-if (process.argv.includes('--check')) {
-  if (!existsSync(outFile) || readFileSync(outFile, 'utf8') !== out) {
-    console.error('rules/src/generated/constants.ts differs from the spec: run `npm run build -w @videogen/openapi`.');
-    process.exit(1);
-  }
-  console.log('rules/src/generated/constants.ts matches the spec.');
-} else {
-  mkdirSync(new URL('../rules/src/generated/', import.meta.url), { recursive: true });
-  writeFileSync(outFile, out);
-  console.log(`generated ${outFile}`);
-}
+writeOrCheck(outFile, out);

@@ -1,3 +1,4 @@
+// @module-tag full/tools
 // The bundle step must be deterministic: two bundles are the same bytes.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';

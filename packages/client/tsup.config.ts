@@ -5,11 +5,18 @@ export default defineConfig({
   format: ['esm'],
   platform: 'node',
   target: 'node20',
-  // The rules module (@videogen/openapi/rules, a dev dependency) is inlined in the JS and in the types,
-  // so that a consumer of the packed client needs no private package.
+  // @videogen/openapi (a dev dependency) is inlined: its rules in the JS and the types, the document's
+  // types (@videogen/openapi/types) in the types, so that a consumer of the packed client needs no
+  // other package of ours.
   dts: {
     resolve: [/^@videogen\/openapi/],
-    compilerOptions: { baseUrl: '.', paths: { '@videogen/openapi/rules': ['../../openapi/rules/src/index.ts'] } },
+    compilerOptions: {
+      baseUrl: '.',
+      paths: {
+        '@videogen/openapi/rules': ['../../openapi/rules/src/index.ts'],
+        '@videogen/openapi/types': ['../../openapi/types/src/index.ts'],
+      },
+    },
   },
   clean: true,
   treeshake: true,

@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
+    // The lanes' tags (vitest.shared.ts): the fast lane at the root leaves the tagged tests out.
+    tags: TAGS,
     include: ['test/**/*.test.ts'],
     // Deadlines that only end a hang, never a measure of speed: the machines are shared and loaded (CI
     // runs the legs side by side on 2 cores). The hooks start sandboxes and pack tarballs: the same.

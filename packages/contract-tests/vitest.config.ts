@@ -1,8 +1,11 @@
 // The package's own tests (the self-test): unit tests, the breaks, and end-to-end CLI runs.
 import { defineConfig } from 'vitest/config';
+import { TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
+    // The lanes' tags (vitest.shared.ts): the fast lane at the root leaves the tagged tests out.
+    tags: TAGS,
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,

@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
+    // The lanes' tags (vitest.shared.ts): the fast lane at the root leaves the tagged tests out.
+    tags: TAGS,
     include: ['test/**/*.test.ts'],
     // One heavy thing at a time (a browser, or the sandbox and sample processes): the machine is shared.
     fileParallelism: false,

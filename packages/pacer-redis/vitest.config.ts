@@ -1,9 +1,12 @@
 // Real redis-server processes and real child processes: files one at a time (2 shared cores); the
 // timeouts end a hang, they measure nothing.
 import { defineConfig } from 'vitest/config';
+import { TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
+    // The lanes' tags (vitest.shared.ts): the fast lane at the root leaves the tagged tests out.
+    tags: TAGS,
     include: ['test/**/*.test.ts'],
     testTimeout: 180_000,
     hookTimeout: 60_000,

@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
+    // The lanes' tags (vitest.shared.ts): the fast lane at the root leaves the tagged tests out.
+    tags: TAGS,
     include: ['test/**/*.test.ts'],
     // Packs the published packages and installs them in fresh projects, once, for every test file.
     globalSetup: ['test/global-setup.ts'],

@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
+    // The lanes' tags (vitest.shared.ts): the fast lane at the root leaves the tagged tests out.
+    tags: TAGS,
     include: ['test/**/*.test.ts'],
     // Every file starts real servers; the machine's cores are shared, so run files one at a time.
     fileParallelism: false,

@@ -89,7 +89,8 @@ export function declaredTooLarge(
     : undefined;
 }
 
-const none = (ms: number | undefined) => !ms || !Number.isFinite(ms) || ms <= 0;
+/** A time limit given, or 0 for none (0, a negative number, Infinity or nothing). */
+const given = (ms: number | undefined) => (ms !== undefined && Number.isFinite(ms) && ms > 0 ? ms : 0);
 
 /**
  * The watch over one body: the adapter of a stream tells it when it waits for the source (`waiting`),
@@ -118,8 +119,8 @@ export class BodyWatch {
   readonly #fail: (error: Error) => void;
 
   constructor(limits: BodyLimitOptions, fail: (error: Error) => void) {
-    this.#idleMs = none(limits.idleMs) ? 0 : limits.idleMs!;
-    this.#totalMs = none(limits.totalMs) ? 0 : limits.totalMs!;
+    this.#idleMs = given(limits.idleMs);
+    this.#totalMs = given(limits.totalMs);
     this.#budget = this.#idleMs;
     this.#deadline = this.#totalMs ? Date.now() + this.#totalMs : Infinity;
     this.#maxBytes = limits.maxBytes ?? Infinity;
@@ -189,8 +190,9 @@ export class BodyWatch {
       this.#stop(new BodyTimeoutError('total', this.#totalMs, this.received));
       return;
     }
-    const waiting = this.#waitingSince !== undefined;
-    const left = this.#budget - (waiting ? now - this.#waitingSince! : 0);
+    const since = this.#waitingSince;
+    const waiting = since !== undefined;
+    const left = this.#budget - (since !== undefined ? now - since : 0);
     if (waiting && left <= 0) {
       this.#stop(new BodyTimeoutError('idle', this.#idleMs, this.received));
       return;
@@ -234,7 +236,7 @@ export function limitBody(
       // Already errored or closed.
     }
   };
-  const onAbort = () => stop(signal!.reason);
+  const onAbort = () => stop(signal?.reason);
   const watch = new BodyWatch(limits, stop);
   return new ReadableStream<Uint8Array>(
     {
@@ -291,7 +293,7 @@ export async function readBody(
     failure ??= error;
     reader.cancel(error).catch(() => {});
   };
-  const onAbort = () => stop(signal!.reason);
+  const onAbort = () => stop(signal?.reason);
   const watch = new BodyWatch(limits, stop);
   if (signal?.aborted) stop(signal.reason);
   else signal?.addEventListener('abort', onAbort, { once: true });
@@ -314,8 +316,9 @@ export async function readBody(
     watch.end();
     signal?.removeEventListener('abort', onAbort);
   }
-  if (chunks.length === 1 && chunks[0]!.byteOffset === 0 && chunks[0]!.byteLength === chunks[0]!.buffer.byteLength)
-    return chunks[0] as Uint8Array<ArrayBuffer>;
+  const [only] = chunks;
+  if (chunks.length === 1 && only && only.byteOffset === 0 && only.byteLength === only.buffer.byteLength)
+    return only as Uint8Array<ArrayBuffer>;
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) bytes.set(c, at), (at += c.byteLength);

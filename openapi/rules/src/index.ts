@@ -1,7 +1,7 @@
 // @videogen/openapi/rules: the spec's constants and the rules more than one package needs.
 // Pure (no Node built-ins): bundled into the client, which runs in Workers, Deno and Bun.
 export * from './generated/constants.js';
-export { operationFor, type OperationEntry } from './operations.js';
+export { operationById, operationFor, pathParametersOf, type OperationEntry } from './operations.js';
 export { pathParameterProblem, STRING_FORMATS, UUID_PATTERN } from './path-parameters.js';
 export {
   conversionProblem,

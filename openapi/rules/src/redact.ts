@@ -75,9 +75,9 @@ class SecretIndex {
         let start = end - form.length;
         if (start < 0 || !text.startsWith(form, start)) continue;
         // Spans end in increasing order: the ones this one overlaps are the last ones.
-        while (ends.length && ends[ends.length - 1]! > start) {
+        for (let last = ends.at(-1); last !== undefined && last > start; last = ends.at(-1)) {
           ends.pop();
-          start = Math.min(start, starts.pop()!);
+          start = Math.min(start, starts.pop() ?? start);
         }
         starts.push(start);
         ends.push(end);
@@ -87,10 +87,10 @@ class SecretIndex {
     if (!starts.length) return text;
     let out = '';
     let at = 0;
-    for (let i = 0; i < starts.length; i++) {
-      out += text.slice(at, starts[i]) + marker;
-      at = ends[i]!;
-    }
+    starts.forEach((start, i) => {
+      out += text.slice(at, start) + marker;
+      at = ends[i] ?? at;
+    });
     return out + text.slice(at);
   }
 }

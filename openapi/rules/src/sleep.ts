@@ -22,7 +22,7 @@ function sleepOnce(ms: number, signal?: AbortSignal): Promise<void> {
     }
     function abort() {
       clearTimeout(timer);
-      reject(signal!.reason);
+      reject(signal?.reason);
     }
     signal?.addEventListener('abort', abort, { once: true });
   });

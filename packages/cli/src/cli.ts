@@ -9,7 +9,7 @@ import { registerList } from './commands/list.js';
 import { registerSettings } from './commands/settings.js';
 import { registerStatus } from './commands/status.js';
 import { registerWait } from './commands/wait.js';
-import { errorContext, parseSeconds, parseSize } from './context.js';
+import { createInvocation, type GlobalOptions, type Invocation, parseSeconds, parseSize } from './context.js';
 import { describeError, sanitize } from './errors.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { type InterruptedError, interruption, onInterrupt } from './interrupt.js';
@@ -29,7 +29,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
   version: string;
 };
 
-function buildProgram(): Command {
+function buildProgram(invocation: Invocation): Command {
   const program = new Command('videogen')
     .description('Generate, convert, wait for and download videos with the video generation service.')
     .version(version)
@@ -68,16 +68,21 @@ function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(oneLineUsageError(text)) })
     // Commander would exit(1) on a usage error; cli.ts maps it to the documented invalid-input code.
     .exitOverride()
-    .addHelpText('after', `${ENVIRONMENT_HELP}\n${EXIT_CODES_HELP}`);
+    .addHelpText('after', `${ENVIRONMENT_HELP}\n${EXIT_CODES_HELP}`)
+    // The global options, once parsed and before the command reads its own: an error in those (a bad
+    // --timeout) is still printed as --json asks.
+    .hook('preSubcommand', (self) => {
+      invocation.options = self.opts<GlobalOptions>();
+    });
 
-  registerSettings(program);
-  registerList(program);
-  registerStatus(program);
-  registerWait(program);
-  registerDownload(program);
-  registerGenerate(program);
-  registerConvert(program);
-  registerLanguages(program);
+  registerSettings(program, invocation);
+  registerList(program, invocation);
+  registerStatus(program, invocation);
+  registerWait(program, invocation);
+  registerDownload(program, invocation);
+  registerGenerate(program, invocation);
+  registerConvert(program, invocation);
+  registerLanguages(program, invocation);
 
   for (const cmd of program.commands) {
     cmd
@@ -103,11 +108,11 @@ function exit(code: number): never {
   return undefined as never;
 }
 
-function fail(err: unknown): never {
-  const described = describeError(err, errorContext);
+function fail(err: unknown, invocation: Invocation): never {
+  const described = describeError(err, invocation.facts);
   const message = sanitize(described.message, secret);
   process.stderr.write(`videogen: ${message}\n`);
-  if (process.argv.includes('--json')) {
+  if (invocation.options.json) {
     // Scripts that asked for JSON get the error as JSON too, on stdout where they read.
     const body = { error: { code: described.code, status: described.status, exit_code: described.exitCode, message } };
     process.stdout.write(`${JSON.stringify(body)}\n`);
@@ -116,9 +121,9 @@ function fail(err: unknown): never {
 }
 
 /** After a signal: one line saying what was stopped, and the conventional 128 + signal number. */
-function interrupted(i: InterruptedError): never {
-  const what = errorContext.downloading
-    ? `: the download to ${errorContext.downloading} was stopped, and its partial file removed`
+function interrupted(i: InterruptedError, { facts }: Invocation): never {
+  const what = facts.downloading
+    ? `: the download to ${facts.downloading} was stopped, and its partial file removed`
     : '';
   process.stderr.write(`videogen: interrupted by ${i.signal}${what}.\n`);
   return exit(i.exitCode);
@@ -133,21 +138,22 @@ async function main(): Promise<void> {
     },
     (code) => process.exit(code),
   );
-  const program = buildProgram();
+  const invocation = createInvocation();
+  const program = buildProgram(invocation);
   try {
     await program.parseAsync(process.argv);
   } catch (err) {
     const signal = interruption();
-    if (signal) return interrupted(signal);
+    if (signal) return interrupted(signal, invocation);
     if (err instanceof CommanderError) {
       // --help and --version exit 0; commander already printed any usage error itself.
       return exit(err.exitCode === 0 ? EXIT.OK : EXIT.INVALID_INPUT);
     }
-    return fail(err);
+    return fail(err, invocation);
   }
   // A signal that came as the command finished still ends it with the signal's code.
   const signal = interruption();
-  if (signal) return interrupted(signal);
+  if (signal) return interrupted(signal, invocation);
   // Explicit: a pending timer of the client must not keep a finished command alive.
   return exit(EXIT.OK);
 }

@@ -22,21 +22,33 @@ export interface GlobalOptions {
   maxSize?: number;
 }
 
+/**
+ * One run of the CLI, made by cli.ts and given to every command: the global options as commander parsed
+ * them (before the command's own options are read, so that an error in those is still printed as the
+ * options ask), and what the running command has learned, for the error line cli.ts prints once the
+ * command's own scope is gone.
+ */
+export interface Invocation {
+  options: GlobalOptions;
+  facts: ErrorContext;
+}
+
+export function createInvocation(): Invocation {
+  return { options: {}, facts: {} };
+}
+
+/** What a command works with once it calls the service: the client, and where its results and progress go. */
 export interface Context {
   client: Client;
   out: Output;
   progress: Progress;
   plan?: Plan;
   baseUrl?: string;
+  /** The invocation's facts: what the command knows so far (the video, the files, a download's file). */
+  facts: ErrorContext;
   /** --body-deadline, in ms: a download is bounded as a whole only when it is given. */
   bodyDeadlineMs?: number;
 }
-
-/**
- * What the running command knows, for the error line printed by cli.ts. Module state on purpose:
- * the error is caught outside the command, after its own scope is gone.
- */
-export const errorContext: ErrorContext = {};
 
 export function parsePlan(value: string | undefined): Plan | undefined {
   if (value === undefined || value === '') return undefined;
@@ -46,7 +58,9 @@ export function parsePlan(value: string | undefined): Plan | undefined {
   return plan;
 }
 
-export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): Context {
+/** The client, output and progress for the invocation's options; throws the documented errors (no key, a bad URL). */
+export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = process.env): Context {
+  const { options: opts, facts } = invocation;
   const out = createOutput(Boolean(opts.json));
   const progress = createProgress(chooseMode(opts, env));
   const plan = parsePlan(opts.plan ?? env.VIDEO_API_PLAN);
@@ -60,7 +74,7 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
       );
     }
   }
-  Object.assign(errorContext, { plan, baseUrl: baseUrl ?? 'the service' });
+  Object.assign(facts, { plan, baseUrl: baseUrl ?? 'the service' });
   const apiKey = env.VIDEO_API_KEY;
   if (!apiKey) {
     throw new CliError(
@@ -90,7 +104,7 @@ export function createContext(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
     throw err;
   }
   const bodyDeadlineMs = opts.bodyDeadline === undefined ? undefined : Math.round(opts.bodyDeadline * 1000);
-  return { client, out, progress, plan, baseUrl, ...(bodyDeadlineMs !== undefined && { bodyDeadlineMs }) };
+  return { client, out, progress, plan, baseUrl, facts, ...(bodyDeadlineMs !== undefined && { bodyDeadlineMs }) };
 }
 
 const SIZE_UNITS: Record<string, number> = {
@@ -110,7 +124,7 @@ const SIZE_UNITS: Record<string, number> = {
 export function parseSize(name: string) {
   return (value: string): number => {
     const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+    const unit = m ? SIZE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
     if (!m || unit === undefined || Number(m[1]) <= 0)
       throw usageError(`${name} must be a size such as 500MB, 4GB or 2GiB (or a number of bytes), not "${value}".`);
     return Math.floor(Number(m[1]) * unit);

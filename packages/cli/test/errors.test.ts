@@ -1,3 +1,4 @@
+// @module-tag full/processes
 import { closeSync, mkdtempSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +111,23 @@ describe('documented errors and exit codes', () => {
     expect(interval.code).toBe(2);
     const unknown = await run(['frobnicate'], acme());
     expect(unknown.code).toBe(2);
+  });
+
+  it('--json, before or after the command, gets a bad option value of the command as JSON too', async () => {
+    // The global options are parsed before the command's own (cli.ts keeps them in the invocation).
+    for (const args of [
+      ['--json', 'wait', MISSING, '--interval', 'soon'],
+      ['wait', MISSING, '--interval', 'soon', '--json'],
+    ]) {
+      const r = await run(args, acme());
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'INVALID_INPUT', exit_code: 2 } });
+      expect(oneLine(r.stderr)).toMatch(/--interval must be a positive number of seconds/);
+    }
+    // And an argument that only looks like the option is not one: the error stays on stderr alone.
+    const literal = await run(['download', MISSING, '--', '--json'], acme());
+    expect(literal.code).toBe(4);
+    expect(literal.stdout).toBe('');
   });
 
   it('failed video ([sandbox:fail]) → 6', async () => {

@@ -1,3 +1,4 @@
+// @module-tag full/processes
 import { spawn } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -70,10 +70,12 @@ export class APIPromise<T> extends Promise<T> {
   // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a Promise (awaited for the data), as openai-node's is
   override then<A = T, B = never>(
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    // biome-ignore lint/suspicious/noExplicitAny: Promise's own signature (lib.es5.d.ts): a caller's .catch((e) => e.status) compiles as on any promise
     onrejected?: ((reason: any) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#data().then(onfulfilled, onrejected);
   }
+  // biome-ignore lint/suspicious/noExplicitAny: Promise's own signature (lib.es5.d.ts): a caller's .catch((e) => e.status) compiles as on any promise
   override catch<B = never>(onrejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<T | B> {
     return this.#data().catch(onrejected);
   }

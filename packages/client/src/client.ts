@@ -8,7 +8,7 @@ import { type Clock, realClock } from './clock.js';
 import { createCore } from './core.js';
 import { download, type DownloadOptions } from './download.js';
 import { AuthenticationError } from './errors.js';
-import type { components, paths } from './generated/openapi.js';
+import type { components, paths } from '@videogen/openapi/types';
 import { createLog, type LogLevel, type Logger, type TrafficLogger } from './logger.js';
 import { pacerFor } from './pacer.js';
 import { checkPathParameter } from './path-parameters.js';

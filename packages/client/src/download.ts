@@ -1,6 +1,6 @@
 // Downloads: the status is read from the API, the video from `download_url`, which is another host
 // (object storage, say). That host is not the API: its answers never go through the API's error rules.
-import type { components } from './generated/openapi.js';
+import type { components } from '@videogen/openapi/types';
 import type { WithResponse } from './api-promise.js';
 import type { APIPromise } from './api-promise.js';
 import { BodyTimeoutError, declaredTooLarge, ResponseTooLargeError } from '@videogen/openapi/rules';

@@ -1,7 +1,7 @@
 // Every failure of the client is a VideoApiError; one subclass per kind. An error answer of the API
 // becomes the class its kind names through VideoApiError.generate (the rules' one classifier, 7.1).
 import { classifyError, retryAfterMs } from '@videogen/openapi/rules';
-import type { components } from './generated/openapi.js';
+import type { components } from '@videogen/openapi/types';
 
 type Schemas = components['schemas'];
 /** A documented error code, or any other string the service may send. */

@@ -37,9 +37,9 @@ export { Videos } from './resources/videos.js';
 export { Settings } from './resources/settings.js';
 export { Conversions } from './resources/conversions.js';
 export type { FileInput, GenerateInput, Plan, UploadProgress } from './uploads.js';
-export type { paths, components, operations } from './generated/openapi.js';
+export type { paths, components, operations } from '@videogen/openapi/types';
 
-import type { components } from './generated/openapi.js';
+import type { components } from '@videogen/openapi/types';
 type Schemas = components['schemas'];
 export type VideoListItem = Schemas['VideoListItem'];
 export type ConversionOptions = Schemas['ConversionOptions'];

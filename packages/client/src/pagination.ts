@@ -1,15 +1,10 @@
-import { APIPromise, type WithResponse } from './api-promise.js';
+import type { Schemas } from '@videogen/openapi/types';
+import type { APIPromise, WithResponse } from './api-promise.js';
 import { UnexpectedResponseError } from './errors.js';
 import type { RequestOptions } from './transport.js';
 
-/** The paged list envelope (interface 2.5). */
-export interface Page<T> {
-  results: T[];
-  has_next: boolean;
-  total_count: number;
-  page: number;
-  items_per_page: number;
-}
+/** The paged list envelope (interface 2.5): the document's paging fields, and the page's items. */
+export type Page<T> = Schemas['PageEnvelope'] & { results: T[] };
 export interface ListOptions extends RequestOptions {
   /** Only this page (1-based) instead of every page from the first. */
   page?: number;
@@ -63,11 +58,13 @@ export class Paginated<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
   // biome-ignore lint/suspicious/noThenProperty: a page promise is awaited for its first page, and iterated for every item
   then<A = Page<T>, B = never>(
     onfulfilled?: ((value: Page<T>) => A | PromiseLike<A>) | null,
+    // biome-ignore lint/suspicious/noExplicitAny: Promise's own signature (lib.es5.d.ts): a caller's .catch((e) => e.status) compiles as on any promise
     onrejected?: ((reason: any) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#one().then(onfulfilled, onrejected);
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: Promise's own signature (lib.es5.d.ts): a caller's .catch((e) => e.status) compiles as on any promise
   catch<B = never>(onrejected?: ((reason: any) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
     return this.#one().catch(onrejected);
   }

@@ -1,4 +1,4 @@
-import type { components } from './generated/openapi.js';
+import type { components } from '@videogen/openapi/types';
 import { POLLING } from '@videogen/openapi/rules';
 import type { APIPromise, WithResponse } from './api-promise.js';
 import type { Clock } from './clock.js';

@@ -37,8 +37,9 @@ export function envProxyDispatcher(env: Env): object | undefined {
   let undici: { EnvHttpProxyAgent: new () => object };
   try {
     // createRequire, not import(): bundlers do not follow it, so undici never enters a browser or Worker bundle.
-    const { createRequire } = builtin<typeof import('node:module')>('node:module')!;
-    undici = createRequire(import.meta.url)('undici');
+    const module = builtin<typeof import('node:module')>('node:module');
+    if (!module) throw new Error('node:module is not available in this runtime');
+    undici = module.createRequire(import.meta.url)('undici');
   } catch (e) {
     throw new Error(
       'HTTPS_PROXY or HTTP_PROXY is set, but the optional dependency undici (which Node needs to use a proxy) could not be loaded: ' +

@@ -195,12 +195,12 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     if (attempt === 0) firstSentAt = clock.now();
     const { res, cause, failure: lost } = await sendOnce(c, out, { signal, timeoutMs, body, stream: !!o.stream });
     if (log.debug) await logExchange(log.debug, out, res, cause);
-    if (ticket) await pacer!.settle(out, ticket, res);
+    if (pacer && ticket) await pacer.settle(out, ticket, res);
     if (!res) signal?.throwIfAborted();
 
     const result: AttemptResult = res
       ? { status: res.status, error_code: res.ok ? undefined : await errorCodeOf(res), headers: res.headers }
-      : { failure: lost! };
+      : { failure: lost ?? noAnswerOf(cause) };
     const d = retryDecision({
       method: out.method,
       result,
@@ -216,7 +216,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     });
     const failure =
       'failure' in result ? noAnswer(d, result.failure, cause, { call, timeoutMs, ...body }, out.method) : undefined;
-    const what = res ? `${call} → ${res.status}` : `${call}: ${failure!.message}`;
+    const what = res ? `${call} → ${res.status}` : `${call}: ${failure?.message}`;
 
     if (d.lookFirst) {
       // At most once: the body of an error answer stays unread, for the caller if nothing is sent again.
@@ -241,11 +241,12 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
         continue;
       }
       log.warn?.({ call, status: res?.status }, `${what}: not re-sent (the first attempt may have created the video)`);
-      if (failure) {
+      // No answer at all: `failure` says why.
+      if (!res) {
         log.error?.({ call, attempts: attempt + 1 }, what);
         throw failure;
       }
-      return { response: res!, notResent: true };
+      return { response: res, notResent: true };
     }
 
     if (!d.retry) {
@@ -254,11 +255,11 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
           { call, status: res?.status, retryAfter: res?.headers.get('retry-after') },
           `${what}: the server asks for a wait beyond maxWaitMs (${retry.maxWaitMs} ms); not retried`,
         );
-      else if (failure) log.error?.({ call, attempts: attempt + 1 }, what);
-      else if (!res!.ok && attempt > 0)
-        log.error?.({ call, status: res!.status, attempts: attempt + 1 }, `${what} after ${attempt + 1} attempts`);
-      if (failure) throw failure;
-      return { response: res! };
+      else if (!res) log.error?.({ call, attempts: attempt + 1 }, what);
+      else if (!res.ok && attempt > 0)
+        log.error?.({ call, status: res.status, attempts: attempt + 1 }, `${what} after ${attempt + 1} attempts`);
+      if (!res) throw failure;
+      return { response: res };
     }
 
     // 429 and 503 are the account's limits: a warning; another 5xx or a lost answer is an ordinary retry.
@@ -329,7 +330,7 @@ async function sendOnce(
 ): Promise<{ res?: Response; cause?: unknown; failure?: NoAnswer }> {
   const { signal, timeoutMs } = o;
   const ac = timeoutMs ? new AbortController() : undefined;
-  const stop = () => ac!.abort(signal!.reason);
+  const stop = () => ac?.abort(signal?.reason);
   const timer = ac && setTimeout(() => ac.abort(), timeoutMs);
   if (ac && signal) signal.addEventListener('abort', stop);
   let res: Response;
@@ -389,7 +390,11 @@ const utf8 = /* @__PURE__ */ new TextDecoder();
 
 /** Response's prototype with its body methods reading the bytes served (made once, when first needed). */
 function makeServedProto(): Response {
-  const of = (r: Response) => servedBodies.get(r)!;
+  const of = (r: Response): ServedBody => {
+    const b = servedBodies.get(r);
+    if (!b) throw new TypeError('not a served Response');
+    return b;
+  };
   const take = (r: Response): Promise<Uint8Array<ArrayBuffer>> => {
     const b = of(r);
     if (b.used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
@@ -433,10 +438,10 @@ function makeServedProto(): Response {
       get(this: Response) {
         const b = of(this);
         if (!b.stream) {
-          b.stream = withBody(this, b.bytes).body!;
+          b.stream = withBody(this, b.bytes).body ?? undefined;
           b.used = true;
         }
-        return b.stream;
+        return b.stream ?? null;
       },
     },
   });
@@ -478,9 +483,10 @@ export async function fromRequest(req: Request): Promise<Outgoing> {
     headers: Object.fromEntries(req.headers),
     redirect: req.redirect,
   };
-  if (!req.body) return out;
+  const body = req.body;
+  if (!body) return out;
   // A multipart stream from client.api is sent once; any other body (JSON) is small and kept.
-  if (/multipart/i.test(req.headers.get('content-type') ?? '')) out.upload = { stream: () => req.body!, once: true };
+  if (/multipart/i.test(req.headers.get('content-type') ?? '')) out.upload = { stream: () => body, once: true };
   else out.body = new Uint8Array(await req.arrayBuffer());
   return out;
 }

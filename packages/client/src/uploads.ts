@@ -1,4 +1,4 @@
-import type { components } from './generated/openapi.js';
+import type { components } from '@videogen/openapi/types';
 import { formProblem, PLAN_LIMITS_AS, UPLOAD_LIMITS, type PLANS } from '@videogen/openapi/rules';
 import { ValidationError } from './errors.js';
 import { builtin, noFileSystem } from './runtime.js';
@@ -78,7 +78,7 @@ export async function prepare(
 ): Promise<Part[]> {
   const given = checkForm(input, setting);
   const parts: Part[] = [{ name: 'video_setting_id', value: input.video_setting_id }];
-  if (given.includes('text')) parts.push({ name: 'text', value: input.text! });
+  if (given.includes('text') && input.text !== undefined) parts.push({ name: 'text', value: input.text });
   const p = (PLAN_LIMITS_AS as Record<string, 'personal' | 'business'>)[plan] ?? plan;
   for (const name of given.filter((f) => f !== 'text') as FileField[]) {
     const lim = UPLOAD_LIMITS[name];
@@ -89,10 +89,11 @@ export async function prepare(
     if ('maxItems' in lim && files.length > lim.maxItems) fail(`${name}: at most ${lim.maxItems} files`, lim.maxItems);
     for (const f of files) {
       const part = await toPart(name, f);
-      const ext = extName(part.filename!).toLowerCase();
+      const ext = extName(part.filename).toLowerCase();
       const exts: readonly string[] = lim.extensions[p];
       if (!exts.includes(ext)) fail(`${name}: ${part.filename} is not ${exts.join(', ')} (${plan} plan)`, exts);
-      if (part.size! > lim.maxBytes[p])
+      // A stream of unknown size is checked by the service.
+      if (part.size !== undefined && part.size > lim.maxBytes[p])
         fail(`${name}: ${part.filename} is over ${lim.maxBytes[p]} bytes (${plan} plan)`, lim.maxBytes[p]);
       parts.push(part);
     }

@@ -8,7 +8,7 @@ export const SIGNATURE_BYTES = 8;
 /** The media type when it announces something other than a video (a page, a document, an error body). */
 export function notVideoType(contentType: string | null): string | undefined {
   if (!contentType) return undefined; // said nothing: the bytes decide
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const type = contentType.split(';')[0].trim().toLowerCase();
   const other =
     /^(text|image|audio|font|model|multipart|message)\//.test(type) ||
     /\+(json|xml)$/.test(type) ||

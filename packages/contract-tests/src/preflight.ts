@@ -8,6 +8,7 @@ import {
   BASE_PATH,
   BODY_LIMITS,
   classifyError,
+  operationById,
   parseRateLimitHeaders,
   RATE_LIMITS,
   readBody,
@@ -70,14 +71,32 @@ export interface PreflightFailure {
 
 export type PreflightResult = PreflightOk | PreflightFailure;
 
-const PROBE_PATH = '/video-settings/';
+/** What the preflight reads: the settings list (any key may read it; no credit, class B), the document's path. */
+const PROBE_PATH = operationById('listVideoSettings').path;
+
+/** A URL that ended with the probe's path (a redirect's target), without it: the base it points at. */
+function baseOf(href: string): string {
+  const probe = PROBE_PATH.replace(/\/$/, '');
+  const trimmed = href.replace(/\/$/, '');
+  return trimmed.endsWith(probe) ? trimmed.slice(0, -probe.length) : href;
+}
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** First wait before retrying a 5xx (7.1: exponential backoff), doubled each time; real time (the scale is not known yet). */
 const BACKOFF_MS = 500;
 
 /** The code that names why a request got no answer: on the error, or on its cause (fetch wraps it). */
+/** An error as fetch and node:net throw them: a code, a name, a message, the error it wraps. */
+type Thrown = { code?: unknown; name?: unknown; message?: unknown; cause?: unknown } | undefined;
+
+/** The error and the ones it wraps (its cause, theirs), at most four. */
+function causes(err: unknown): NonNullable<Thrown>[] {
+  const out: NonNullable<Thrown>[] = [];
+  for (let e = err as Thrown, depth = 0; e && depth < 4; e = e.cause as Thrown, depth++) out.push(e);
+  return out;
+}
+
 function errorCode(err: unknown): string | undefined {
-  for (let e: any = err, depth = 0; e && depth < 4; e = e.cause, depth++) {
+  for (const e of causes(err)) {
     if (typeof e.code === 'string') return e.code;
     if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'TIMEOUT';
   }
@@ -86,7 +105,7 @@ function errorCode(err: unknown): string | undefined {
 
 function errorMessage(err: unknown): string {
   const parts: string[] = [];
-  for (let e: any = err, depth = 0; e && depth < 4; e = e.cause, depth++) if (e.message) parts.push(e.message);
+  for (const e of causes(err)) if (e.message) parts.push(String(e.message));
   return parts.join(': ');
 }
 
@@ -135,7 +154,8 @@ export function unreachable(url: URL, err: unknown, urlSource: string, timeoutMs
 interface Reading {
   answer: ProbeAnswer;
   contentType: string;
-  body: any;
+  /** The body read as JSON (undefined when it is not); an envelope's error_code when `envelope`. */
+  body: { results?: unknown; error_code?: unknown; error?: unknown } | undefined;
   /** The settings list (2.5: results, page). */
   list: boolean;
   /** The error envelope of 7.1. */
@@ -146,25 +166,29 @@ function read(answer: ProbeAnswer): Reading {
   const contentType = answer.headers.get('content-type') ?? '';
   // Read as JSON whatever the content type says: a list served as text/html is the API with a bug
   // (content_type_conformance judges it), not another server.
-  let body: any;
+  let parsed: unknown;
   try {
-    body = JSON.parse(answer.text);
+    parsed = JSON.parse(answer.text);
   } catch {
-    body = undefined;
+    parsed = undefined;
   }
-  const object = body !== null && typeof body === 'object' && !Array.isArray(body);
+  const object = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+  const body = parsed as Reading['body'];
   return {
     answer,
     contentType,
     body,
-    list: object && Array.isArray(body.results),
-    envelope: object && typeof body.error_code === 'string' && typeof body.error === 'string',
+    list: object && Array.isArray(body?.results),
+    envelope: object && typeof body?.error_code === 'string' && typeof body?.error === 'string',
   };
 }
 
 /** An answer this API can give to GET /video-settings/ at that base: the list, or an envelope that is not a 404. */
 const isTheApi = (r: Reading) =>
   (r.answer.status >= 200 && r.answer.status < 300 && r.list) || (r.envelope && r.answer.status !== 404);
+
+/** The envelope's error_code of an answer, when it is the envelope. */
+const codeOf = (r: Reading) => (r.envelope && typeof r.body?.error_code === 'string' ? r.body.error_code : undefined);
 
 /** What came back, for a message: `404 text/html`, `200 application/json without the list`. */
 function shown(r: Reading): string {
@@ -173,7 +197,7 @@ function shown(r: Reading): string {
     r.answer.status >= 300 && r.answer.status < 400
       ? ` (a redirect to ${r.answer.headers.get('location') ?? 'nowhere'})`
       : r.envelope
-        ? ` ${r.body.error_code}`
+        ? ` ${codeOf(r)}`
         : /html/i.test(type) || /^\s*</.test(r.answer.text)
           ? ' (a web page)'
           : r.body !== undefined
@@ -210,7 +234,7 @@ export function timeScaleOf(policyHeader: string | null): number | undefined {
 /** How to set the URL, as the user sets it: `--target URL` or `VIDEO_API_BASE_URL=URL`. */
 const setUrl = (source: string, url: string) => (source.startsWith('-') ? `${source} ${url}` : `${source}=${url}`);
 
-const reason = (r: Reading) => `${r.answer.status}${r.envelope ? ` ${r.body.error_code}` : ''}`;
+const reason = (r: Reading) => `${r.answer.status}${r.envelope ? ` ${codeOf(r)}` : ''}`;
 
 export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -244,7 +268,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
       }
       settle?.(answer);
       const r = read(answer);
-      const c = classifyError(answer.status, r.envelope ? r.body.error_code : undefined);
+      const c = classifyError(answer.status, codeOf(r));
       if (c.wait === 'backoff' && attempt <= RETRY_POLICY.maxRetries) {
         await sleep(BACKOFF_MS * 2 ** (attempt - 1));
         continue;
@@ -273,7 +297,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     // A 5xx that is not the envelope: a gateway whose service is down, or not the API at all.
     if (status >= 300 && status < 400) {
       const location = first.answer.headers.get('location');
-      const moved = location ? new URL(location, url).href.replace(/\/video-settings\/?$/, '') : undefined;
+      const moved = location ? baseOf(new URL(location, url).href) : undefined;
       return {
         ok: false,
         kind: 'not-the-api',

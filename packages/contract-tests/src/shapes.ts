@@ -152,6 +152,8 @@ export interface RecordedRequest {
   method: string;
   /** Path relative to the base URL, with the query. */
   path: string;
+  /** The path parameters it was sent with, by name (the path holds them encoded). */
+  pathParams?: Record<string, string>;
   /** 'key' (the account's key), 'none', or a literal Authorization header (redacted: `[redacted]` stands for a key). */
   auth: 'key' | 'none' | { header: string };
   json?: unknown;
@@ -161,12 +163,16 @@ export interface RecordedRequest {
   headers?: Record<string, string>;
 }
 
-/** One request and its final answer (after the retries and waits of interface 7.1). */
-export interface Exchange {
+/**
+ * One request and its final answer (after the retries and waits of interface 7.1), typed by the
+ * operation it was sent to (`Exchange<'getVideo'>`: the engine's `call` gives it; the checks read its
+ * body as that operation's).
+ */
+export interface Exchange<Id extends string = string> {
   seq: number;
   /** The scenario that sent it (a check's own requests: the check's id). */
   scenario: string;
-  operationId?: string;
+  operationId?: Id;
   method: string;
   /** Path relative to the base URL, with the query. */
   path: string;

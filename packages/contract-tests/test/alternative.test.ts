@@ -1,3 +1,4 @@
+// @module-tag full/matrix
 // A service that stays inside the interface but chose differently where it is silent (the sandbox's
 // `alternative` personality), under every rate-limiter style: the suite reports no interface failure, and
 // every difference lands in the drift report under the decision it differs from, and nowhere else. Both

@@ -1,3 +1,4 @@
+// @module-tag full/matrix
 // The suite must catch every deliberate break, and must not cry wolf against the unbroken sandbox.
 import { describe, expect, it } from 'vitest';
 import { checkId } from '../src/engine/catalogue.ts';

@@ -1,3 +1,4 @@
+// @module-tag full/processes
 // End to end: the built bin (dist/cli.js), as `npx videogen-contract` runs it: a plain Node process, no
 // vitest, with the target it starts itself or one it is given.
 import { describe, expect, it } from 'vitest';
@@ -26,7 +27,9 @@ describe('videogen-contract (dist/cli.js)', () => {
     expect(r.out + r.err + r.junit + r.summary).not.toMatch(/sandbox-key-/);
   });
 
-  it('runs against the Prism mock it starts: passes, stateful checks skipped with their reasons', async () => {
+  it('runs against the Prism mock it starts: passes, stateful checks skipped with their reasons', {
+    tags: ['full/tools'],
+  }, async () => {
     const r = await cli(['--prism']);
     expect(r.code, r.out.slice(-3000) + r.err.slice(-2000)).toBe(0);
     expect(r.summary).toMatch(/Total: \d+ passed, 0 failed, \d+ skipped/);

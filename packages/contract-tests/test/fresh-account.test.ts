@@ -7,7 +7,7 @@ import { checkId } from '../src/engine/catalogue.ts';
 import type { Profile } from '../src/shapes.ts';
 import { failures, runSuite, SELF_TEST_TIME_SCALE } from './harness.ts';
 
-const FRESH = { name: 'fresh', plan: 'business', keys: ['contract-fresh-key'], seedVideos: false };
+const FRESH = { name: 'fresh', plan: 'business' as const, keys: ['contract-fresh-key'], seedVideos: false };
 
 async function fresh(profile: Profile) {
   const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { accounts: [FRESH] });

@@ -104,7 +104,9 @@ describe('--har: recorded traffic checked offline', () => {
     expect(out).not.toContain(key);
   });
 
-  it('videogen-contract --har FILE (the built bin): checks the file and exits 1 on the tampered one', () => {
+  it('videogen-contract --har FILE (the built bin): checks the file and exits 1 on the tampered one', {
+    tags: ['full/processes'],
+  }, () => {
     const tampered = structuredClone(recorded);
     const e = tampered.log.entries.find((x) => x.request.method === 'GET' && /\/video-settings\//.test(x.request.url))!;
     e.response.content.text = JSON.stringify({ ...JSON.parse(e.response.content.text!), items_per_page: 'fifty' });

@@ -48,7 +48,7 @@ describe('package', () => {
     expect(dist).not.toMatch(/from ['"]@stoplight/);
   });
 
-  it('ships dist and the README, no sources, tests or reports', () => {
+  it('ships dist and the README, no sources, tests or reports', { tags: ['full/packed'] }, () => {
     const files: string[] = JSON.parse(run('npm', ['pack', '--dry-run', '--json']))[0].files.map(
       (f: { path: string }) => f.path,
     );
@@ -57,7 +57,9 @@ describe('package', () => {
     expect(files.filter((f) => /^(src|test|test-results)\//.test(f))).toEqual([]);
   });
 
-  it('dispatches `proxy` to dist/proxy/index.js when the build has it (src/proxy/ belongs to the pacing proxy)', () => {
+  it('dispatches `proxy` to dist/proxy/index.js when the build has it (src/proxy/ belongs to the pacing proxy)', {
+    tags: ['full/processes'],
+  }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'contract-proxy-'));
     cpSync(join(root, 'dist'), join(dir, 'dist'), {
       recursive: true,
@@ -82,7 +84,7 @@ describe('package', () => {
     expect({ status: withProxy.status, out: withProxy.stdout }).toEqual({ status: 7, out: '["--port","0"]' });
   });
 
-  it('runs the pacing proxy of this build: videogen-contract proxy --help', () => {
+  it('runs the pacing proxy of this build: videogen-contract proxy --help', { tags: ['full/processes'] }, () => {
     const r = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'proxy', '--help'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/--target/);

@@ -181,7 +181,7 @@ describe('bad input gets the envelope, never a crash or a hang', () => {
   });
 });
 
-describe('videogen-contract proxy (the command line)', () => {
+describe('videogen-contract proxy (the command line)', { tags: ['full/processes'] }, () => {
   it('--help prints the usage and exits 0', async () => {
     let out = '';
     expect(await proxyCommand(['--help'], { stdout: (t) => (out += t) })).toBe(0);

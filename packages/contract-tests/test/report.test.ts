@@ -1,3 +1,4 @@
+// @module-tag full/browser
 // The reports of a run as CI publishes them, against a sandbox behind a proxy that breaks it twice: a
 // 500 only generated requests meet (a failure) and a page past the end answered 404 as Django REST
 // Framework does (a difference from decision #30). The HTML report is opened in real Chromium (Debian's,

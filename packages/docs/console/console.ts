@@ -13,6 +13,7 @@ import { fill, h, uid } from './dom.ts';
 import { explainAnswer } from './explain.ts';
 import { acceptOf, FILE_FIELDS, fileProblem, type Plan } from './plans.ts';
 import { buildRequest, curlOf, send, type Answer, type FormPart, type RequestInput } from './request.ts';
+import type { OpenApiDocument } from '@videogen/openapi';
 import { enumOf, errorCodeDescriptions, type Operation } from './spec.ts';
 import type { SandboxAccount, TargetState } from './target.ts';
 import { targetView } from './target-view.ts';
@@ -55,10 +56,24 @@ export interface Console {
   element: HTMLElement;
 }
 
-export function createConsole(spec: any, operations: Operation[], state: TargetState): Console {
+/** What the console reads of an answer it learns ids from (any operation's: each value still to check). */
+interface Learned {
+  video_id?: unknown;
+  results?: unknown;
+}
+interface ListedItem {
+  video_setting_id?: unknown;
+  title?: unknown;
+  request_fields?: unknown;
+  video_id?: unknown;
+  prompt?: unknown;
+}
+
+export function createConsole(spec: OpenApiDocument, operations: Operation[], state: TargetState): Console {
   const descriptions = errorCodeDescriptions(spec);
-  const languages = enumOf(spec, spec.components.schemas.ConversionRequest.properties.language) ?? [];
-  const ratios = enumOf(spec, spec.components.schemas.ConversionRequest.properties.aspect_ratio) ?? [];
+  const conversion = spec.components.schemas.ConversionRequest?.properties;
+  const languages = enumOf(spec, conversion?.language) ?? [];
+  const ratios = enumOf(spec, conversion?.aspect_ratio) ?? [];
   const known: Known = { videos: new Map(), settings: new Map() };
   const states = new Map<string, OpState>();
   let current: Operation | undefined;
@@ -155,7 +170,8 @@ export function createConsole(spec: any, operations: Operation[], state: TargetS
   }
 
   function render() {
-    const op = current!;
+    const op = current;
+    if (!op) return;
     const s = stateOf(op);
     title.textContent = `Try it: ${op.summary}`;
     fill(
@@ -445,7 +461,8 @@ export function createConsole(spec: any, operations: Operation[], state: TargetS
         : undefined,
     );
     sendButton.disabled = !target.baseUrl || !target.key;
-    const cls = spec.paths[op.path][op.method.toLowerCase()]['x-rate-limit'];
+    const method = op.method === 'GET' ? 'get' : 'post';
+    const cls = spec.paths[op.path]?.[method]?.['x-rate-limit'];
     sendNote.textContent = cls
       ? `Rate-limit class ${cls.class}: ${cls.requests} requests per ${cls.window_seconds} s per account.`
       : '';
@@ -485,16 +502,19 @@ export function createConsole(spec: any, operations: Operation[], state: TargetS
 
   /** Ids seen in answers become choices of the video_id and video_setting_id fields. */
   function learn(op: Operation, res: Answer) {
-    const body = res.json as any;
+    const body = res.json as Learned | undefined;
     if (!body || res.status >= 300) return;
     const who = account()?.name ?? 'you';
     if (op.method === 'POST' && typeof body.video_id === 'string') {
       known.videos = new Map([[body.video_id, `${who}: created here by ${op.operationId}`], ...known.videos]);
     }
     if (Array.isArray(body.results)) {
-      for (const item of body.results) {
+      for (const item of body.results as ListedItem[]) {
         if (typeof item.video_setting_id === 'string')
-          known.settings.set(item.video_setting_id, { title: item.title, request_fields: item.request_fields ?? [] });
+          known.settings.set(item.video_setting_id, {
+            title: String(item.title),
+            request_fields: Array.isArray(item.request_fields) ? item.request_fields : [],
+          });
         else if (typeof item.video_id === 'string' && !known.videos.has(item.video_id))
           known.videos.set(item.video_id, `${who}: listed — ${item.prompt ?? ''}`);
       }
@@ -504,14 +524,15 @@ export function createConsole(spec: any, operations: Operation[], state: TargetS
   function showAnswer(op: Operation, res: Answer) {
     const why = explainAnswer(res.status, res.json, res.headers, descriptions);
     const interesting = (name: string) => /^(ratelimit|retry-after)/i.test(name);
+    const created = (res.json as Learned | undefined)?.video_id;
     const next =
-      op.method === 'POST' && res.status < 300 && typeof (res.json as any)?.video_id === 'string'
+      op.method === 'POST' && res.status < 300 && typeof created === 'string'
         ? h(
             'button',
             {
               type: 'button',
               class: 'vg-button vg-secondary',
-              onclick: () => api.open('getVideo', { video_id: (res.json as any).video_id }),
+              onclick: () => api.open('getVideo', { video_id: created }),
             },
             'Poll this video',
           )

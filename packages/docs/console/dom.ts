@@ -34,3 +34,10 @@ export function fill(el: Element, ...children: (Child | Child[])[]) {
 let ids = 0;
 /** A fresh element id (labels point at their inputs). */
 export const uid = (prefix: string) => `${prefix}-${++ids}`;
+
+/** An element the page's markup holds (scripts/build.mjs writes it): a page without it is a build bug. */
+export function byId(id: string): HTMLElement {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`the page has no #${id}`);
+  return el;
+}

@@ -67,15 +67,17 @@ export function explainAnswer(
   headers: HeaderList,
   descriptions: Record<string, string>,
 ): Explanation {
-  const code =
-    body && typeof body === 'object' && typeof (body as any).error_code === 'string'
-      ? ((body as any).error_code as string)
+  // Any operation's answer: the fields this reads, each still to check.
+  const b =
+    body && typeof body === 'object'
+      ? (body as { error_code?: unknown; video_id?: unknown; status?: unknown })
       : undefined;
+  const code = typeof b?.error_code === 'string' ? b.error_code : undefined;
   const out: Explanation = { summary: '' };
   if (status >= 200 && status < 300) {
-    const id = body && typeof body === 'object' ? (body as any).video_id : undefined;
+    const id = b?.video_id;
     out.summary =
-      typeof id === 'string' && !(body as any).status
+      typeof id === 'string' && !b?.status
         ? `Accepted: the new video ${id} is running. Poll "Get a video's status" with this id until it is completed.`
         : 'Success.';
   } else {

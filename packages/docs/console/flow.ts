@@ -5,9 +5,17 @@
 // The generation itself is sent as the console sends it (a FormData body): the client streams its
 // multipart body as an async iterable, which Node, Bun and Deno send but a browser's fetch does not
 // (it would send the text "[object AsyncGenerator]"), and Chromium streams request bodies over HTTP/2 only.
-import { createClient, LANGUAGE_NAMES, type VideoApiError, type VideoClient } from '@videogen/client';
+import {
+  type AspectRatio,
+  type ConversionTarget,
+  createClient,
+  type Language,
+  LANGUAGE_NAMES,
+  type VideoApiError,
+  type VideoClient,
+} from '@videogen/client';
 import { POLLING } from '@videogen/openapi/rules';
-import { fill, h, uid } from './dom.ts';
+import { byId, fill, h, uid } from './dom.ts';
 import { CONVERSION_ADVICE, explainAnswer } from './explain.ts';
 import { acceptOf, FILE_FIELDS, type Plan } from './plans.ts';
 import { buildRequest, send, type FormPart } from './request.ts';
@@ -24,8 +32,9 @@ interface Setting {
 const spec = readDocument();
 const descriptions = errorCodeDescriptions(spec);
 const state = new TargetState();
-const generateVideo = operationsOf(spec).find((o) => o.operationId === 'generateVideo')!;
-const main = document.getElementById('vg-flow')!;
+const generateVideo = operationsOf(spec).find((o) => o.operationId === 'generateVideo');
+if (!generateVideo) throw new Error('the embedded document has no generateVideo operation');
+const main = byId('vg-flow');
 
 /** The sandbox's time scale (1 elsewhere): the service's seconds pass this many times faster. */
 const timeScale = () => (state.target.mode === 'sandbox' ? (state.sandbox?.time_scale ?? 1) : 1);
@@ -307,10 +316,11 @@ convertButton.addEventListener('click', async () => {
   fill(conversionLog);
   fill(conversionArea);
   try {
-    const target: Record<string, string> = {};
-    if (languageSelect.value) target.language = languageSelect.value;
-    if (ratioSelect.value) target.aspect_ratio = ratioSelect.value;
-    const { video_id } = await client().convert(videoId, target as any);
+    // The selects offer only the document's values (its enums, read from the page's document).
+    const target: ConversionTarget = {};
+    if (languageSelect.value) target.language = languageSelect.value as Language;
+    if (ratioSelect.value) target.aspect_ratio = ratioSelect.value as AspectRatio;
+    const { video_id } = await client().convert(videoId, target);
     conversionLog.append(h('li', {}, `conversion accepted: new video ${video_id} (the source is unchanged)`));
     const video = await follow(video_id, conversionLog);
     fill(conversionArea, player(video.download_url, 'The converted video'));
@@ -350,7 +360,7 @@ main.append(
   errors,
 );
 for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-vg-site]')) {
-  link.href = new URL(link.dataset.vgSite!, location.href).pathname;
+  link.href = new URL(link.dataset.vgSite ?? '', location.href).pathname;
 }
 state.onChange(() => {
   renderPace();
@@ -361,7 +371,7 @@ renderInput();
 if (state.target.mode === 'sandbox') void loadSettings();
 
 // The colour-mode toggle: the reference's key, so both pages agree.
-const toggle = document.getElementById('vg-theme-toggle')!;
+const toggle = byId('vg-theme-toggle');
 const renderToggle = () => {
   toggle.textContent = document.documentElement.classList.contains('dark') ? 'Light' : 'Dark';
 };

@@ -1,6 +1,7 @@
 // The reference page's script (inlined by scripts/build.mjs before Redoc's own): the servers panel shows
 // the origin the page is served from when a sandbox serves it, every operation gets a "Try it" button
 // that opens the console, and the site bar links the flow page.
+import type { OpenApiDocument } from '@videogen/openapi';
 import { createConsole } from './console.ts';
 import { h } from './dom.ts';
 import { operationsOf, readDocument } from './spec.ts';
@@ -9,7 +10,7 @@ import { readSandbox, sandboxBaseUrl, TargetState } from './target.ts';
 declare global {
   interface Window {
     /** Called by the page on Redoc's definition before it hydrates (scripts/build.mjs wires it). */
-    vgPatchDefinition?: (definition: any) => any;
+    vgPatchDefinition?: (definition: OpenApiDocument) => OpenApiDocument;
   }
 }
 
@@ -18,7 +19,7 @@ const isLoopback = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\]
 /** Served by a sandbox: its own origin first in the servers panel, in place of the document's loopback entry. */
 window.vgPatchDefinition = (definition) => {
   if (!readSandbox()) return definition;
-  const servers = (definition.servers ?? []).filter((s: any) => !isLoopback(s.url));
+  const servers = (definition.servers ?? []).filter((s) => !isLoopback(s.url));
   definition.servers = [
     { url: sandboxBaseUrl(), description: 'This sandbox: the server these docs are served from.' },
     ...servers,
@@ -44,7 +45,7 @@ function start() {
   document.body.append(tryIt.element);
 
   for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-vg-site]')) {
-    link.href = siteUrl(link.dataset.vgSite!);
+    link.href = siteUrl(link.dataset.vgSite ?? '');
   }
   // A guide's link to another page of the site ("flow.html") is relative: at /docs (no slash) the
   // browser would resolve it to /flow.html. Redoc renders those links, so they are resolved on click.
@@ -67,9 +68,9 @@ function start() {
   const byAnchor = new Map(operations.map((o) => [o.operationId.toLowerCase(), o]));
   const decorate = () => {
     for (const anchor of document.querySelectorAll<HTMLAnchorElement>('#redoc h2 a[href^="#/"]')) {
-      const box = anchor.closest('h2')!.parentElement!;
+      const box = anchor.closest('h2')?.parentElement;
       const op = byAnchor.get((anchor.getAttribute('href') ?? '').split('/').pop() ?? '');
-      if (!op || box.nextElementSibling?.classList.contains('vg-tryit')) continue;
+      if (!box || !op || box.nextElementSibling?.classList.contains('vg-tryit')) continue;
       box.after(
         h(
           'button',

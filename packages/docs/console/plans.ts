@@ -8,6 +8,15 @@ export type Plan = (typeof PLANS)[number];
 /** The form's file fields: those with upload limits (x-upload-limits). */
 export const FILE_FIELDS: readonly string[] = Object.keys(UPLOAD_LIMITS);
 
+/** One field's limits, as every field of x-upload-limits has them (the image field adds maxItems). */
+type FieldLimits = {
+  extensions: Record<'personal' | 'business', readonly string[]>;
+  maxBytes: Record<'personal' | 'business', number>;
+  maxItems?: number;
+};
+/** A field's limits by the field's name as the form gives it (undefined for a field without a file). */
+const limitsOf = (field: string): FieldLimits | undefined => (UPLOAD_LIMITS as Record<string, FieldLimits>)[field];
+
 /** The plan whose upload limits a plan uses (the Free plan has Personal's). */
 export const limitsPlan = (plan: Plan): 'personal' | 'business' =>
   ((PLAN_LIMITS_AS as Record<string, string>)[plan] ?? plan) as 'personal' | 'business';
@@ -18,17 +27,17 @@ const mb = (bytes: number) => `${bytes / 1_000_000} MB`;
 
 /** The accept attribute of a file field for a plan (its extensions). */
 export function acceptOf(field: string, plan: Plan | undefined): string | undefined {
-  const limits = (UPLOAD_LIMITS as any)[field];
+  const limits = limitsOf(field);
   if (!limits) return undefined;
-  const exts: string[] = plan
+  const exts: readonly string[] = plan
     ? limits.extensions[limitsPlan(plan)]
-    : [...new Set(Object.values<string[]>(limits.extensions).flat())];
+    : [...new Set(Object.values(limits.extensions).flat())];
   return exts.join(',');
 }
 
 /** Why a chosen file will be refused on a plan (extension or size), or undefined. */
 export function fileProblem(field: string, file: File, plan: Plan | undefined): string | undefined {
-  const limits = (UPLOAD_LIMITS as any)[field];
+  const limits = limitsOf(field);
   if (!limits || !plan) return undefined;
   const p = limitsPlan(plan);
   const ext = file.name.includes('.') ? file.name.slice(file.name.lastIndexOf('.')).toLowerCase() : '';
@@ -43,7 +52,7 @@ export function fileProblem(field: string, file: File, plan: Plan | undefined): 
 export function planTable(current?: Plan): HTMLTableElement {
   const plans = [...PLANS];
   const cell = (plan: Plan, text: string) => h('td', { class: plan === current ? 'vg-current' : undefined }, text);
-  const rows = Object.entries<any>(UPLOAD_LIMITS).map(([field, limits]) =>
+  const rows = Object.entries<FieldLimits>(UPLOAD_LIMITS).map(([field, limits]) =>
     h(
       'tr',
       {},

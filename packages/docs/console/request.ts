@@ -2,6 +2,7 @@
 // text comes from Scalar's snippet generator (@scalar/snippetz, the one its own API client uses), fed the
 // request as HAR, so quoting, --form parts and files are its well-tested work, not ours.
 import { shellCurl } from '@scalar/snippetz/plugins/shell/curl';
+import type { FormDataParam, HarRequest } from '@scalar/snippetz';
 import type { Operation } from './spec.ts';
 import type { Target } from './target.ts';
 
@@ -25,7 +26,7 @@ export interface BuiltRequest {
   headers: Record<string, string>;
   body?: string | FormData;
   /** The same request as a HAR entry's request, for the snippet generator. */
-  har: any;
+  har: Partial<HarRequest> & { headers: HarRequest['headers'] };
 }
 
 export interface Answer {
@@ -53,7 +54,7 @@ export function urlOf(op: Operation, baseUrl: string, params: Record<string, str
 export function buildRequest(op: Operation, input: RequestInput, target: Target): BuiltRequest {
   const url = urlOf(op, target.baseUrl, input.params);
   const headers: Record<string, string> = { Authorization: `Bearer ${target.key}` };
-  const har: any = {
+  const har: BuiltRequest['har'] = {
     method: op.method,
     url,
     headers: [{ name: 'Authorization', value: headers.Authorization }],
@@ -66,7 +67,7 @@ export function buildRequest(op: Operation, input: RequestInput, target: Target)
     har.postData = { mimeType: 'application/json', text: body };
   } else if (op.body === 'multipart/form-data') {
     const form = new FormData();
-    const params: any[] = [];
+    const params: FormDataParam[] = [];
     for (const part of input.form ?? []) {
       if (typeof part.value === 'string') {
         form.append(part.name, part.value);

@@ -1,13 +1,22 @@
 // The OpenAPI document embedded in the page (the bundled one, `#vg-openapi-source`), read as the console
 // needs it: each operation with its parameters, its body and its examples. Nothing here restates the
-// document: every name, value and example comes from it.
+// document: every name, value and example comes from it. Its types are @videogen/openapi's (types only:
+// nothing of that Node package is bundled into the page).
+import type {
+  OpenApiDocument,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  RequestBodyObject,
+  SchemaObject,
+} from '@videogen/openapi';
 
 export interface Parameter {
   name: string;
   in: 'path' | 'query';
   required: boolean;
   description: string;
-  schema: any;
+  schema: SchemaObject;
   example?: unknown;
 }
 
@@ -20,40 +29,46 @@ export interface Operation {
   /** The request body's media type, when the operation takes one. */
   body?: 'multipart/form-data' | 'application/json';
   /** The body's schema (refs resolved at the top level). */
-  bodySchema?: any;
+  bodySchema?: SchemaObject;
   /** Named request examples of a JSON body (`examples` of the media type). */
   bodyExamples: { name: string; summary: string; value: unknown }[];
 }
 
 /** The bundled document of the page: the same JSON the "Download OpenAPI" link hands over. */
-export function readDocument(doc: Document = document): any {
+export function readDocument(doc: Document = document): OpenApiDocument {
   const source = doc.getElementById('vg-openapi-source');
   if (!source?.textContent) throw new Error('the page has no embedded OpenAPI document (#vg-openapi-source)');
   return JSON.parse(source.textContent);
 }
 
-/** Follows a local `$ref` (`#/components/...`) until a node without one. */
-export function resolve(spec: any, node: any): any {
+/** A member of a JSON value, when it is an object. */
+const member = (at: unknown, key: string): unknown =>
+  at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
+
+/** Follows a local `$ref` (`#/components/...`) until a node without one: the node as `T` says it is there. */
+export function resolve<T = SchemaObject>(spec: OpenApiDocument, node: unknown): T | undefined {
   let current = node;
-  for (let depth = 0; current && typeof current.$ref === 'string' && depth < 20; depth++) {
-    const path = current.$ref.replace(/^#\//, '').split('/');
-    current = path.reduce((at: any, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+  for (let depth = 0; depth < 20; depth++) {
+    const ref = member(current, '$ref');
+    if (typeof ref !== 'string') break;
+    const path = ref.replace(/^#\//, '').split('/');
+    current = path.reduce<unknown>((at, key) => member(at, key.replace(/~1/g, '/').replace(/~0/g, '~')), spec);
   }
-  return current;
+  return current as T | undefined;
 }
 
 const METHODS = ['get', 'post'] as const;
 
 /** Every operation of the document, in document order. */
-export function operationsOf(spec: any): Operation[] {
+export function operationsOf(spec: OpenApiDocument): Operation[] {
   const ops: Operation[] = [];
-  for (const [path, item] of Object.entries<any>(spec.paths ?? {})) {
+  for (const [path, item] of Object.entries<PathItemObject>(spec.paths ?? {})) {
     for (const method of METHODS) {
-      const op = item[method];
+      const op: OperationObject | undefined = item[method];
       if (!op) continue;
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])]
-        .map((p) => resolve(spec, p))
-        .filter((p) => p.in === 'path' || p.in === 'query')
+        .map((p) => resolve<ParameterObject>(spec, p))
+        .filter((p): p is ParameterObject & { in: 'path' | 'query' } => p?.in === 'path' || p?.in === 'query')
         .map((p) => ({
           name: p.name,
           in: p.in,
@@ -62,7 +77,7 @@ export function operationsOf(spec: any): Operation[] {
           schema: resolve(spec, p.schema) ?? {},
           example: p.example,
         }));
-      const content = resolve(spec, op.requestBody)?.content ?? {};
+      const content = resolve<RequestBodyObject>(spec, op.requestBody)?.content ?? {};
       const body = content['multipart/form-data']
         ? 'multipart/form-data'
         : content['application/json']
@@ -77,9 +92,9 @@ export function operationsOf(spec: any): Operation[] {
         parameters,
         body,
         bodySchema: media ? resolve(spec, media.schema) : undefined,
-        bodyExamples: Object.entries<any>(media?.examples ?? {}).map(([name, ex]) => {
-          const example = resolve(spec, ex);
-          return { name, summary: example.summary ?? name, value: example.value };
+        bodyExamples: Object.entries(media?.examples ?? {}).map(([name, ex]) => {
+          const example = resolve<{ summary?: string; value?: unknown }>(spec, ex);
+          return { name, summary: example?.summary ?? name, value: example?.value };
         }),
       });
     }
@@ -88,12 +103,12 @@ export function operationsOf(spec: any): Operation[] {
 }
 
 /** The enum of a schema (through `$ref`), or undefined. */
-export function enumOf(spec: any, schema: any): string[] | undefined {
+export function enumOf(spec: OpenApiDocument, schema: unknown): string[] | undefined {
   const s = resolve(spec, schema);
-  return Array.isArray(s?.enum) ? s.enum : undefined;
+  return Array.isArray(s?.enum) ? s.enum.filter((v): v is string => typeof v === 'string') : undefined;
 }
 
 /** The words the document gives each error code (`x-enumDescriptions` of `ErrorCode`). */
-export function errorCodeDescriptions(spec: any): Record<string, string> {
-  return spec.components?.schemas?.ErrorCode?.['x-enumDescriptions'] ?? {};
+export function errorCodeDescriptions(spec: OpenApiDocument): Record<string, string> {
+  return (spec.components?.schemas?.ErrorCode?.['x-enumDescriptions'] as Record<string, string> | undefined) ?? {};
 }

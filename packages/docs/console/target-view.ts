@@ -21,7 +21,11 @@ export function targetView(state: TargetState, onReset?: (account: string) => vo
           ),
         )
       : undefined;
-    fill(root, modeSwitch, state.mode === 'sandbox' && sandbox ? sandboxPanel(state, onReset) : hostedPanel(state));
+    fill(
+      root,
+      modeSwitch,
+      state.mode === 'sandbox' && sandbox ? sandboxPanel(state, sandbox, onReset) : hostedPanel(state),
+    );
   };
   state.onChange(render);
   render();
@@ -38,8 +42,11 @@ function radio(name: string, value: string, label: string, checked: boolean, onC
   );
 }
 
-function sandboxPanel(state: TargetState, onReset?: (account: string) => void) {
-  const sandbox = state.sandbox!;
+function sandboxPanel(
+  state: TargetState,
+  sandbox: NonNullable<TargetState['sandbox']>,
+  onReset?: (account: string) => void,
+) {
   const target = state.target;
   const id = uid('vg-key');
   const status = h('p', { class: 'vg-note', role: 'status' });

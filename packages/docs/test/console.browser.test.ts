@@ -1,3 +1,4 @@
+// @module-tag full/browser
 // The "Try it" console and the flow page in a real browser (Debian's Chromium), against a sandbox this test
 // starts: every operation is tried from the page (a multipart generation with a real file among them), the
 // answers are read as a reader reads them (status, headers, body, words, curl), the flow page plays the

@@ -1,3 +1,4 @@
+// @module-tag full/tools
 // The code samples are what users copy: each one is type-checked against the client's published
 // types, compiled with esbuild, and RUN against the sandbox over loopback; a sample that no longer
 // works fails the build. The curl samples run too, with curl, the JavaScript ones with node (fetch) and

@@ -1,3 +1,4 @@
+// @module-tag full/browser
 // The built site in a real browser (headless Chromium), served over loopback under /docs like the
 // sandbox serves it: every guide and operation renders, samples are there, dark mode works, nothing
 // is fetched from outside the machine and nothing is logged as an error.

@@ -114,7 +114,7 @@ describe('llms.txt and llms-full.txt', () => {
     for (const g of guides) expect(text).toContain(`[${g.title}](index.html#/${slug(g.title)})`);
     for (const { operationId, operation } of operations(spec))
       expect(text).toContain(
-        `[${operation.summary}](index.html#/${slug(operation.tags[0])}/${operationId.toLowerCase()})`,
+        `[${operation.summary}](index.html#/${slug(String(operation.tags?.[0]))}/${operationId.toLowerCase()})`,
       );
     expect(text).toContain('(llms-full.txt)');
   });
@@ -175,7 +175,7 @@ describe('the docs copy of the document', () => {
       'listVideos',
     ]);
     for (const { operationId, operation } of ops) {
-      const samples = operation['x-codeSamples'];
+      const samples = operation['x-codeSamples'] ?? [];
       expect(
         samples.map((s: any) => s.label),
         operationId,

@@ -1,3 +1,4 @@
+// @module-tag full/tools
 // Clients generated from the bundled document by @hey-api/openapi-ts and by orval, as their users make
 // them: each generator with its defaults (fetch client) on a Node it supports, the output compiled with
 // `tsc --strict` together with the sample flow (scenario/), and the flow run on Node 22 and 24 against a

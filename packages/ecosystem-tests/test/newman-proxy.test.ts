@@ -1,3 +1,4 @@
+// @module-tag full/tools
 // newman through the pacing proxy (`videogen-contract proxy`, here its programmatic form) against the
 // sandbox's strictest limiter (even spacing, DECISIONS #28), with no --delay-request: the proxy alone keeps
 // Portman's default contract tests within the limits. The same run straight at the sandbox is the baseline

@@ -1,3 +1,4 @@
+// @module-tag full/tools
 // Portman's default contract tests run by newman against a real sandbox with its strictest limiter (even
 // spacing, DECISIONS #28). newman sends back to back, so `--delay-request` spaces the requests by the
 // longest interval the limits impose (class A: one per 5 s), on the sandbox's clock.

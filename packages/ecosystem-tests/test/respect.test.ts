@@ -1,3 +1,4 @@
+// @module-tag full/tools
 // Redocly Respect runs the Arazzo workflows of openapi/videogen.arazzo.yaml (as @videogen/openapi exports
 // them, beside the bundled document) against a real sandbox, with
 // no severity override: every step's success criteria, status code, content type and schema check must pass.

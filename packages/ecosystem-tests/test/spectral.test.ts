@@ -1,3 +1,4 @@
+// @module-tag full/tools
 // Spectral's OpenAPI ruleset (`spectral:oas`) on the document: no problem of any severity. When the
 // document commits a ruleset of its own (rules turned off, each with its reason), that one is used, and it
 // must still extend `spectral:oas`.

@@ -67,7 +67,8 @@ interface Keys {
   wake: string;
 }
 
-type ScriptRedis = Redis & Record<string, (...args: Array<string | number>) => Promise<any>>;
+/** ioredis with the scripts defined as commands (defineCommand): each answers what its Lua returns. */
+type ScriptRedis = Redis & Record<string, (...args: Array<string | number>) => Promise<unknown>>;
 
 export class RedisPacerStore implements PacerStore {
   readonly url: string;
@@ -151,9 +152,10 @@ export class RedisPacerStore implements PacerStore {
     this.subscribe(k.wake);
     const id = `${this.peer}:${++this.seq}`;
     const leaseMs = r.leaseMs / this.scale;
-    let reply: any[];
+    /** vgTake's answer (scripts.ts): numbers, and the id of a video to check (or nil). */
+    let reply: Array<string | number | null>;
     try {
-      reply = await this.call('vgTake', [
+      reply = (await this.call('vgTake', [
         k.cls[r.rateClass],
         k.lease[r.rateClass],
         k.run,
@@ -171,7 +173,7 @@ export class RedisPacerStore implements PacerStore {
         this.peer,
         PEER_MS,
         PAD_MS,
-      ]);
+      ])) as Array<string | number | null>;
     } catch (err) {
       this.down(err as Error);
       // The script may have run all the same: give its place back once Redis answers again.
@@ -192,7 +194,7 @@ export class RedisPacerStore implements PacerStore {
       lastAgoMs: Number(lastAgo) * this.scale,
       blockForMs: Number(blockFor) * this.scale,
     });
-    if (taken !== 1) return { waitMs: Number(wait) * this.scale, ...(check ? { check } : {}) };
+    if (taken !== 1) return { waitMs: Number(wait) * this.scale, ...(check ? { check: String(check) } : {}) };
     this.held.set(id, {
       account,
       rateClass: r.rateClass,
@@ -318,7 +320,7 @@ export class RedisPacerStore implements PacerStore {
   }
 
   /** A Redis command, bounded by `timeoutMs`; the socket keeps the process alive only while one is pending. */
-  private async call(name: string, args: Array<string | number>): Promise<any> {
+  private async call(name: string, args: Array<string | number>): Promise<unknown> {
     if (this.pending++ === 0) this.redis.stream?.ref?.();
     try {
       return await this.redis[name](...args.map(String));

@@ -1,3 +1,4 @@
+// @module-tag full/tools
 // The Redis store alone, two stores as two processes would hold them, against a real redis-server.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

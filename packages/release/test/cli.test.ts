@@ -1,3 +1,4 @@
+// @module-tag full/packed
 // @videogen/cli installed from its tarball in a fresh project, against a sandbox installed from its own:
 // `npx videogen settings` and `npx videogen generate … --wait --download` as the README shows them.
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @module-tag full/packed
 // @videogen/contract-tests installed from its tarball in a fresh project: `npx videogen-contract` against
 // a sandbox installed from its own (`npx videogen-sandbox --port 0 --time-scale 60`), with the stated
 // interface only: VIDEO_API_BASE_URL, VIDEO_API_KEY (and the other account's key), CONTRACT_PROFILE;

@@ -1,3 +1,4 @@
+// @module-tag full/packed
 // An application's own test, in a fresh project with the client and the sandbox installed from their
 // tarballs and vitest from the registry: the sample flow (interface 4.7) through createSandbox() and
 // the client with sb.fetch, in process, with no port. Its own file: createSandbox is being added on

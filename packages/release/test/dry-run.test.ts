@@ -1,3 +1,4 @@
+// @module-tag full/packed
 // The release dry run as CI runs it (npm run release:dry-run, after the build): the version policy, then
 // `npm publish --dry-run` of each published package in dependency order.
 import { execFileSync } from 'node:child_process';

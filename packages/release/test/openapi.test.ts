@@ -1,3 +1,4 @@
+// @module-tag full/packed
 // @videogen/openapi installed from its tarball in a fresh project: its README's samples run as written
 // (the response check against a sandbox started from the sandbox's tarball, the constants), a strict
 // TypeScript program compiles against it, and other tools read the bundled document from node_modules.
@@ -106,6 +107,10 @@ describe('@videogen/openapi in a fresh project', () => {
       `
       import { checkResponse, createAjv, loadSpec, matchOperation, type ResponseFinding } from '@videogen/openapi';
       import { LANGUAGES, RATE_LIMITS, classifyError, type Language, type OperationId } from '@videogen/openapi/rules';
+      import type { PathParams, Schemas, SuccessBody } from '@videogen/openapi/types';
+      const video: SuccessBody<'getVideo'> = { video_id: 'x', status: 'completed', download_url: '', copyright: [] };
+      const params: PathParams<'getVideo'> = { video_id: video.video_id };
+      const item: Schemas['VideoListItem'] | undefined = undefined;
       const spec = loadSpec();
       const op = matchOperation(spec, 'GET', '/videos/');
       if (!op) throw new Error('no operation');
@@ -113,7 +118,7 @@ describe('@videogen/openapi in a fresh project', () => {
       const findings: ResponseFinding[] = checkResponse(createAjv(spec), spec, op.operation, { status: 200, contentType: 'application/json', body: {} });
       const first: Language = LANGUAGES[0];
       const perWindow: number = RATE_LIMITS.A.requests;
-      export const out = { id, findings: findings.map((f) => f.kind), first, perWindow, kind: classifyError(429, 'INSUFFICIENT_CREDIT').kind };
+      export const out = { id, findings: findings.map((f) => f.kind), first, perWindow, kind: classifyError(429, 'INSUFFICIENT_CREDIT').kind, params, item };
     `,
     );
     writeFileSync(

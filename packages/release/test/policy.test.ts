@@ -1,3 +1,4 @@
+// @module-tag full/packed
 // The version policy (RELEASING.md) on this checkout, its rules one by one, and the spec-change gate
 // end to end: in a clone of this repository whose first commit is tagged as a release, the document's
 // breaking changes since then (npm run spec:diff) must come with a new major version.

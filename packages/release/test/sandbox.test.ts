@@ -1,3 +1,4 @@
+// @module-tag full/packed
 // @videogen/sandbox installed from its tarball in a fresh project: `npx videogen-sandbox` serves the
 // API on a free port with the documented keys and fixtures.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag full/packed
 // Every published package that can be published today, packed and installed as users meet it.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// @module-tag full/replicas
 // Issue 25 §5: replicas as real child processes (test/replica.mjs, each its own createClient), one
 // account, against a sandbox, sharing the schedule on a real redis-server: no 429, no 503 they caused,
 // no failed call, never more than MAX_RUNNING videos at once, whatever the limiter style and the

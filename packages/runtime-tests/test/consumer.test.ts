@@ -1,3 +1,5 @@
+// @module-tag full/runtimes
+// @module-tag full/packed
 // How a user meets the package: the packed tarball installed in a fresh project outside the workspace,
 // a strict TypeScript program compiled against it (nodenext and bundler resolution), run on the sandbox.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

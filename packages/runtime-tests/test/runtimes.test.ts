@@ -1,3 +1,5 @@
+// @module-tag full/runtimes
+// @module-tag full/packed
 // The packed client, imported as users import it, on each runtime we state: one real session
 // against a real sandbox on loopback (settings, generations, polling, download URL, a typed error).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -38,6 +38,8 @@ export interface Account {
   videoPrefix: string;
   /** Whether the scenario videos are seeded (AccountConfig.seedVideos). */
   seedVideos: boolean;
+  /** The credits of the seed (and of a reset). */
+  initialCredits: number;
 }
 
 const PREFIXES: Record<string, [string, string]> = {
@@ -59,7 +61,6 @@ export class Accounts {
   /** Authorization headers already read (bounded: a stream of made-up keys cannot grow it). */
   private readonly seen = new BoundedMap<string, Account | undefined>(1_000);
   readonly all = new Map<string, Account>();
-  readonly initialCredits = new Map<string, number>();
 
   constructor(extra: AccountConfig[] = []) {
     // Configured accounts are added to the default seed; one with a default name replaces it.
@@ -74,9 +75,9 @@ export class Accounts {
         settingPrefix,
         videoPrefix,
         seedVideos: cfg.seedVideos !== false,
+        initialCredits: cfg.credits ?? 10000,
       };
       this.all.set(cfg.name, account);
-      this.initialCredits.set(cfg.name, cfg.credits ?? 10000);
       for (const key of cfg.keys) {
         const owner = this.byKey.get(key);
         if (owner && owner.name !== cfg.name)

@@ -112,7 +112,7 @@ export function createClock(
         const onAbort = () => {
           const i = sleepers.indexOf(sleeper);
           if (i >= 0) sleepers.splice(i, 1);
-          reject(signal!.reason);
+          reject(signal?.reason);
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         // Kept sorted by wake-up time (stable: equal times wake in call order).

@@ -74,7 +74,7 @@ export function advanceClock(ctx: Context, account: Account | undefined, seconds
 
 /** Back to the seed: generated videos removed, credits refilled, own clock advance, rate windows, faults and counters cleared. */
 export async function resetAccount(ctx: Context, account: Account): Promise<void> {
-  await ctx.store.resetAccount(account.name, ctx.accounts.initialCredits.get(account.name)!);
+  await ctx.store.resetAccount(account.name, account.initialCredits);
   ctx.clock.resetAccount(account.name);
   await ctx.store.clockSaved;
   ctx.limiter.reset(account.name);

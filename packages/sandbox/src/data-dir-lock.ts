@@ -28,8 +28,8 @@ function alive(info: LockInfo): boolean {
   if (info.host !== hostname()) return true;
   try {
     process.kill(info.pid, 0);
-  } catch (err: any) {
-    if (err.code === 'ESRCH') return false;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
   }
   // The pid runs; on Linux, make sure it is the same process and not a new one that reused the pid.
   const start = procStart(info.pid);
@@ -89,14 +89,14 @@ export function lockDataDir(dir: string): DataDirLock {
           }
         },
       };
-    } catch (err: any) {
-      if (err.code !== 'EEXIST') throw err;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     let held: ReturnType<typeof read>;
     try {
       held = read(file);
-    } catch (err: any) {
-      if (err.code === 'ENOENT') continue; // released meanwhile
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // released meanwhile
       throw err;
     }
     if (held.info && alive(held.info)) throw new DataDirInUseError(dir, held.info);
@@ -105,8 +105,8 @@ export function lockDataDir(dir: string): DataDirLock {
     const aside = `${file}.stale-${process.pid}`;
     try {
       renameSync(file, aside);
-    } catch (err: any) {
-      if (err.code === 'ENOENT') continue;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw err;
     }
     if (readFileSync(aside, 'utf8') !== held.text) {

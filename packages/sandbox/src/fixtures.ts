@@ -1,4 +1,5 @@
 // The seeded fixtures of the README: 7 video settings and 7 scenario videos per account, with fixed ids.
+import type { Schemas } from '@videogen/openapi/types';
 import type { Account } from './accounts.js';
 
 export const MAGIC = {
@@ -122,13 +123,7 @@ export const FIXTURES = {
   umbrella: fixturesOf({ settingPrefix: '5e77d000', videoPrefix: '71de0d00' }),
 };
 
-export interface VideoSetting {
-  video_setting_id: string;
-  created_at: string;
-  updated_at: string;
-  title: string;
-  request_fields: string[];
-}
+export type VideoSetting = Schemas['VideoSetting'];
 
 export function seededSettings(account: Account): VideoSetting[] {
   return SETTING_MODES.map((m) => ({

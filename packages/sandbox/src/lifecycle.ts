@@ -1,6 +1,7 @@
 // A video's state is computed from timestamps at read time rather than moved by timers: nothing to
 // cancel on close, nothing lost on restart, and an injected clock drives it exactly.
 import type { VideoStatus } from '@videogen/openapi/rules';
+import type { Schemas } from '@videogen/openapi/types';
 export type { VideoStatus };
 
 export interface VideoRecord {
@@ -42,23 +43,20 @@ export const COPYRIGHT = [
   'Stock footage: Sandbox Media Library, licensed for generated videos',
 ];
 
-export interface ConversionOptions {
-  is_convertible: boolean;
-  current_language: string;
-  available_languages: string[];
-  current_aspect_ratio: string;
-  available_aspect_ratios: string[];
-}
+export type ConversionOptions = Schemas['ConversionOptions'];
+type Language = Schemas['Language'];
+type AspectRatio = Schemas['AspectRatio'];
 
 /** Interface 2.4: languages come from the voices (minus the current one); all ratios when convertible. */
 export function conversionOptions(
   video: VideoRecord,
   now: number,
-  languages: string[],
-  aspectRatios: string[],
+  languages: readonly Language[],
+  aspectRatios: readonly AspectRatio[],
 ): ConversionOptions {
   const convertible = statusAt(video, now) === 'completed' && video.has_video_data && !video.real_avatar;
-  const voices = video.voices === 'all' ? languages : languages.filter((l) => (video.voices as string[]).includes(l));
+  const { voices: spoken } = video;
+  const voices = spoken === 'all' ? languages : languages.filter((l) => spoken.includes(l));
   return {
     is_convertible: convertible,
     current_language: video.language,

@@ -30,7 +30,8 @@ export function readScenario(sources: string[], model: SpecModel): Scenario {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const unknown = scenario.voices.filter((l) => !model.languages.includes(l));
+    const known = new Set<string>(model.languages);
+    const unknown = scenario.voices.filter((l) => !known.has(l));
     if (unknown.length)
       throw new ApiError(
         400,

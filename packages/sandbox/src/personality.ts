@@ -5,6 +5,7 @@
 // codes and statuses for conversions, 401/403 for auth, 429 for the rate limit, 503
 // SIMULTANEOUS_GENERATE_LIMIT, the fields of 2.x, items_per_page 50, the languages and ratios.
 import type { Operation } from '@videogen/openapi';
+import type { OperationId } from '@videogen/openapi/types';
 import { ApiError } from './errors.js';
 import type { RateLimiterStyle } from './rate-limit.js';
 
@@ -71,7 +72,7 @@ const RENAMED: Record<string, string> = {
   RATE_LIMIT_EXCEEDED: 'TOO_MANY_REQUESTS',
 };
 /** An object kind per operation, added to every object as `object` (extra fields are allowed, 2.x shows no others). */
-const KINDS: Record<string, string> = {
+const KINDS: Record<OperationId, string> = {
   getVideo: 'video',
   generateVideo: 'video',
   createConversion: 'video',
@@ -126,9 +127,10 @@ const alternative: Personality = {
     return Object.assign(new ApiError(status, code, err.message, headers), { extra: { request_id: requestId() } });
   },
   body(op, body) {
-    const kind = KINDS[op.operationId] ?? 'object';
-    const decorate = (o: any, k: string) => {
-      const out: any = { object: k, ...o };
+    const kind = KINDS[op.operationId as OperationId] ?? 'object';
+    // The bodies are JSON objects of the document's types; the decoration is the same for each.
+    const decorate = (o: object, k: string) => {
+      const out: Record<string, unknown> = { object: k, ...o };
       if ('created_at' in out) out.created_at = withOffset(out.created_at);
       if ('updated_at' in out) out.updated_at = withOffset(out.updated_at);
       // 2.1: "Structure of its elements: not shown" — objects instead of strings.
@@ -136,21 +138,22 @@ const alternative: Personality = {
         out.copyright = out.copyright.map((c: unknown) => (typeof c === 'string' ? { notice: c } : c));
       return out;
     };
-    const b = body as any;
-    if (b && Array.isArray(b.results)) {
+    if (!body || typeof body !== 'object') return body;
+    const b = body as { results?: unknown; has_next?: boolean; page?: number };
+    if (Array.isArray(b.results)) {
       return {
         object: 'list',
         ...b,
-        results: b.results.map((r: any) => decorate(r, kind)),
-        next_page: b.has_next ? b.page + 1 : null,
+        results: b.results.map((r: object) => decorate(r, kind)),
+        next_page: b.has_next && b.page !== undefined ? b.page + 1 : null,
       };
     }
-    return b && typeof b === 'object' ? decorate(b, kind) : body;
+    return decorate(b, kind);
   },
   declaredStatus(op, status, body) {
     if (status === 201 && CREATES.has(op.operationId)) return 200;
     if (status === 422 && op.operationId === 'generateVideo') return 400;
-    if (status === 403 && (body as any)?.error_code === 'INVALID_API_KEY') return 401;
+    if (status === 403 && (body as { error_code?: unknown } | undefined)?.error_code === 'INVALID_API_KEY') return 401;
     return status;
   },
   // Its error codes are deliberately other names; everything else (fields, types, statuses mapped

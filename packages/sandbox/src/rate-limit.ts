@@ -27,12 +27,14 @@ export interface RateDecision {
 /** Float slack for comparisons of real ms computed from divisions (W/N at odd time scales). */
 const EPS = 1e-6;
 
-interface Style {
-  take(state: any, now: number, limit: number, windowMs: number): { state: any; decision: RateDecision };
+/** A reading of the limits: its own state per account and class (S), taken and given back on each request. */
+interface Style<S = unknown> {
+  // (A method, so that a style of its own state is a Style of any: the limiter keeps states it never reads.)
+  take(state: S | undefined, now: number, limit: number, windowMs: number): { state: S; decision: RateDecision };
 }
 
-const sliding: Style = {
-  take(hits: number[] = [], now, limit, windowMs) {
+const sliding: Style<number[]> = {
+  take(hits = [], now, limit, windowMs) {
     const live = hits.filter((t) => t > now - windowMs + EPS);
     const allowed = live.length < limit;
     if (allowed) live.push(now);
@@ -44,8 +46,8 @@ const sliding: Style = {
   },
 };
 
-const fixed: Style = {
-  take(s: { start: number; count: number } | undefined, now, limit, windowMs) {
+const fixed: Style<{ start: number; count: number }> = {
+  take(s, now, limit, windowMs) {
     const start = Math.floor(now / windowMs) * windowMs;
     const state = s && s.start === start ? { ...s } : { start, count: 0 };
     const allowed = state.count < limit;
@@ -55,12 +57,12 @@ const fixed: Style = {
   },
 };
 
-const even: Style = {
+const even: Style<number> = {
   // GCRA with zero tolerance: `tat` is the earliest time the next request conforms.
-  take(tat: number | undefined, now, limit, windowMs) {
+  take(tat, now, limit, windowMs) {
     const interval = windowMs / limit;
     const allowed = tat === undefined || now >= tat - EPS;
-    const next = allowed ? now + interval : tat!;
+    const next = tat === undefined || allowed ? now + interval : tat;
     return {
       state: next,
       decision: { allowed, limit: 1, remaining: 0, resetMs: Math.max(0, next - now), windowMs: interval },
@@ -68,8 +70,8 @@ const even: Style = {
   },
 };
 
-const tokenBucket: Style = {
-  take(s: { tokens: number; at: number } | undefined, now, limit, windowMs) {
+const tokenBucket: Style<{ tokens: number; at: number }> = {
+  take(s, now, limit, windowMs) {
     const interval = windowMs / limit;
     const tokens = Math.min(limit, (s?.tokens ?? limit) + (s ? (now - s.at) / interval : 0));
     const allowed = tokens >= 1 - EPS;
@@ -87,7 +89,7 @@ export function isRateLimiterStyle(v: unknown): v is RateLimiterStyle {
 }
 
 export class RateLimiter {
-  private states = new Map<string, any>();
+  private states = new Map<string, unknown>();
   private readonly style: Style;
 
   constructor(

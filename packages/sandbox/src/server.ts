@@ -33,7 +33,7 @@ import {
   type FaultRequest,
 } from './controls.js';
 import { inProcessFetch, type SandboxFetch } from './in-process.js';
-import { API_PREFIX, registerSpecRoutes, takesForm } from './spec-routes.js';
+import { API_PREFIX, type OperationHandlers, registerSpecRoutes, takesForm } from './spec-routes.js';
 import { RECORD_CACHE_SIZE, Store } from './store.js';
 import { BoundedMap } from './bounded-map.js';
 
@@ -265,7 +265,7 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     serverFactory: (handler) => createHttpServer(handler, opts.httpLimits),
     clientErrorHandler: onClientError,
     // Never echo the URL: its query string may hold a download signature.
-    frameworkErrors: (error, _request, reply: any) => {
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
       const what =
         error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid percent-encoding' : 'the request could not be read';
       reply.code(400).send(envelope('INVALID_REQUEST', `Malformed request: ${what}.`));
@@ -277,17 +277,19 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.setErrorHandler((err: any, request, reply) => {
-    if (err instanceof ApiError) {
-      reply.code(err.status).headers(err.headers).send(err.body);
+  app.setErrorHandler((thrown: unknown, request, reply) => {
+    if (thrown instanceof ApiError) {
+      reply.code(thrown.status).headers(thrown.headers).send(thrown.body);
       return;
     }
+    // Fastify's own errors carry a statusCode; anything else is a sandbox bug.
+    const err = thrown as { statusCode?: unknown; message?: string; stack?: string } | undefined;
     const status = typeof err?.statusCode === 'number' ? err.statusCode : 500;
     if (status === 413) {
       reply.code(413).send(envelope('PAYLOAD_TOO_LARGE', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`));
     } else if (status >= 400 && status < 500) {
       // Fastify's own 4xx (bad content type, bad encoding...) become the document's 400.
-      reply.code(400).send(envelope('INVALID_REQUEST', err.message ?? 'Invalid request.'));
+      reply.code(400).send(envelope('INVALID_REQUEST', err?.message ?? 'Invalid request.'));
     } else {
       // A sandbox bug: answer, but make it loud for the tests.
       const message = `internal error on ${request.method} ${request.url.split('?')[0]}: ${err?.stack ?? err}`;
@@ -359,7 +361,8 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   });
 
   registerSandboxApi(app, ctx);
-  const handlers = {
+  // One handler for every operation of the document: a new operation does not compile until it is here.
+  const handlers: OperationHandlers = {
     ...videoHandlers(ctx),
     ...settingHandlers(ctx),
     ...conversionHandlers(ctx),

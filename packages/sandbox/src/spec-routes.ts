@@ -1,8 +1,11 @@
 // Routes come from the document: every operation of listOperations() becomes a Fastify route under
 // /v1, authenticated and rate-limited per account, with its path and query parameters validated by
-// Ajv against the parameter schemas of the document.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Operation } from '@videogen/openapi';
+// Ajv against the parameter schemas of the document. Each operation has its handler, typed by its
+// operationId from @videogen/openapi/types the way openapi-msw types MSW handlers: its path and query
+// parameters, and the success body it answers.
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Operation, SchemaObject } from '@videogen/openapi';
+import type { FilledQueryParams, OperationId, PathParams, SuccessBody } from '@videogen/openapi/types';
 import { ApiError, invalidRequest } from './errors.js';
 import type { Context } from './context.js';
 import type { Account } from './accounts.js';
@@ -10,9 +13,35 @@ import type { Fault } from './faults.js';
 import { rateLimitOf } from './spec.js';
 import { Json, JSON_CONTENT_TYPE } from './json-body.js';
 
-export type Params = Record<string, unknown>;
-/** An operation: its body, a Json serialized once, or a promise of either (what creates a video waits for the store). */
-export type OperationHandler = (request: FastifyRequest, reply: FastifyReply, params: Params) => unknown;
+/** What an operation's handler is given: the request, once authenticated and its parameters checked. */
+export interface OperationInput<Id extends OperationId> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The caller's account (the key was checked before any handler runs). */
+  account: Account;
+  /** The path parameters, each valid against its schema. */
+  path: PathParams<Id>;
+  /** The query parameters, each valid against its schema, the document's defaults filled in. */
+  query: FilledQueryParams<Id>;
+}
+/** What a handler answers: the operation's success body as the document types it, or that body serialized once. */
+export type OperationAnswer<Id extends OperationId> = SuccessBody<Id> | Json<SuccessBody<Id>>;
+/** An operation's handler; it throws an ApiError for any other answer (the personality words it). */
+export type OperationHandler<Id extends OperationId> = (
+  input: OperationInput<Id>,
+) => OperationAnswer<Id> | Promise<OperationAnswer<Id>>;
+/** One handler for every operation of the document: a new operation does not compile until the sandbox serves it. */
+export type OperationHandlers = { [Id in OperationId]: OperationHandler<Id> };
+
+/** The route's view of any operation's input and handler (each handler is typed by its own operation above). */
+interface RouteInput {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  account: Account;
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+}
+type RouteHandler = (input: RouteInput) => unknown;
 
 export const API_PREFIX = '/v1';
 export const fastifyPath = (specPath: string) => API_PREFIX + specPath.replace(/\{([^}]+)\}/g, ':$1');
@@ -24,18 +53,22 @@ export const takesForm = (op: Operation) => Boolean(op.operation.requestBody?.co
 export function registerSpecRoutes(
   app: FastifyInstance,
   ctx: Context,
-  handlers: Record<string, OperationHandler>,
+  handlers: OperationHandlers,
   which: (op: Operation) => boolean = () => true,
 ) {
   for (const op of ctx.model.operations) {
     if (!which(op)) continue;
-    const handler = handlers[op.operationId];
-    if (!handler)
+    // The document read at run time names its operations as strings, and the route builds a handler's
+    // input from it: here every handler is seen as taking any operation's input (each is typed by its
+    // own above). A document newer than this build is caught here.
+    const implemented = (handlers as unknown as Partial<Record<string, RouteHandler>>)[op.operationId];
+    if (!implemented)
       throw new Error(`the document has an operation ${op.operationId} that the sandbox does not implement`);
+    const handler: RouteHandler = implemented;
     const validateParams = compileParameters(ctx, op);
     const rate = rateLimitOf(op);
     app.route({
-      method: op.method as any,
+      method: op.method as HTTPMethods,
       url: fastifyPath(op.path),
       exposeHeadRoute: false,
       config: { operation: op },
@@ -60,11 +93,12 @@ export function registerSpecRoutes(
       // Synchronous while the operation is (a read): a promise per request is measurable here too.
       handler: (request, reply) => {
         try {
-          const params = validateParams(request);
-          const body = handler(request, reply, params);
-          return body instanceof Promise
-            ? body.then((b) => answer(request, reply, params, b), fail)
-            : answer(request, reply, params, body);
+          const { account } = request;
+          // onRequest has set it, or answered 401: a handler never runs without one.
+          if (!account) throw new Error(`no account on ${op.operationId} after authentication`);
+          const input: RouteInput = { request, reply, account, ...validateParams(request) };
+          const body = handler(input);
+          return body instanceof Promise ? body.then((b) => answer(input, b), fail) : answer(input, body);
         } catch (err) {
           return fail(err);
         }
@@ -146,7 +180,7 @@ export function registerSpecRoutes(
       });
     }
 
-    function answer(request: FastifyRequest, reply: FastifyReply, params: Params, body: unknown): unknown {
+    function answer(input: RouteInput, body: unknown): unknown {
       // A page past the end: the alternative answers the last page (2.5: "page number returned").
       const page = body as
         | { results?: unknown[]; total_count?: number; items_per_page?: number; page?: number }
@@ -155,13 +189,16 @@ export function registerSpecRoutes(
         ctx.personality.clampPage &&
         Array.isArray(page?.results) &&
         !page.results.length &&
-        page.total_count! > 0 &&
-        page.page! > 1
+        page.total_count !== undefined &&
+        page.total_count > 0 &&
+        page.page !== undefined &&
+        page.page > 1 &&
+        page.items_per_page !== undefined
       ) {
-        const last = { ...params, page: Math.ceil(page.total_count! / page.items_per_page!) };
-        return Promise.resolve(handler(request, reply, last)).then((b) => send(reply, b), fail);
+        const last = { ...input, query: { ...input.query, page: Math.ceil(page.total_count / page.items_per_page) } };
+        return Promise.resolve(handler(last)).then((b) => send(input.reply, b), fail);
       }
-      return send(reply, body);
+      return send(input.reply, body);
     }
 
     function send(reply: FastifyReply, body: unknown): unknown {
@@ -180,7 +217,7 @@ export function registerSpecRoutes(
 type ParamError = ApiError & { parameterIn?: string };
 
 /** Strict string → typed value for query/path values ("1" → 1; "1.5", "1e0", " 1" stay strings and fail). */
-function coerce(value: unknown, schema: any): unknown {
+function coerce(value: unknown, schema: SchemaObject | undefined): unknown {
   if (typeof value !== 'string') return value;
   if (schema?.type === 'integer' && /^-?\d{1,15}$/.test(value)) return Number(value);
   if (schema?.type === 'number' && /^-?\d{1,15}(\.\d{1,15})?$/.test(value)) return Number(value);
@@ -188,7 +225,11 @@ function coerce(value: unknown, schema: any): unknown {
   return value;
 }
 
-function compileParameters(ctx: Context, op: Operation): (request: FastifyRequest) => Params {
+/** The request's path and query parameters, each checked against its schema (defaults filled in). */
+function compileParameters(
+  ctx: Context,
+  op: Operation,
+): (request: FastifyRequest) => Pick<RouteInput, 'path' | 'query'> {
   // Compiled on the operation's first request (start-up compiles nothing it does not need).
   let checks: Array<{ p: Operation['parameters'][number]; validate: (v: unknown) => boolean }> | undefined;
   const compile = () =>
@@ -196,7 +237,7 @@ function compileParameters(ctx: Context, op: Operation): (request: FastifyReques
       .filter((p) => p.in === 'path' || p.in === 'query')
       .map((p) => ({ p, validate: ctx.model.ajv.compile(p.schema ?? {}) as (v: unknown) => boolean }));
   return (request) => {
-    const out: Params = {};
+    const out: Pick<RouteInput, 'path' | 'query'> = { path: {}, query: {} };
     for (const { p, validate } of (checks ??= compile())) {
       const source = (p.in === 'path' ? request.params : request.query) as Record<string, unknown>;
       let value = source?.[p.name];
@@ -210,13 +251,13 @@ function compileParameters(ctx: Context, op: Operation): (request: FastifyReques
         const rule = describe(p.schema);
         throw Object.assign(invalidRequest(`${p.name} must be ${rule}.`), { parameterIn: p.in });
       }
-      out[p.name] = value;
+      (p.in === 'path' ? out.path : out.query)[p.name] = value;
     }
     return out;
   };
 }
 
-function describe(schema: any): string {
+function describe(schema: SchemaObject | undefined): string {
   if (schema?.format === 'uuid') return 'a UUID';
   if (schema?.type === 'integer')
     return schema.minimum !== undefined ? `an integer of at least ${schema.minimum}` : 'an integer';

@@ -8,7 +8,9 @@ import {
   validatorFor,
   type Operation,
   type OpenApiDocument,
+  type SchemaObject,
 } from '@videogen/openapi';
+import type { Schemas } from '@videogen/openapi/types';
 
 export type { Plan };
 export type UploadPlan = 'personal' | 'business';
@@ -29,10 +31,12 @@ export interface SpecModel {
   spec: OpenApiDocument;
   ajv: ReturnType<typeof createAjv>;
   operations: Operation[];
-  languages: string[];
-  aspectRatios: string[];
+  languages: Schemas['Language'][];
+  aspectRatios: Schemas['AspectRatio'][];
   combinations: ValidCombination[];
   uploadLimits: Record<string, UploadFieldLimits>;
+  /** The generation form's fields and their schemas (GenerateVideoRequest's properties). */
+  formFields: Record<string, SchemaObject>;
   /** Plans whose upload limits are those of another plan (`free` → `personal`). */
   uploadPlanOf(plan: Plan): UploadPlan;
   /** The generation form's field names that are files (schema `format: binary`, or an array of them). */
@@ -59,9 +63,14 @@ export function specModel(): SpecModel {
   ajv.addFormat('uuid', UUID_PATTERN);
   const schemas = spec.components.schemas;
   const form = schemas.GenerateVideoRequest;
-  const limits = form['x-upload-limits'];
+  const formFields = form.properties ?? {};
+  // The extensions' shapes as the document writes them (@videogen/openapi's tests hold its facts).
+  const limits = form['x-upload-limits'] as {
+    fields: Record<string, UploadFieldLimits>;
+    plans?: Partial<Record<Plan, UploadPlan>>;
+  };
   const fileFields = new Set<string>();
-  for (const [name, prop] of Object.entries<any>(form.properties)) {
+  for (const [name, prop] of Object.entries(formFields)) {
     if (prop.format === 'binary' || prop.items?.format === 'binary') fileFields.add(name);
   }
   // Compiled when first used: a start that answers a GET compiles nothing it does not need.
@@ -76,11 +85,13 @@ export function specModel(): SpecModel {
     spec,
     ajv,
     operations: listOperations(spec),
-    languages: [...schemas.Language.enum],
-    aspectRatios: [...schemas.AspectRatio.enum],
-    combinations: form['x-valid-combinations'],
+    // The enums the generated types were written from, read from the same document.
+    languages: [...(schemas.Language.enum ?? [])] as Schemas['Language'][],
+    aspectRatios: [...(schemas.AspectRatio.enum ?? [])] as Schemas['AspectRatio'][],
+    combinations: form['x-valid-combinations'] as ValidCombination[],
+    formFields,
     uploadLimits: limits.fields,
-    uploadPlanOf: (plan) => (limits.plans?.[plan] ?? plan) as UploadPlan,
+    uploadPlanOf: (plan) => limits.plans?.[plan] ?? (plan as UploadPlan),
     fileFields,
     validate: {
       language: (v) => language()(v) as boolean,

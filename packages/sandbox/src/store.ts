@@ -38,6 +38,14 @@ export interface StoreOptions {
   signingSecret?: string;
 }
 
+/** What the store keeps beside the videos and credits, by name. */
+interface Meta {
+  signing_secret: string;
+  /** The last listing sequence number given. */
+  seq: number;
+  clock: ClockOffsets;
+}
+
 export class Store {
   readonly signingSecret: string;
   private readonly root: RootDatabase;
@@ -47,7 +55,8 @@ export class Store {
   /** [account, finishes_at, video_id] → 1: the running videos after a restart. */
   private readonly finishing: Database<number, FinishKey>;
   private readonly credits: Database<number, string>;
-  private readonly meta: Database<any, string>;
+  /** The store's own values, by name (Meta). */
+  private readonly meta: Database<Meta[keyof Meta], keyof Meta>;
   private readonly counts = new Map<string, number>();
   private readonly balance = new Map<string, number>();
   /** Per account, sorted by finishes_at. */
@@ -60,13 +69,14 @@ export class Store {
   private readonly tempDir?: string;
 
   constructor(accounts: Accounts, opts: StoreOptions) {
+    let dir: string;
     if (opts.dataDir) {
       mkdirSync(opts.dataDir, { recursive: true });
       this.lock = lockDataDir(opts.dataDir);
+      dir = opts.dataDir;
     } else {
-      this.tempDir = mkdtempSync(join(tmpdir(), 'videogen-sandbox-'));
+      dir = this.tempDir = mkdtempSync(join(tmpdir(), 'videogen-sandbox-'));
     }
-    const dir = opts.dataDir ?? this.tempDir!;
     this.durable = !!opts.dataDir;
     try {
       // Default sync settings with a data dir: a commit is on disk before its promise resolves.
@@ -86,8 +96,8 @@ export class Store {
     }
 
     // A persisted secret keeps download URLs handed out before a restart valid.
-    this.signingSecret = opts.signingSecret ?? this.meta.get('signing_secret') ?? randomBytes(32).toString('hex');
-    this.seq = this.meta.get('seq') ?? 0;
+    this.signingSecret = opts.signingSecret ?? this.metaOf('signing_secret') ?? randomBytes(32).toString('hex');
+    this.seq = this.metaOf('seq') ?? 0;
     const now = Date.now();
     this.root.transactionSync(() => {
       this.meta.putSync('signing_secret', this.signingSecret);
@@ -99,13 +109,12 @@ export class Store {
             this.listing.putSync([v.account, v.created_at, 0], v.video_id);
           }
         }
-        if (this.credits.get(account.name) === undefined)
-          this.credits.putSync(account.name, accounts.initialCredits.get(account.name)!);
+        if (this.credits.get(account.name) === undefined) this.credits.putSync(account.name, account.initialCredits);
       }
     });
     for (const account of accounts.all.values()) {
       const name = account.name;
-      this.balance.set(name, this.credits.get(name)!);
+      this.balance.set(name, this.credits.get(name) ?? account.initialCredits);
       this.counts.set(name, this.listing.getCount({ start: [name, LOW, 0], end: [name, HIGH, 0] }));
       const running: Running[] = [];
       for (const { key } of this.finishing.getRange({
@@ -149,9 +158,9 @@ export class Store {
       credits: Record<string, number>;
       videos: VideoRecord[];
     };
-    let seq = this.meta.get('seq') ?? 0;
+    let seq = this.metaOf('seq') ?? 0;
     this.root.transactionSync(() => {
-      if (!this.meta.get('signing_secret')) this.meta.putSync('signing_secret', saved.signing_secret);
+      if (!this.metaOf('signing_secret')) this.meta.putSync('signing_secret', saved.signing_secret);
       for (const [account, n] of Object.entries(saved.credits)) this.credits.putSync(account, n);
       for (const v of saved.videos) {
         this.videos.putSync(v.video_id, v);
@@ -264,9 +273,14 @@ export class Store {
     this.counts.set(account, kept);
   }
 
+  /** A value of meta, of the type its name holds (the only writes are the typed puts of this class). */
+  private metaOf<K extends keyof Meta>(key: K): Meta[K] | undefined {
+    return this.meta.get(key) as Meta[K] | undefined;
+  }
+
   /** The clock's offsets a previous run kept in the data dir (none without one). */
   savedClock(): ClockOffsets | undefined {
-    return this.durable ? this.meta.get('clock') : undefined;
+    return this.durable ? this.metaOf('clock') : undefined;
   }
 
   /**

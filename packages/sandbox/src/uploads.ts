@@ -32,7 +32,7 @@ export async function readGenerateForm(request: FastifyRequest, plan: Plan, mode
   const uploadPlan = model.uploadPlanOf(plan);
   const largest = Math.max(...Object.values(model.uploadLimits).map((l) => Math.max(...Object.values(l.max_bytes))));
   const form: GenerateForm = { fields: {}, files: {} };
-  const properties = model.spec.components.schemas.GenerateVideoRequest.properties as Record<string, any>;
+  const properties = model.formFields;
   try {
     const parts = request.parts({
       // (throwFileSizeLimit is read by @fastify/multipart, missing from its option type.)
@@ -116,8 +116,10 @@ function abandonBody(request: FastifyRequest) {
   if (!raw.readableEnded) raw.resume();
 }
 
-function asApiError(err: any): ApiError {
-  if (err instanceof ApiError) return err;
+function asApiError(thrown: unknown): ApiError {
+  if (thrown instanceof ApiError) return thrown;
+  // What @fastify/multipart and busboy throw: an Error, with a code for the limits.
+  const err = thrown as { code?: string; message?: string } | undefined;
   switch (err?.code) {
     case 'FST_FILES_LIMIT':
       return fileUploadError('Too many files in one request.');
@@ -135,6 +137,6 @@ function asApiError(err: any): ApiError {
           'The multipart body ended before its closing boundary (--BOUNDARY--): the form is incomplete, nothing was created.',
         );
       // busboy's messages: "Unexpected end of form", "Malformed part header", "Boundary not found"...
-      return invalidRequest(`Malformed multipart body: ${err?.message ?? String(err)}`);
+      return invalidRequest(`Malformed multipart body: ${err?.message ?? String(thrown)}`);
   }
 }

@@ -1,6 +1,7 @@
 // Creating videos (generation and conversion share the credit and concurrency rules) and viewing them.
 import { randomUUID } from 'node:crypto';
 import { MAX_RUNNING } from '@videogen/openapi/rules';
+import type { SuccessBody } from '@videogen/openapi/types';
 import type { Account } from './accounts.js';
 import type { Context } from './context.js';
 import { ApiError } from './errors.js';
@@ -10,12 +11,8 @@ import { COPYRIGHT, statusAt, type VideoRecord } from './lifecycle.js';
 /** Interface 8.2: at most this many generations + conversions running per account (x-concurrency-limit). */
 export { MAX_RUNNING };
 
-export interface StatusView {
-  video_id: string;
-  status: string;
-  download_url: string;
-  copyright: readonly string[];
-}
+/** The status view of 2.1, as GET /videos/{video_id}/ answers it. */
+export type StatusView = SuccessBody<'getVideo'>;
 
 export function statusView(ctx: Context, v: Readonly<VideoRecord>): StatusView {
   const now = ctx.clock.now(v.account);

@@ -1,3 +1,4 @@
+// @module-tag full/processes
 // The CLI: prints the base URL and the keys, logs one line per request with the account, never the key.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

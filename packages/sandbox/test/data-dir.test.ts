@@ -1,3 +1,4 @@
+// @module-tag full/processes
 // --data-dir: one sandbox per directory (a second one refuses and names the first; a kill -9'd holder
 // does not leave it stuck), every acknowledged video survives kill -9, and a state.json of the JSON era
 // is imported. The sandboxes that get killed run the real CLI in their own process.

@@ -11,7 +11,7 @@ const spec = loadSpec();
 const ajv = createAjv(spec);
 const schemas = spec.components.schemas;
 const operations = listOperations(spec);
-const limits = schemas.GenerateVideoRequest['x-upload-limits'].fields as Record<string, any>;
+const limits = (schemas.GenerateVideoRequest['x-upload-limits'] as { fields: Record<string, any> }).fields;
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const RAW = 300;
 

@@ -30,7 +30,9 @@ describe('the package', () => {
     expect(readFileSync(join(root, pkg.bin['videogen-sandbox']), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
 
-  it('packs dist, the sample MP4, the control API document, the README, the CHANGELOG and nothing else', () => {
+  it('packs dist, the sample MP4, the control API document, the README, the CHANGELOG and nothing else', {
+    tags: ['full/packed'],
+  }, () => {
     const [packed] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json'], {
         cwd: root,

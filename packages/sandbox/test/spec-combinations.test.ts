@@ -12,9 +12,9 @@ import { call, manualClock, sandbox } from './helpers.js';
 
 const spec = loadSpec();
 const formSchema = spec.components.schemas.GenerateVideoRequest;
-const combinations: Array<{ fields: string[]; optional?: string[] }> = formSchema['x-valid-combinations'];
-const inputs = Object.keys(formSchema.properties).filter((f) => f !== 'video_setting_id');
-const limits = formSchema['x-upload-limits'].fields;
+const combinations = formSchema['x-valid-combinations'] as Array<{ fields: string[]; optional?: string[] }>;
+const inputs = Object.keys(formSchema.properties ?? {}).filter((f) => f !== 'video_setting_id');
+const limits = (formSchema['x-upload-limits'] as { fields: Record<string, any> }).fields;
 
 const subsets = <T>(items: T[]): T[][] =>
   items.reduce<T[][]>((all, item) => [...all, ...all.map((s) => [...s, item])], [[]]);
@@ -83,7 +83,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-describe('the Prism mock (npm run mock)', () => {
+describe('the Prism mock (npm run mock)', { tags: ['full/tools'] }, () => {
   let prism: ChildProcess;
   let baseUrl: string;
   beforeAll(async () => {
@@ -114,7 +114,8 @@ describe('the Prism mock (npm run mock)', () => {
   });
 
   it('accepts every valid combination and refuses every other with 400', async () => {
-    const setting = spec.components.schemas.GenerateVideoRequest.example.video_setting_id;
+    const setting = (spec.components.schemas.GenerateVideoRequest.example as { video_setting_id: string })
+      .video_setting_id;
     const verdicts: string[] = [];
     for (const given of subsets(inputs)) {
       // Prism rejects `image_files` parts as "must be array" even when valid (an open upstream bug; see

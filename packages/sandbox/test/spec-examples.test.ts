@@ -8,7 +8,15 @@ import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deref, linkParameters, listOperations, loadSpec, type Operation } from '@videogen/openapi';
+import {
+  deref,
+  linkParameters,
+  listOperations,
+  loadSpec,
+  type LinkObject,
+  type Operation,
+  type ResponseObject,
+} from '@videogen/openapi';
 import { FIXTURES, MAGIC, SANDBOX_KEYS } from '../src/index.js';
 import { call, manualClock, sandbox, type Answer } from './helpers.js';
 
@@ -103,10 +111,10 @@ describe('the requests the document’s examples make', () => {
       expect(a.status, `${a.sent} → ${a.text}`).toBeGreaterThanOrEqual(200);
       expect(a.status, `${a.sent} → ${a.text}`).toBeLessThan(300);
       // Follow each link of the answer as a workflow tool does, with the target's own example body.
-      const declared = deref(spec, r.op.operation.responses[String(a.status)]);
+      const declared = deref<ResponseObject | undefined>(spec, r.op.operation.responses[String(a.status)]);
       for (const [name, l] of Object.entries<any>(declared?.links ?? {})) {
-        const link = deref(spec, l);
-        const target = ops[link.operationId];
+        const link = deref<LinkObject>(spec, l);
+        const target = ops[link.operationId as string];
         const pathParams = linkParameters(link, { body: a.body, pathParams: r.pathParams }) as Record<string, string>;
         fresh();
         const next = await send({ ...exampleRequests(target)[0], pathParams });
@@ -232,7 +240,8 @@ const PROVOKE: Record<string, Provoke> = {
     send(generateForm({ video_setting_id: ex.error.match(UUID)![0], text: 'Explain tides.' })),
   'generateVideo 400 FILE_UPLOAD_ERROR': async () => {
     // The example: a pdf_file over the Personal plan's limit (globex is the Personal account).
-    const limit = spec.components.schemas.GenerateVideoRequest['x-upload-limits'].fields.pdf_file.max_bytes.personal;
+    const limit = (spec.components.schemas.GenerateVideoRequest['x-upload-limits'] as any).fields.pdf_file.max_bytes
+      .personal;
     const fd = new FormData();
     fd.append('video_setting_id', FIXTURES.globex.settings.pdf);
     fd.append('pdf_file', await bigFile(limit + 1), 'deck.pdf');
@@ -287,12 +296,14 @@ describe('every error example is what the sandbox answers for the matching bad r
     Object.entries<any>(op.operation.responses)
       .filter(([status]) => !status.startsWith('2'))
       .flatMap(([status, r]) =>
-        Object.entries<any>(deref(spec, r).content?.['application/json']?.examples ?? {}).map(([name, e]) => ({
-          op,
-          status,
-          name,
-          example: e.value,
-        })),
+        Object.entries<any>(deref<ResponseObject>(spec, r).content?.['application/json']?.examples ?? {}).map(
+          ([name, e]) => ({
+            op,
+            status,
+            name,
+            example: e.value,
+          }),
+        ),
       ),
   );
   const keyOf = (c: (typeof cases)[number]) => `${c.status} ${c.name}`;

@@ -1,6 +1,6 @@
 import { ASPECT_RATIOS, conversionProblem, LANGUAGES, type AspectRatio, type Language } from '@videogen/openapi/rules';
 import type { Command } from 'commander';
-import { createContext, errorContext, videoIdArgument } from '../context.js';
+import { createContext, type Invocation, videoIdArgument } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { describeLanguages, languageName } from '../languages.js';
@@ -14,7 +14,7 @@ interface ConvertFlags extends WaitFlags {
   download?: string;
 }
 
-export function registerConvert(program: Command): void {
+export function registerConvert(program: Command, invocation: Invocation): void {
   addWaitOptions(
     program
       .command('convert')
@@ -32,9 +32,9 @@ Examples:
   videogen convert 71de0a00-0000-4000-8000-000000000001 --language en --wait
   videogen convert 71de0a00-0000-4000-8000-000000000001 --aspect-ratio 9:16 --download portrait.mp4`,
     )
-    .action(async (id: string, opts: ConvertFlags, cmd: Command) => {
+    .action(async (id: string, opts: ConvertFlags) => {
       videoIdArgument(id);
-      errorContext.videoId = id;
+      invocation.facts.videoId = id;
       const { language, aspectRatio } = opts;
       const target = {
         ...(language !== undefined && { language: language as Language }),
@@ -52,7 +52,7 @@ Examples:
       }
       if (early?.kind === 'invalid_aspect_ratio')
         throw invalid(`--aspect-ratio ${aspectRatio} is not supported: use one of ${ASPECT_RATIOS.join(', ')}.`);
-      const ctx = createContext(cmd.optsWithGlobals());
+      const ctx = createContext(invocation);
 
       // The allowed targets differ from video to video: read them once, so that the message can list
       // what this video accepts; the client is handed them and does not read them again.
@@ -67,9 +67,9 @@ Examples:
           problem.error_code,
         );
       }
-      if (problem?.kind === 'language_not_available') {
+      if (problem?.kind === 'language_not_available' && language !== undefined) {
         throw new CliError(
-          `Language ${language} (${languageName(language!)}) is not available for video ${id} (its voices do not support it): available: ${describeLanguages(available)}.`,
+          `Language ${language} (${languageName(language)}) is not available for video ${id} (its voices do not support it): available: ${describeLanguages(available)}.`,
           EXIT.INVALID_INPUT,
           problem.error_code,
         );
@@ -82,7 +82,7 @@ Examples:
       } catch (err) {
         throw explainConvertError(err, id, available);
       }
-      errorContext.videoId = created.video_id;
+      ctx.facts.videoId = created.video_id;
       await finish(ctx, created.video_id, opts, { source_video_id: id });
     });
 }

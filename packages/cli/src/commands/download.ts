@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { createContext, errorContext, videoIdArgument } from '../context.js';
+import { createContext, type Invocation, videoIdArgument } from '../context.js';
 import { addWaitOptions, describeVideo, downloadTo, waitFor, type WaitFlags } from './shared.js';
 
-export function registerDownload(program: Command): void {
+export function registerDownload(program: Command, invocation: Invocation): void {
   addWaitOptions(
     program
       .command('download')
@@ -10,10 +10,10 @@ export function registerDownload(program: Command): void {
       .argument('<out>', 'file to write (an existing directory gets <id>.mp4)')
       .description('Download a completed video to a file (the temporary URL is read fresh each time).')
       .option('--wait', 'wait for the video to complete first'),
-  ).action(async (id: string, out: string, opts: WaitFlags & { wait?: boolean }, cmd: Command) => {
+  ).action(async (id: string, out: string, opts: WaitFlags & { wait?: boolean }) => {
     videoIdArgument(id);
-    errorContext.videoId = id;
-    const ctx = createContext(cmd.optsWithGlobals());
+    invocation.facts.videoId = id;
+    const ctx = createContext(invocation);
     if (opts.wait) await waitFor(ctx, id, opts);
     const saved = await downloadTo(ctx, id, out);
     ctx.out.result({ video_id: id, ...saved }, () => describeVideo({ video_id: id, ...saved }));

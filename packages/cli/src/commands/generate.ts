@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { formProblem, GENERATE_FIELDS, UPLOAD_LIMITS, VALID_COMBINATIONS } from '@videogen/openapi/rules';
-import { Command } from 'commander';
-import { createContext, errorContext, type Context } from '../context.js';
+import type { Command } from 'commander';
+import { createContext, type Context, type Invocation } from '../context.js';
 import { CliError, FIELD_FLAGS, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { addWaitOptions, describeVideo, downloadTo, waitFor, type WaitFlags } from './shared.js';
@@ -35,7 +35,7 @@ function formats(field: keyof typeof UPLOAD_LIMITS): string {
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 const flagsOf = (fields: readonly string[]) => fields.map((f) => FIELD_FLAGS[f] ?? f).join(' and ');
 
-export function registerGenerate(program: Command): void {
+export function registerGenerate(program: Command, invocation: Invocation): void {
   addWaitOptions(
     program
       .command('generate')
@@ -62,12 +62,12 @@ Examples:
   videogen generate --setting 5e77a000-0000-4000-8000-000000000001 --text "Explain photosynthesis"
   videogen generate --setting 5e77a000-0000-4000-8000-000000000002 --pdf deck.pdf --download deck.mp4`,
     )
-    .action(async (flags: GenerateFlags, cmd: Command) => {
+    .action(async (flags: GenerateFlags) => {
       const opts = { ...flags, image: flags.image ?? [] };
       const fields = inputFields(opts);
       const files = await checkFiles(opts);
-      errorContext.files = files;
-      const ctx = createContext(cmd.optsWithGlobals());
+      invocation.facts.files = files;
+      const ctx = createContext(invocation);
       const setting = await findSetting(ctx, opts.setting, fields);
 
       const bar = Object.keys(files).length ? ctx.progress.transfer('Uploading', describeFiles(files)) : undefined;
@@ -94,7 +94,7 @@ Examples:
         throw err;
       }
       const id = created.video_id;
-      errorContext.videoId = id;
+      ctx.facts.videoId = id;
       await finish(ctx, id, opts, {});
     });
 }
@@ -166,7 +166,7 @@ async function checkFiles(
 
 function describeFiles(files: Record<string, { path: string }[]>): string {
   const all = Object.values(files).flat();
-  return all.length === 1 ? all[0]!.path : `${all.length} files`;
+  return all.length === 1 ? all[0].path : `${all.length} files`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { VideoListItem } from '@videogen/client';
 import { InvalidArgumentError, type Command } from 'commander';
-import { createContext } from '../context.js';
+import { createContext, type Invocation } from '../context.js';
 import { table } from '../output.js';
 import { PAGE_SIZE } from '@videogen/openapi/rules';
 
@@ -10,7 +10,7 @@ const positiveInt = (value: string) => {
   return n;
 };
 
-export function registerList(program: Command): void {
+export function registerList(program: Command, invocation: Invocation): void {
   program
     .command('list')
     .description(
@@ -18,8 +18,8 @@ export function registerList(program: Command): void {
     )
     .option('--all', 'fetch every page')
     .option('--page <n>', 'the page to show (starts at 1)', positiveInt, 1)
-    .action(async (opts: { all?: boolean; page: number }, cmd: Command) => {
-      const ctx = createContext(cmd.optsWithGlobals());
+    .action(async (opts: { all?: boolean; page: number }) => {
+      const ctx = createContext(invocation);
       const videos: VideoListItem[] = [];
       let hint = '';
       if (opts.all) {

@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
 import type { VideoSetting } from '@videogen/client';
-import { createContext } from '../context.js';
+import { createContext, type Invocation } from '../context.js';
 import { FIELD_FLAGS } from '../errors.js';
 import { table } from '../output.js';
 
-export function registerSettings(program: Command): void {
+export function registerSettings(program: Command, invocation: Invocation): void {
   program
     .command('settings')
     .description('List the video settings of your account, with the input each one expects.')
-    .action(async (_opts, cmd: Command) => {
-      const ctx = createContext(cmd.optsWithGlobals());
+    .action(async () => {
+      const ctx = createContext(invocation);
       const settings: VideoSetting[] = [];
       for await (const s of ctx.client.settings.list()) settings.push(s);
       ctx.out.result(settings, () =>

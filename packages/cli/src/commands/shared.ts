@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { POLLING } from '@videogen/openapi/rules';
 import type { Command } from 'commander';
-import { errorContext, parseSeconds, type Context } from '../context.js';
+import type { Video } from '@videogen/client';
+import { parseSeconds, type Context } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { interruptible } from '../interrupt.js';
@@ -28,25 +29,20 @@ export function addWaitOptions(cmd: Command): Command {
     );
 }
 
-export interface VideoView {
-  video_id: string;
-  status: string;
-  download_url?: string;
-  copyright?: unknown[];
-}
+/** A video as a command prints it: its status view, or what a create knows of it before the first read. */
+export type VideoView = Pick<Video, 'video_id' | 'status'> & Partial<Pick<Video, 'download_url' | 'copyright'>>;
 
 /** Poll until the video is completed, with a spinner; throws (exit 6/7) when it fails, expires or times out. */
-export async function waitFor(ctx: Context, videoId: string, flags: WaitFlags): Promise<VideoView> {
-  Object.assign(errorContext, { videoId, timeoutSeconds: flags.timeout });
+export async function waitFor(ctx: Context, videoId: string, flags: WaitFlags): Promise<Video> {
+  Object.assign(ctx.facts, { videoId, timeoutSeconds: flags.timeout });
   const started = Date.now();
   const spinner = ctx.progress.wait(videoId);
   try {
-    const video = (await ctx.client.waitForVideo(videoId, {
+    const video = await ctx.client.waitForVideo(videoId, {
       intervalMs: flags.interval * 1000,
       timeoutMs: flags.timeout * 1000,
-      onProgress: (v: VideoView, info?: { elapsedMs?: number }) =>
-        spinner.update(v.status, info?.elapsedMs ?? Date.now() - started),
-    })) as VideoView;
+      onProgress: (v, info) => spinner.update(v.status, info.elapsedMs),
+    });
     // The client throws on failed/expired; check anyway so that a terminal state never exits 0.
     if (video.status !== 'completed') {
       throw new CliError(
@@ -70,22 +66,21 @@ export async function resolveOut(out: string, videoId: string): Promise<string> 
 }
 
 export async function downloadTo(ctx: Context, videoId: string, out: string): Promise<{ path: string; bytes: number }> {
-  errorContext.videoId = videoId;
+  ctx.facts.videoId = videoId;
   const path = await resolveOut(out, videoId);
   const bar = ctx.progress.transfer('Downloading', path);
-  errorContext.downloading = path;
+  ctx.facts.downloading = path;
   try {
     // A signal stops the download; the client removes its temporary file before the process exits.
-    const result = (await interruptible((signal) =>
+    const saved = await interruptible((signal) =>
       ctx.client.download(videoId, path, {
         signal,
         // A video on a slow link keeps moving: bounded as a whole only when --body-deadline is given.
         ...(ctx.bodyDeadlineMs !== undefined && { bodyDeadlineMs: ctx.bodyDeadlineMs }),
-        onProgress: ({ loaded, total }: { loaded: number; total?: number }) => bar.update(loaded, total),
+        onProgress: ({ loaded, total }) => bar.update(loaded, total),
       }),
-    )) as { path?: string; bytes?: number };
+    );
     bar.done();
-    const saved = { path: result?.path ?? path, bytes: result?.bytes ?? (await stat(path)).size };
     return saved;
   } catch (err) {
     bar.fail();

@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
-import { createContext, errorContext, videoIdArgument } from '../context.js';
-import { describeVideo, type VideoView } from './shared.js';
+import { createContext, type Invocation, videoIdArgument } from '../context.js';
+import { describeVideo } from './shared.js';
 
-export function registerStatus(program: Command): void {
+export function registerStatus(program: Command, invocation: Invocation): void {
   program
     .command('status')
     .argument('<id>', 'video id')
     .description("Show a video's status and, when completed, its temporary download URL.")
-    .action(async (id: string, _opts, cmd: Command) => {
+    .action(async (id: string) => {
       videoIdArgument(id);
-      errorContext.videoId = id;
-      const ctx = createContext(cmd.optsWithGlobals());
-      const video = (await ctx.client.videos.get(id)) as VideoView;
+      invocation.facts.videoId = id;
+      const ctx = createContext(invocation);
+      const video = await ctx.client.videos.get(id);
       ctx.out.result(video, () => describeVideo(video));
     });
 }

@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
-import { createContext, errorContext, videoIdArgument } from '../context.js';
+import { createContext, type Invocation, videoIdArgument } from '../context.js';
 import { addWaitOptions, describeVideo, waitFor, type WaitFlags } from './shared.js';
 
-export function registerWait(program: Command): void {
+export function registerWait(program: Command, invocation: Invocation): void {
   addWaitOptions(
     program
       .command('wait')
       .argument('<id>', 'video id')
       .description('Poll a video until it is completed (exit 6 if it fails or expires, 7 on --timeout).'),
-  ).action(async (id: string, opts: WaitFlags, cmd: Command) => {
+  ).action(async (id: string, opts: WaitFlags) => {
     videoIdArgument(id);
-    errorContext.videoId = id;
-    const ctx = createContext(cmd.optsWithGlobals());
+    invocation.facts.videoId = id;
+    const ctx = createContext(invocation);
     const video = await waitFor(ctx, id, opts);
     ctx.out.result(video, () => describeVideo(video));
   });

@@ -1,12 +1,12 @@
 import { conversionProblem } from '@videogen/openapi/rules';
-import { APIPromise } from '../api-promise.js';
+import type { Schemas } from '@videogen/openapi/types';
+import { APIPromise, type WithResponse } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { ValidationError } from '../errors.js';
-import type { components } from '../generated/openapi.js';
+import { checkPathParameter } from '../path-parameters.js';
 import type { RequestOptions } from '../transport.js';
-import { created, noteNotResent, onVideo } from './videos.js';
+import { noteNotResent } from './videos.js';
 
-type Schemas = components['schemas'];
 export type ConversionTarget = Schemas['ConversionRequest'];
 export interface ConvertOptions extends RequestOptions {
   /** The source's conversion options when already read (GET .../conversions/): saves a second read. */
@@ -19,7 +19,7 @@ export class Conversions {
 
   /** Whether the video can be converted, and to what. */
   get(videoId: string, o?: RequestOptions): APIPromise<Schemas['ConversionOptions']> {
-    return onVideo(videoId, (path) => this.core.get(`${path}conversions/`, o));
+    return this.core.get('/videos/{video_id}/conversions/', { path: { video_id: videoId } }, o);
   }
 
   /**
@@ -31,17 +31,18 @@ export class Conversions {
     target: ConversionTarget,
     { conversionOptions, ...o }: ConvertOptions = {},
   ): APIPromise<Schemas['VideoCreated']> {
-    return onVideo(videoId, (path) => this.#create(videoId, path, target, conversionOptions, o));
+    return APIPromise.from(this.#create(videoId, target, conversionOptions, o));
   }
 
   #create(
     videoId: string,
-    path: string,
     target: ConversionTarget,
     conversionOptions: Schemas['ConversionOptions'] | undefined,
     o: RequestOptions,
-  ): APIPromise<Schemas['VideoCreated']> {
+  ): Promise<WithResponse<Schemas['VideoCreated']>> {
     const options = Promise.resolve().then(() => {
+      // The id first, as every call on a video checks it; then the target, before anything is sent.
+      checkPathParameter('video_id', videoId);
       checkConversion(target);
       return conversionOptions ?? this.get(videoId, o);
     });
@@ -50,15 +51,13 @@ export class Conversions {
     const sent = options.then((options) => {
       checkConversion(target, options);
       return this.core
-        .post(`${path}conversions/`, { type: 'application/json', body: JSON.stringify(target) }, o, created)
+        .post('/videos/{video_id}/conversions/', { path: { video_id: videoId }, json: target }, o)
         .withResponse();
     });
-    return APIPromise.from(
-      sent.catch((e) => {
-        noteNotResent(e);
-        throw e;
-      }),
-    );
+    return sent.catch((e) => {
+      noteNotResent(e);
+      throw e;
+    });
   }
 }
 

@@ -1,8 +1,8 @@
-import type { components } from '../generated/openapi.js';
+import type { Schemas } from '@videogen/openapi/types';
 import type { Core } from '../core.js';
-import { Paginated, type ListOptions, type Page } from '../pagination.js';
+import { Paginated, type ListOptions } from '../pagination.js';
 
-type VideoSetting = components['schemas']['VideoSetting'];
+type VideoSetting = Schemas['VideoSetting'];
 
 /** GET /video-settings/ (4.6). */
 export class Settings {
@@ -12,9 +12,9 @@ export class Settings {
 
   /** Every setting, page by page; await it for one page. */
   list({ page, ...o }: ListOptions = {}): Paginated<VideoSetting> {
-    return new Paginated(
+    return new Paginated<VideoSetting>(
       (n) => {
-        const p = this.core.get<Page<VideoSetting>>(`/video-settings/?page=${n}`, o);
+        const p = this.core.get('/video-settings/', { query: { page: n } }, o);
         void p.then(
           (pg) => {
             if (Array.isArray(pg.results)) for (const s of pg.results) this.#seen.set(s.video_setting_id, s);

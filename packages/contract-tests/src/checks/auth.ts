@@ -20,7 +20,7 @@ const VARIANTS: Array<{ name: string; auth: () => Auth; checksKeys?: boolean }> 
   },
 ];
 
-export function authChecks(target: TargetConfig): Check<any>[] {
+export function authChecks(target: TargetConfig): Check[] {
   return operationIds().flatMap((operation) => {
     const classA = OPERATIONS.find((o) => o.operationId === operation)?.rateClass === 'A';
     return VARIANTS.map((v) =>
@@ -34,8 +34,7 @@ export function authChecks(target: TargetConfig): Check<any>[] {
         // Without an account's key: no credit of ours at risk (the run's guard does not hold these).
         cost: classA ? { apartA: 1 } : { apartB: 1 },
         send: async (s) => {
-          const req = sampleRequest(target.fixtures, operation);
-          return s.anon.request(req.method, req.path, { ...req.opts, auth: v.auth() });
+          return s.anon.call(operation, { ...sampleRequest(target.fixtures, operation), auth: v.auth() });
         },
         judge: (ex, j) => {
           j.refusal(ex, [401, 403]);
@@ -48,7 +47,7 @@ export function authChecks(target: TargetConfig): Check<any>[] {
               ex,
             );
           const code = j.contract.decidedCode(operation, ex.status);
-          const got = (ex.body as { error_code?: string }).error_code;
+          const got = (ex.body as { error_code?: unknown }).error_code;
           if (code && got !== code.code)
             j.mismatch(code.decision, 'error_code', `expected error_code ${code.code}, got ${got}`, ex);
         },

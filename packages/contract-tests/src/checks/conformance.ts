@@ -4,6 +4,7 @@
 import type { Check } from '../engine/catalogue.ts';
 import { ensure, MISMATCH_KIND } from '../engine/judge.ts';
 import { describeExchange } from '../engine/outcomes.ts';
+import type { OperationId } from '@videogen/openapi/types';
 import type { Exchange, ProblemKind } from '../shapes.ts';
 
 const KINDS: Array<{ name: string; kind: ProblemKind }> = [
@@ -16,7 +17,7 @@ const KINDS: Array<{ name: string; kind: ProblemKind }> = [
   { name: 'documented_error_code', kind: 'error_code' },
 ];
 
-export function conformanceChecks(operationIds: string[]): Check<Exchange[]>[] {
+export function conformanceChecks(operationIds: OperationId[]): Check<Exchange[]>[] {
   return operationIds.flatMap((operation) =>
     KINDS.map(({ name, kind }) => ({
       operation,

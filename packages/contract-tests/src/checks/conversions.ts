@@ -2,10 +2,12 @@
 // one conversion, scenarios/conversion.ts), and every row of interface 7.2 the target can reproduce.
 import { randomUUID } from 'node:crypto';
 import { LANGUAGES } from '@videogen/openapi/rules';
+import { stringsOf, type Answered } from '../engine/bodies.ts';
 import { check, need, probe, type Check, type Need } from '../engine/catalogue.ts';
+import type { Api, Call } from '../engine/http.ts';
 import { ensure } from '../engine/judge.ts';
 import { untilGuard } from '../engine/outcomes.ts';
-import type { Exchange, FixtureName } from '../shapes.ts';
+import type { FixtureName } from '../shapes.ts';
 import { conversion } from '../scenarios/conversion.ts';
 import { UUID, ok } from '../scenarios/videos.ts';
 import { ensureVideoDownload } from './status.ts';
@@ -13,29 +15,30 @@ import { ensureVideoDownload } from './status.ts';
 const REFUSED = need.profile('no-credit', 'conversion requests');
 const STATEFUL = need.stateful('it answers its first example, not the code for the condition');
 
-const convert = (
-  api: { post: (path: string, opts: object) => Promise<Exchange> },
-  id: string,
-  json: unknown,
-  extra: object = {},
-) => api.post(`/videos/${id}/conversions/`, { json, ...extra });
+/** A conversion body as a check sends it: the document's field names, any value (a wrong one on purpose). */
+type Body = NonNullable<Call<'createConversion'>['json']>;
+type Extra = Omit<Call<'createConversion'>, 'path' | 'json'>;
+
+const convert = (api: Api, id: string, json: Body, extra: Extra = {}) =>
+  api.call('createConversion', { path: { video_id: id }, json, ...extra });
 
 /** A row of 7.2 on a video of the main account: its options, then the conversion → status + error_code. */
 function row(
   name: string,
   fixture: FixtureName,
-  body: (opts: any) => unknown,
+  body: (opts: Answered<'getConversionOptions'>) => Body,
   status: number,
   code: string,
-  extra: object = {},
-): Check<any> {
+  extra: Extra = {},
+): Check {
   return probe('createConversion', name, {
     needs: [REFUSED, STATEFUL, need.fixture(fixture)],
     cost: { A: 1, B: 1, atRisk: 1 },
     send: async (s) => {
       const id = await s.fixture(fixture);
-      const options = await s.main.get(`/videos/${id}/conversions/`);
-      return { options, post: ok(options) ? await convert(s.main, id, body(options.body), extra) : undefined };
+      const options = await s.main.call('getConversionOptions', { path: { video_id: id } });
+      const o = options.body as Answered<'getConversionOptions'>;
+      return { options, post: ok(options) ? await convert(s.main, id, body(o), extra) : undefined };
     },
     judge: (r, j) => {
       j.success(r.options, 'GET the options of the source video');
@@ -52,8 +55,8 @@ function accountRow(
   fixture: FixtureName,
   keyWhy: string,
   status: number,
-  extra: object = {},
-): Check<any> {
+  extra: Extra = {},
+): Check {
   return probe('createConversion', name, {
     needs: [
       REFUSED,
@@ -68,7 +71,7 @@ function accountRow(
   });
 }
 
-function mockConversion(): Check<any> {
+function mockConversion(): Check {
   // A stateless mock: only the shape of the answer can be checked.
   return probe('createConversion', 'convert_returns_new_id', {
     needs: [need.profile('full', 'converting videos')],
@@ -80,7 +83,7 @@ function mockConversion(): Check<any> {
     judge: (r, j) => {
       const body = j.success(r.ex, 'POST a conversion');
       ensure(
-        UUID.test(body.video_id ?? '') && body.video_id !== r.source,
+        UUID.test(String(body.video_id ?? '')) && body.video_id !== r.source,
         'the conversion did not answer a new UUID',
         r.ex,
       );
@@ -88,7 +91,7 @@ function mockConversion(): Check<any> {
   });
 }
 
-export function conversionChecks(stateful: boolean): Check<any>[] {
+export function conversionChecks(stateful: boolean): Check[] {
   const FIXTURE: Need[] = stateful ? [need.fixture('convertibleVideoId')] : [];
   return [
     stateful
@@ -123,15 +126,16 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
         'GET the options of the source after',
       );
       // download_url is presigned and may change on every read: compare everything else.
-      const pick = (s: any) => ({ video_id: s.video_id, status: s.status, copyright: s.copyright });
+      const pick = (s: Answered<'getVideo'>) => ({ video_id: s.video_id, status: s.status, copyright: s.copyright });
       ensure(
         JSON.stringify(pick(status)) === JSON.stringify(pick(before)),
         `the source's status view changed: ${JSON.stringify(pick(before))} → ${JSON.stringify(pick(status))}`,
         c.after.status,
       );
+      const optsBefore = c.before.options?.body;
       ensure(
-        JSON.stringify(opts) === JSON.stringify(c.before.options!.body),
-        `the source's conversion options changed: ${JSON.stringify(c.before.options!.body)} → ${JSON.stringify(opts)}`,
+        JSON.stringify(opts) === JSON.stringify(optsBefore),
+        `the source's conversion options changed: ${JSON.stringify(optsBefore)} → ${JSON.stringify(opts)}`,
         c.after.options,
       );
     }),
@@ -172,7 +176,11 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
         return untilGuard([
           () => convert(s.main, id, { language: 'xx' }),
           () => convert(s.main, id, { aspect_ratio: '5:4' }),
-          () => s.main.post(`/videos/${id}/conversions/`, { raw: { body: '["en"]', contentType: 'application/json' } }),
+          () =>
+            s.main.call('createConversion', {
+              path: { video_id: id },
+              raw: { body: '["en"]', contentType: 'application/json' },
+            }),
         ]);
       },
       judge: (r, j) => {
@@ -207,10 +215,13 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
       cost: { A: 1, B: 1, atRisk: 1 },
       send: async (s) => {
         const id = (await s.maybeFixture('limitedVoicesVideoId')) ?? (await s.fixture('convertibleVideoId'));
-        const options = await s.main.get(`/videos/${id}/conversions/`);
-        const o = options.body as { current_language?: string; available_languages?: string[] };
+        const options = await s.main.call('getConversionOptions', { path: { video_id: id } });
+        const o = options.body as Answered<'getConversionOptions'> | undefined;
+        const available = stringsOf(o?.available_languages);
         const language = ok(options)
-          ? LANGUAGES.find((l) => l !== o.current_language && !o.available_languages?.includes(l))
+          ? LANGUAGES.find(
+              (l) => l !== o?.current_language && !(Array.isArray(o?.available_languages) && available.includes(l)),
+            )
           : undefined;
         return { options, language, post: language ? await convert(s.main, id, { language }) : undefined };
       },
@@ -226,7 +237,7 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
       cost: { A: 1, B: 1, atRisk: 1 },
       send: async (s) => {
         const id = await s.fixture('notConvertibleVideoId');
-        const options = await s.main.get(`/videos/${id}/conversions/`);
+        const options = await s.main.call('getConversionOptions', { path: { video_id: id } });
         // A video found by discovery (is_convertible false) may hold a real avatar: then the other row of 7.2 applies too.
         return {
           options,
@@ -238,7 +249,7 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
         const opts = j.success(r.options, 'GET the options of the non-convertible video');
         ensure(opts.is_convertible === false, 'the non-convertible fixture says is_convertible true', r.options);
         const post = j.present(r.post, 'the conversion');
-        const code = (post.body as { error_code?: string } | undefined)?.error_code;
+        const code = (post.body as { error_code?: unknown } | undefined)?.error_code;
         j.refusal(
           post,
           [400],
@@ -272,7 +283,7 @@ export function conversionChecks(stateful: boolean): Check<any>[] {
       send: async (s) => {
         const id = await s.fixture('otherAccountVideoId');
         return {
-          own: await s.api('other').get(`/videos/${id}/`),
+          own: await s.api('other').call('getVideo', { path: { video_id: id } }),
           post: await convert(s.main, id, { aspect_ratio: '1:1' }),
         };
       },

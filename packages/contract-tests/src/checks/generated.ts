@@ -2,6 +2,8 @@
 // (a 4xx in the envelope, never a success, never a 5xx), what it allows answers conformingly, and a
 // request without a usable key is refused. A failure is reported with the smallest request fast-check
 // shrank it to (its bundle replays that request alone); a difference from one of our decisions is drift.
+import type { OperationEntry } from '@videogen/openapi/rules';
+import type { OperationId } from '@videogen/openapi/types';
 import { need, type Answer, type Check, type Need } from '../engine/catalogue.ts';
 import { Judge } from '../engine/judge.ts';
 import { DecisionStop, Violation } from '../engine/outcomes.ts';
@@ -47,7 +49,7 @@ function judgeLane(lane: LaneResult, j: Judge, record: GeneratedRecord, operatio
 }
 
 function laneCheck(
-  operation: string,
+  operation: OperationId,
   name: string,
   reads: GeneratedScenarios['keyed'],
   kind: LaneKind,
@@ -62,28 +64,29 @@ function laneCheck(
     needs,
     bundle: 'shown',
     ...(answers && { answers }),
-    judge: (record, j) => {
+    // (j typed here so that TypeScript sees j.skip() end the judgement: the lane is there after it.)
+    judge: (record, j: Judge) => {
       const lane = record.lanes.get(laneKey(operation, kind));
       if (!lane)
         j.skip(
           record.leftOut.get(operation) ??
             `no ${what} for ${operation} on this target (it knows no value that makes one)`,
         );
-      const n = judgeLane(lane!, j, record);
+      const n = judgeLane(lane, j, record);
       if (n === 0)
         j.skip(
-          lane!.stopped
-            ? `no ${what} was sent: ${lane!.stopped}`
+          lane.stopped
+            ? `no ${what} was sent: ${lane.stopped}`
             : `no ${what} for ${operation} on this target (it knows no value that makes one)`,
         );
-      j.note = `${n} generated${lane!.stopped ? `; stopped early: ${lane!.stopped}` : ''}`;
+      j.note = `${n} generated${lane.stopped ? `; stopped early: ${lane.stopped}` : ''}`;
     },
   };
 }
 
 /** The link sequences' steps that reached an operation (a sequence that fails is shrunk to its shortest). */
 function linksCheck(
-  operation: string,
+  operation: OperationId,
   reads: GeneratedScenarios['links'],
   needs: Need[],
   answers?: Answer[],
@@ -95,11 +98,11 @@ function linksCheck(
     needs,
     bundle: 'shown',
     ...(answers && { answers }),
-    judge: (record, j) => {
+    judge: (record, j: Judge) => {
       const lane = record.lanes.get(LINKS_LANE);
       if (!lane) j.skip(record.leftOut.get(LINKS_LANE) ?? 'no link sequence was sent');
-      const n = judgeLane(lane!, j, record, operation);
-      if (n === 0) j.skip(`no link sequence reached ${operation}${lane!.stopped ? ` (${lane!.stopped})` : ''}`);
+      const n = judgeLane(lane, j, record, operation);
+      if (n === 0) j.skip(`no link sequence reached ${operation}${lane.stopped ? ` (${lane.stopped})` : ''}`);
       j.note = `${n} step${n === 1 ? '' : 's'} of link sequences`;
     },
   };
@@ -107,15 +110,16 @@ function linksCheck(
 
 export function generatedChecks(
   g: GeneratedScenarios,
-  operations: Array<{ operationId: string; method: string; parameters: Array<Record<string, any>> }>,
+  /** The document's operations (its generated table). */
+  operations: readonly OperationEntry[],
   /** The operations a link sequence can reach: its starts and the links' operations. */
   linked: Set<string>,
-): Check<any>[] {
-  return operations.flatMap(({ operationId, method, parameters }) => {
+): Check[] {
+  return operations.flatMap(({ operationId, method, path }) => {
     const posting = method !== 'GET';
     const post: Need[] = posting ? [need.profile('no-credit', 'generated POST requests')] : [];
     // What the refused lane provokes (the coverage matrix reads it): a 400, and a 404 where an id is in the path.
-    const refusals: Answer[] = [{ status: 400 }, ...(parameters.some((p) => p.in === 'path') ? [{ status: 404 }] : [])];
+    const refusals: Answer[] = [{ status: 400 }, ...(path.includes('{') ? [{ status: 404 }] : [])];
     return [
       laneCheck(
         operationId,

@@ -2,7 +2,10 @@
 // (scenarios/generations.ts): a UUID each time, a new one on every call, the running view, completion
 // with a real download, the video in the caller's list; and forms refused with 400.
 import { PAGE_SIZE, VIDEO_STATUSES } from '@videogen/openapi/rules';
+import type { Schemas } from '@videogen/openapi/types';
+import { itemsOf, successBody } from '../engine/bodies.ts';
 import { check, need, probe, type Check } from '../engine/catalogue.ts';
+import { requestLine } from '../engine/http.ts';
 import { ensure } from '../engine/judge.ts';
 import { untilGuard } from '../engine/outcomes.ts';
 import type { Exchange } from '../shapes.ts';
@@ -11,12 +14,16 @@ import { textForm } from '../scenarios/requests.ts';
 import { TERMINAL, UUID, idOf, ok } from '../scenarios/videos.ts';
 import { ensureVideoDownload } from './status.ts';
 
+type Item = Schemas['VideoListItem'];
 const REFUSED = need.profile('no-credit', 'POST requests');
 
-export function generationChecks(g: GenerationScenarios): Check<any>[] {
+const GENERATE = requestLine('generateVideo');
+const LIST = requestLine('listVideos');
+
+export function generationChecks(g: GenerationScenarios): Check[] {
   return [
     check('generateVideo', 'generate_returns_video_id', g.generations, (r, j) => {
-      const body = j.success(r.first, 'POST /videos/generate/');
+      const body = j.success(r.first, GENERATE);
       ensure(
         typeof body?.video_id === 'string' && UUID.test(body.video_id),
         `video_id ${body?.video_id} is not a UUID`,
@@ -28,7 +35,7 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
       'generate_new_id_each_time',
       g.generations,
       (r, j) => {
-        j.success(r.first, 'POST /videos/generate/');
+        j.success(r.first, GENERATE);
         ensure(
           r.ids.length >= 2,
           'a second generation was not accepted, so no second id could be compared (see the generate_mode checks)',
@@ -57,7 +64,7 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
         ensure(body.video_id === id, `video_id ${body.video_id} is not the requested ${id}`, ex);
         // Any state but expired: a video just made cannot have outlived its download URL.
         ensure(
-          VIDEO_STATUSES.filter((v) => v !== 'expired').includes(body.status),
+          VIDEO_STATUSES.filter((v) => v !== 'expired').some((v) => v === body.status),
           `a new video has status ${body.status}`,
           ex,
         );
@@ -80,7 +87,7 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
       const ex = v.polled.last;
       const body = j.success(ex, `polling video ${v.id}`);
       ensure(
-        TERMINAL.includes(body.status) || body.status === 'running',
+        TERMINAL.some((t) => t === body.status) || body.status === 'running',
         `status ${body.status} is not a documented state`,
         ex,
       );
@@ -100,28 +107,28 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
       cost: { B: 2, upTo: true },
       send: async (s) => {
         const id = idOf((await s.read(g.generations)).first);
-        if (!id) return { pages: [] as Exchange[] };
+        if (!id) return { pages: [] as Exchange<'listVideos'>[] };
         // Order is not constrained (DECISIONS #18): the first page, else the last (an oldest-first list).
-        const first = await s.main.get('/videos/', { query: { page: 1 } });
+        const first = await s.main.call('listVideos', { query: { page: 1 } });
         const pages = [first];
-        const b = first.body as { results?: Array<{ video_id?: unknown }>; total_count?: unknown };
+        const b = successBody(first);
         const last = typeof b?.total_count === 'number' ? Math.ceil(b.total_count / PAGE_SIZE) : 1;
-        if (ok(first) && !b.results?.some((v) => v.video_id === id) && last > 1)
-          pages.push(await s.main.get('/videos/', { query: { page: last } }));
+        if (ok(first) && !itemsOf<Item>(b?.results).some((v) => v.video_id === id) && last > 1)
+          pages.push(await s.main.call('listVideos', { query: { page: last } }));
         return { id, pages };
       },
       judge: (r, j) => {
         ensure(r.id, 'no generation was accepted (see generate_returns_video_id)');
         for (const ex of r.pages) {
-          const body = j.success(ex, 'GET /videos/');
-          if (body.results?.some((v: any) => v.video_id === r.id)) return;
+          const body = j.success(ex, LIST);
+          if (itemsOf<Item>(body.results).some((v) => v.video_id === r.id)) return;
         }
-        const first = r.pages[0].body as any;
-        if (first.total_count > 2 * PAGE_SIZE)
+        const total = (r.pages[0].body as { total_count?: unknown }).total_count;
+        if (typeof total === 'number' && total > 2 * PAGE_SIZE)
           j.skip(
-            `the generated video is on neither the first nor the last page of ${first.total_count} videos (the order is not shown, DECISIONS #18)`,
+            `the generated video is on neither the first nor the last page of ${total} videos (the order is not shown, DECISIONS #18)`,
           );
-        ensure(false, `the generated video ${r.id} is not in GET /videos/ (${first.total_count} videos)`, r.pages);
+        ensure(false, `the generated video ${r.id} is not in ${LIST} (${total} videos)`, r.pages);
       },
     }),
     probe('generateVideo', 'negative_data_rejection_schema', {
@@ -132,8 +139,8 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
         const noSetting = new FormData();
         noSetting.append('text', 'Contract suite: no setting');
         return untilGuard([
-          () => s.main.post('/videos/generate/', { form: noSetting }),
-          () => s.main.post('/videos/generate/', { form: textForm('not-a-uuid', 'Contract suite: bad setting') }),
+          () => s.main.call('generateVideo', { form: noSetting }),
+          () => s.main.call('generateVideo', { form: textForm('not-a-uuid', 'Contract suite: bad setting') }),
         ]);
       },
       judge: (r, j) => {
@@ -149,7 +156,7 @@ export function generationChecks(g: GenerationScenarios): Check<any>[] {
       send: async (s) => {
         const noInput = new FormData();
         noInput.append('video_setting_id', await s.fixture('videoSettingId'));
-        return s.main.post('/videos/generate/', { form: noInput });
+        return s.main.call('generateVideo', { form: noInput });
       },
       judge: (ex, j) => j.refusal(ex, [400]),
       answers: [{ status: 400 }],

@@ -6,17 +6,18 @@ import { ensure, type Judge } from '../engine/judge.ts';
 import type { Exchange } from '../shapes.ts';
 import type { GenerationScenarios, Probe } from '../scenarios/generations.ts';
 import { ok } from '../scenarios/videos.ts';
+import { successBody } from '../engine/bodies.ts';
 
 /** The burst, and a second one only when the first met no 429. */
 const MAX_BURSTS = 2;
 
-const running = (ex: Exchange) => ok(ex) && (ex.body as { status?: unknown })?.status === 'running';
+const running = (ex: Exchange<'getVideo'>) => successBody(ex)?.status === 'running';
 
 /**
  * Whether the filling videos all ran, from the status reads: a read that was an error blocks the
  * judgement (it fails, naming it); one that shows a video already ended is a reason to skip.
  */
-function allRunning(j: Judge, reads: Exchange[]): boolean {
+function allRunning(j: Judge, reads: Exchange<'getVideo'>[]): boolean {
   for (const ex of reads) j.success(ex, 'the status of a video filling the running places');
   return reads.every(running);
 }
@@ -26,7 +27,7 @@ function withFilling(p: Probe, ex: Exchange): Exchange[] {
   return [...p.filling, ex];
 }
 
-export function limitChecks(g: GenerationScenarios): Check<any>[] {
+export function limitChecks(g: GenerationScenarios): Check[] {
   return [
     probe('listVideoSettings', 'rate_limit_burst', {
       needs: [need.profile('full', 'bursts'), need.stateful('it has no rate limits')],
@@ -42,7 +43,7 @@ export function limitChecks(g: GenerationScenarios): Check<any>[] {
           const release = s.run.target.holdTime?.();
           try {
             return await Promise.all(
-              Array.from({ length: n }, () => s.main.get('/video-settings/', { pace: false, retry: false })),
+              Array.from({ length: n }, () => s.main.call('listVideoSettings', { pace: false, retry: false })),
             );
           } finally {
             release?.();

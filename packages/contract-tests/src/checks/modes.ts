@@ -22,6 +22,9 @@ import {
   type Scenario,
   type Sender,
 } from '../engine/catalogue.ts';
+import type { Schemas } from '@videogen/openapi/types';
+import { itemsOf, stringsOf } from '../engine/bodies.ts';
+import { requestLine } from '../engine/http.ts';
 import { ensure, type Judge } from '../engine/judge.ts';
 import { Skip } from '../engine/outcomes.ts';
 import type { Exchange } from '../shapes.ts';
@@ -36,7 +39,7 @@ const REFUSED = need.profile('no-credit', 'POST requests');
 /** What a combination's check judges: the answer to its form, and every other video id the run knew then. */
 interface Evidence {
   combination: Combination;
-  exchange?: Exchange;
+  exchange?: Exchange<'generateVideo'>;
   /** Sent while the running places were full. */
   overLimit: boolean;
   others: string[];
@@ -45,13 +48,13 @@ interface Evidence {
 function evidenceOf(c: Combination, g: GenerationScenarios): Scenario<Evidence> {
   const generated = g.byCombination.get(c);
   const filling = !generated && !g.roles.overLimit.includes(c);
-  const source: Scenario<any> = generated ?? (filling ? g.generations : g.probe);
+  const source: Scenario = generated ?? (filling ? g.generations : g.probe);
   return scenario({
     name: `evidence ${c.key}`,
     uses: [source],
     cost: {},
     send: async (s) => {
-      const others = (exclude?: Exchange) => {
+      const others = (exclude?: Exchange<'generateVideo'>) => {
         const own = idOf(exclude);
         return [...s.run.created, ...Object.values(s.run.target.fixtures)].filter(
           (id): id is string => typeof id === 'string' && id !== own,
@@ -75,7 +78,7 @@ function evidenceOf(c: Combination, g: GenerationScenarios): Scenario<Evidence> 
 }
 
 function combinationCheck(c: Combination, g: GenerationScenarios): Check<Evidence> {
-  const what = `POST /videos/generate/ with ${describeFields(c.fields)}`;
+  const what = `${requestLine('generateVideo')} with ${describeFields(c.fields)}`;
   const needs: Need[] = [
     need.profile('full', 'generating videos (each costs a credit)'),
     need.fixture(settingFixture(c)),
@@ -103,7 +106,7 @@ function combinationCheck(c: Combination, g: GenerationScenarios): Check<Evidenc
   );
 }
 
-function judgeAccepted(j: Judge, ex: Exchange, what: string, others: string[]): void {
+function judgeAccepted(j: Judge, ex: Exchange<'generateVideo'>, what: string, others: string[]): void {
   const body = j.success(ex, what);
   ensure(
     typeof body?.video_id === 'string' && UUID.test(body.video_id),
@@ -126,9 +129,9 @@ async function zeroFile(size: number, type: string): Promise<{ blob: Blob; remov
   return { blob: await openAsBlob(path, { type }), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-const generate = (s: Sender, form: FormData) => s.main.post('/videos/generate/', { form });
+const generate = (s: Sender, form: FormData) => s.main.call('generateVideo', { form });
 
-export function modeChecks(g: GenerationScenarios): Check<any>[] {
+export function modeChecks(g: GenerationScenarios): Check[] {
   return [
     ...COMBINATIONS.map((c) => combinationCheck(c, g)),
     probe('generateVideo', 'negative_data_rejection_file_extension', {
@@ -218,28 +221,30 @@ export function modeChecks(g: GenerationScenarios): Check<any>[] {
       cost: { apartA: 1, apartB: 1, atRisk: 1 },
       send: async (s) => {
         const personal = s.api('other');
-        const settings = await personal.get('/video-settings/');
-        const setting = ((settings.body as any)?.results ?? []).find(
-          (x: any) => x.request_fields?.length === 1 && x.request_fields[0] === 'audio_file',
-        )?.video_setting_id;
-        if (!setting) return { settings };
+        const settings = await personal.call('listVideoSettings', {});
+        const listed = itemsOf<Schemas['VideoSetting']>((settings.body as { results?: unknown } | undefined)?.results);
+        const setting = listed.find((x) => {
+          const fields = stringsOf(x.request_fields);
+          return fields.length === 1 && fields[0] === 'audio_file';
+        })?.video_setting_id;
+        if (typeof setting !== 'string') return { settings };
         const file = await zeroFile(UPLOAD_LIMITS.audio_file.maxBytes.personal + 1_000_000, 'audio/mpeg');
         try {
           const form = new FormData();
           form.append('video_setting_id', setting);
           form.append('audio_file', file.blob, 'contract-too-large.mp3');
-          return { settings, upload: await personal.post('/videos/generate/', { form }) };
+          return { settings, upload: await personal.call('generateVideo', { form }) };
         } finally {
           await file.remove();
         }
       },
       judge: (r, j) => {
-        const list = j.success(r.settings, 'GET /video-settings/ of the Personal-plan account');
+        const list = j.success(r.settings, `${requestLine('listVideoSettings')} of the Personal-plan account`);
         if (!r.upload)
           j.skip(
-            `the Personal-plan account has no setting with request_fields [audio_file] among its ${list.results?.length ?? 0}`,
+            `the Personal-plan account has no setting with request_fields [audio_file] among its ${Array.isArray(list.results) ? list.results.length : 0}`,
           );
-        j.refusal(r.upload!, [400], 'FILE_UPLOAD_ERROR');
+        j.refusal(j.present(r.upload, 'the upload'), [400], 'FILE_UPLOAD_ERROR');
       },
       answers: [{ status: 400, code: 'FILE_UPLOAD_ERROR' }],
     }),

@@ -3,33 +3,38 @@
 // DECISIONS #30); bad pages refused.
 import { PAGE_SIZE } from '@videogen/openapi/rules';
 import { ok } from '../scenarios/videos.ts';
+import type { Answered } from '../engine/bodies.ts';
 import { need, probe, type Check } from '../engine/catalogue.ts';
+import { operationEntry } from '../engine/http.ts';
 import { ensure, type Judge } from '../engine/judge.ts';
 import type { Exchange } from '../shapes.ts';
 
-const LISTS = [
-  { operation: 'listVideoSettings', path: '/video-settings/' },
-  { operation: 'listVideos', path: '/videos/' },
-];
+/** The list operations, with the path a message names them by (the document's). */
+const LISTS = (['listVideoSettings', 'listVideos'] as const).map((operation) => ({
+  operation,
+  path: operationEntry(operation).path,
+}));
+type List = (typeof LISTS)[number]['operation'];
 
 /** The envelope of page `n` (2.5), read from a 200 answer. */
-function envelope(j: Judge, ex: Exchange, n: number, body: any): void {
+function envelope(j: Judge, ex: Exchange, n: number, body: Answered<List> | undefined): void {
   ensure(body && Array.isArray(body.results), 'results is not an array', ex);
   ensure(body.items_per_page === PAGE_SIZE, `items_per_page is ${body.items_per_page}, not ${PAGE_SIZE}`, ex);
   ensure(body.results.length <= PAGE_SIZE, `results holds ${body.results.length} items, more than ${PAGE_SIZE}`, ex);
   ensure(body.page === n, `page is ${body.page}, not the requested ${n}`, ex);
+  const total = body.total_count;
   ensure(
-    Number.isInteger(body.total_count) && body.total_count >= 0,
+    typeof total === 'number' && Number.isInteger(total) && total >= 0,
     `total_count ${body.total_count} is not a count`,
     ex,
   );
-  const expectNext = n * PAGE_SIZE < body.total_count;
+  const expectNext = n * PAGE_SIZE < total;
   ensure(
     body.has_next === expectNext,
     `has_next is ${body.has_next} but page ${n} × ${PAGE_SIZE} ${expectNext ? '<' : '≥'} total_count ${body.total_count}`,
     ex,
   );
-  const expectLen = Math.max(0, Math.min(PAGE_SIZE, body.total_count - (n - 1) * PAGE_SIZE));
+  const expectLen = Math.max(0, Math.min(PAGE_SIZE, total - (n - 1) * PAGE_SIZE));
   ensure(
     body.results.length === expectLen,
     `page ${n} holds ${body.results.length} items; with total_count ${body.total_count} it should hold ${expectLen}`,
@@ -37,16 +42,19 @@ function envelope(j: Judge, ex: Exchange, n: number, body: any): void {
   );
 }
 
-const page = (j: Judge, ex: Exchange, n: number, path: string) => {
+const page = (j: Judge, ex: Exchange<List>, n: number, path: string) => {
   const body = j.success(ex, `GET ${path}?page=${n}`);
   envelope(j, ex, n, body);
-  return body;
+  return body as Answered<List> & { total_count: number };
 };
 
-export const pagingChecks: Check<any>[] = LISTS.flatMap(({ operation, path }) => [
+export const pagingChecks: Check[] = LISTS.flatMap(({ operation, path }) => [
   probe(operation, 'paging_first_page', {
     cost: { B: 2 },
-    send: async (s) => ({ explicit: await s.main.get(path, { query: { page: 1 } }), implicit: await s.main.get(path) }),
+    send: async (s) => ({
+      explicit: await s.main.call(operation, { query: { page: 1 } }),
+      implicit: await s.main.call(operation, {}),
+    }),
     judge: (r, j) => {
       page(j, r.explicit, 1, path);
       // Without `page` the first page is served (default 1).
@@ -57,12 +65,12 @@ export const pagingChecks: Check<any>[] = LISTS.flatMap(({ operation, path }) =>
     needs: [need.stateful('it answers the same example whatever the page')],
     cost: { B: 3, upTo: true },
     send: async (s) => {
-      const first = await s.main.get(path, { query: { page: 1 } });
+      const first = await s.main.call(operation, { query: { page: 1 } });
       const total = (first.body as { total_count?: unknown })?.total_count;
       if (!ok(first) || typeof total !== 'number') return { first };
       const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
-      const lastPage = last > 1 ? await s.main.get(path, { query: { page: last } }) : undefined;
-      return { first, last, lastPage, past: await s.main.get(path, { query: { page: last + 1 } }) };
+      const lastPage = last > 1 ? await s.main.call(operation, { query: { page: last } }) : undefined;
+      return { first, last, lastPage, past: await s.main.call(operation, { query: { page: last + 1 } }) };
     },
     judge: (r, j) => {
       const first = page(j, r.first, 1, path);
@@ -74,11 +82,12 @@ export const pagingChecks: Check<any>[] = LISTS.flatMap(({ operation, path }) =>
       const decided = j.contract.parameterDecision(operation, 'page');
       const what = `page ${last + 1} past the end (total_count ${first.total_count})`;
       const body = j.success(past, `GET ${path}?page=${last + 1}, ${what}`, decided);
-      if (body?.results?.length !== 0 || body.page !== last + 1) {
-        const found = `${what} answered page ${body?.page} with ${body?.results?.length} results`;
+      const results = body?.results as unknown[] | undefined;
+      if (results?.length !== 0 || body.page !== last + 1) {
+        const found = `${what} answered page ${body?.page} with ${results?.length} results`;
         if (!decided) ensure(false, found, past);
-        j.mismatch(decided!, 'value', found, past);
-        envelope(j, past, body.page, body);
+        j.mismatch(decided, 'value', found, past);
+        envelope(j, past, body.page as number, body);
       } else envelope(j, past, last + 1, body);
     },
   }),
@@ -86,8 +95,8 @@ export const pagingChecks: Check<any>[] = LISTS.flatMap(({ operation, path }) =>
     cost: { B: 4 },
     // page starts at 1 and is an integer (8.3): each of these is refused, never served or a server error.
     send: async (s) => {
-      const answers: Exchange[] = [];
-      for (const bad of ['0', '-1', 'abc', '1.5']) answers.push(await s.main.get(path, { query: { page: bad } }));
+      const answers: Exchange<List>[] = [];
+      for (const bad of ['0', '-1', 'abc', '1.5']) answers.push(await s.main.call(operation, { query: { page: bad } }));
       return answers;
     },
     judge: (answers, j) => {

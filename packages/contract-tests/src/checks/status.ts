@@ -2,20 +2,19 @@
 // the options, and the ids that must not be found (unknown, malformed, another account's).
 import { randomUUID } from 'node:crypto';
 import { ASPECT_RATIOS, type VideoStatus } from '@videogen/openapi/rules';
+import { stringsOf, successBody } from '../engine/bodies.ts';
 import { need, probe, type Check } from '../engine/catalogue.ts';
 import { ensure, type Judge } from '../engine/judge.ts';
 import { FIXTURE_ENV, type Exchange, type FixtureName } from '../shapes.ts';
 import { downloadHead, isVideo, type Download, ok } from '../scenarios/videos.ts';
 
-const BY_ID = [
-  { operation: 'getVideo', path: (id: string) => `/videos/${id}/` },
-  { operation: 'getConversionOptions', path: (id: string) => `/videos/${id}/conversions/` },
-];
+/** The operations on one video, by its id. */
+const BY_ID = ['getVideo', 'getConversionOptions'] as const;
 
 const EXAMPLES = need.stateful('its videos are examples');
 
 /** The status view of `id` in state `state` (2.1): download_url set only when completed, copyright an array. */
-function statusView(j: Judge, ex: Exchange, id: string, state: string, fixture: FixtureName): void {
+function statusView(j: Judge, ex: Exchange<'getVideo'>, id: string, state: string, fixture: FixtureName): void {
   const body = j.success(ex, `GET a ${state} video`);
   ensure(body.video_id === id, `video_id ${body.video_id} is not the requested ${id}`, ex);
   ensure(body.status === state, `status is ${body.status}, expected ${state} (fixture ${FIXTURE_ENV[fixture]})`, ex);
@@ -46,30 +45,33 @@ export function ensureVideoDownload(j: Judge, d: Download | undefined, shown?: E
   ensure(isVideo(d), `download_url ${d.url} is not a video (content-type "${d.contentType}", no MP4 ftyp box)`, shown);
 }
 
-function stateCheck(state: Exclude<VideoStatus, 'running'>, fixture: FixtureName): Check<any> {
+function stateCheck(state: Exclude<VideoStatus, 'running'>, fixture: FixtureName): Check {
   return probe('getVideo', `status_view_${state}`, {
     needs: [EXAMPLES, need.fixture(fixture)],
     cost: { B: 1 },
     send: async (s) => {
       const id = await s.fixture(fixture);
-      return { id, ex: await s.main.get(`/videos/${id}/`) };
+      return { id, ex: await s.main.call('getVideo', { path: { video_id: id } }) };
     },
     judge: (r, j) => statusView(j, r.ex, r.id, state, fixture),
   });
 }
 
-const idChecks: Check<any>[] = BY_ID.flatMap(({ operation, path }) => [
+const idChecks: Check[] = BY_ID.flatMap((operation) => [
   probe(operation, 'not_found_unknown_id', {
     needs: [need.stateful('every id exists for it')],
     cost: { B: 1 },
-    send: (s) => s.main.get(path(randomUUID())),
+    send: (s) => s.main.call(operation, { path: { video_id: randomUUID() } }),
     judge: (ex, j) => j.refusal(ex, [404], 'NOT_FOUND'),
     answers: [{ status: 404, code: 'NOT_FOUND' }],
   }),
   probe(operation, 'negative_data_rejection_malformed_id', {
     cost: { B: 2 },
     // DECISIONS #11: a non-UUID id may be answered 400 or 404.
-    send: async (s) => [await s.main.get(path('not-a-uuid')), await s.main.get(path('12345'))],
+    send: async (s) => [
+      await s.main.call(operation, { path: { video_id: 'not-a-uuid' } }),
+      await s.main.call(operation, { path: { video_id: '12345' } }),
+    ],
     judge: (answers, j) => {
       for (const ex of answers) j.refusal(ex, [400, 404]);
     },
@@ -84,7 +86,10 @@ const idChecks: Check<any>[] = BY_ID.flatMap(({ operation, path }) => [
     cost: { B: 1, apartB: 1 },
     send: async (s) => {
       const id = await s.fixture('otherAccountVideoId');
-      return { own: await s.api('other').get(path(id)), theirs: await s.main.get(path(id)) };
+      return {
+        own: await s.api('other').call(operation, { path: { video_id: id } }),
+        theirs: await s.main.call(operation, { path: { video_id: id } }),
+      };
     },
     judge: (r, j) => {
       // The id must exist for its owner, or a 404 would prove nothing.
@@ -95,7 +100,7 @@ const idChecks: Check<any>[] = BY_ID.flatMap(({ operation, path }) => [
   }),
 ]);
 
-export const statusChecks: Check<any>[] = [
+export const statusChecks: Check[] = [
   stateCheck('completed', 'completedVideoId'),
   // The other terminal states (read-only: seeded, configured or discovered videos).
   stateCheck('failed', 'failedVideoId'),
@@ -104,8 +109,8 @@ export const statusChecks: Check<any>[] = [
     needs: [need.stateful('its download_url is an example address'), need.fixture('completedVideoId')],
     cost: { B: 1 },
     send: async (s) => {
-      const ex = await s.main.get(`/videos/${await s.fixture('completedVideoId')}/`);
-      const url = (ex.body as { download_url?: unknown })?.download_url;
+      const ex = await s.main.call('getVideo', { path: { video_id: await s.fixture('completedVideoId') } });
+      const url = successBody(ex)?.download_url;
       return { ex, download: ok(ex) && typeof url === 'string' && url ? await downloadHead(url) : undefined };
     },
     judge: (r, j) => {
@@ -117,13 +122,15 @@ export const statusChecks: Check<any>[] = [
   probe('getConversionOptions', 'options_convertible', {
     needs: [EXAMPLES, need.fixture('convertibleVideoId')],
     cost: { B: 1 },
-    send: async (s) => s.main.get(`/videos/${await s.fixture('convertibleVideoId')}/conversions/`),
+    send: async (s) =>
+      s.main.call('getConversionOptions', { path: { video_id: await s.fixture('convertibleVideoId') } }),
     judge: (ex, j) => {
       const body = j.success(ex, 'GET the options of a convertible video');
       ensure(body.is_convertible === true, 'is_convertible is not true for the convertible fixture', ex);
       // 2.4: a convertible video always offers all 7 aspect ratios.
+      const offered = stringsOf(body.available_aspect_ratios);
       ensure(
-        ASPECT_RATIOS.every((r) => body.available_aspect_ratios?.includes(r)),
+        ASPECT_RATIOS.every((r) => offered.includes(r)),
         `available_aspect_ratios lacks some of the ${ASPECT_RATIOS.length} ratios: ${JSON.stringify(body.available_aspect_ratios)}`,
         ex,
       );
@@ -132,7 +139,8 @@ export const statusChecks: Check<any>[] = [
   probe('getConversionOptions', 'options_not_convertible', {
     needs: [EXAMPLES, need.fixture('notConvertibleVideoId')],
     cost: { B: 1 },
-    send: async (s) => s.main.get(`/videos/${await s.fixture('notConvertibleVideoId')}/conversions/`),
+    send: async (s) =>
+      s.main.call('getConversionOptions', { path: { video_id: await s.fixture('notConvertibleVideoId') } }),
     judge: (ex, j) => {
       const body = j.success(ex, 'GET the options of a non-convertible video');
       ensure(body.is_convertible === false, 'is_convertible is not false for the non-convertible fixture', ex);

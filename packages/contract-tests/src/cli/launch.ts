@@ -5,7 +5,10 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { specPath } from '@videogen/openapi';
+import { operationEntry } from '../engine/http.ts';
 import { registerSecret } from '../engine/redact.ts';
+import type * as SandboxPackage from '@videogen/sandbox';
+import type { RunningSandbox, SandboxOptions } from '@videogen/sandbox';
 import type { TargetConfig } from '../shapes.ts';
 import { externalTarget, strictDefault, UsageError, type Settings } from './target.ts';
 
@@ -24,7 +27,8 @@ export const SANDBOX_TIME_SCALE = 100;
  */
 const GENERATION_SECONDS = 240;
 
-type SandboxModule = { startSandbox: (o: object) => Promise<any>; SANDBOX_KEYS: any; FIXTURES: any };
+/** What the suite uses of @videogen/sandbox, loaded only when it starts one (a run against a URL never does). */
+type SandboxModule = Pick<typeof SandboxPackage, 'startSandbox' | 'SANDBOX_KEYS' | 'FIXTURES'>;
 
 export async function loadSandbox(): Promise<SandboxModule> {
   try {
@@ -92,12 +96,12 @@ export async function startSandboxTarget(
   timeScale = SANDBOX_TIME_SCALE,
   settings: Partial<Settings> = {},
   /** Other sandbox options (a personality, a limiter style, accounts). */
-  options: Record<string, unknown> = {},
-): Promise<Launched & { sandbox: SandboxModule; handle: any }> {
+  options: SandboxOptions = {},
+): Promise<Launched & { sandbox: SandboxModule; handle: RunningSandbox }> {
   const sandbox = await loadSandbox();
   // Its wall clock stands still while held (TargetConfig.holdTime), then shows the real time again: a jump
   // forward by the hold's length, never back.
-  const wall = (options.now as (() => number) | undefined) ?? Date.now;
+  const wall = options.now ?? Date.now;
   let heldAt: number | undefined;
   const now = () => heldAt ?? wall();
   const handle = await sandbox.startSandbox({
@@ -145,13 +149,13 @@ export async function startPrismTarget(s: Settings): Promise<Launched> {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr?.on('data', (d) => (stderr += d));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prism exited (${child.exitCode}): ${stderr}`);
     try {
-      await fetch(`${baseUrl}/video-settings/`);
+      await fetch(baseUrl + operationEntry('listVideoSettings').path);
       break;
     } catch {
       if (Date.now() > deadline) {

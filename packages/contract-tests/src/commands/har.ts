@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Har, Entry } from 'har-format';
-import AjvModule from 'ajv';
+import AjvModule, { type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
-import { matchOperation } from '@videogen/openapi';
+import { matchOperation, type OpenApiDocument } from '@videogen/openapi';
 import { loadContract } from '../engine/contract.ts';
 import { redact, registerSecret } from '../engine/redact.ts';
 import { responseProblems } from '../engine/responses.ts';
@@ -44,22 +44,26 @@ export interface TrafficReport {
 const require = createRequire(import.meta.url);
 
 /** The HAR 1.2 schema (har-schema) compiled once; it is draft-06, which Ajv 8 reads with its meta-schema. */
-let harValidator: (((v: unknown) => boolean) & { errors?: any[] | null }) | undefined;
+let harValidator: ValidateFunction | undefined;
+function compileHarSchema(): ValidateFunction {
+  // CommonJS packages: the class/function is the default export's `default` under NodeNext typing.
+  const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof AjvModule.default;
+  const addFormats = ((formatsModule as unknown as { default?: unknown }).default ??
+    formatsModule) as typeof formatsModule.default;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
+  addFormats(ajv);
+  const schemas = require('har-schema') as Record<string, object>;
+  for (const s of Object.values(schemas)) ajv.addSchema(s);
+  const validate = ajv.getSchema('har.json#');
+  if (!validate) throw new Error('har-schema has no har.json schema');
+  return validate;
+}
 function validateHar(doc: unknown): string[] {
-  if (!harValidator) {
-    // CommonJS packages: the class/function is the default export's `default` under NodeNext typing.
-    const Ajv = ((AjvModule as any).default ?? AjvModule) as typeof AjvModule.default;
-    const addFormats = ((formatsModule as any).default ?? formatsModule) as typeof formatsModule.default;
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
-    addFormats(ajv);
-    const schemas = require('har-schema') as Record<string, object>;
-    for (const s of Object.values(schemas)) ajv.addSchema(s);
-    harValidator = ajv.getSchema('har.json#') as any;
-  }
-  return harValidator!(doc)
+  harValidator ??= compileHarSchema();
+  return harValidator(doc)
     ? []
-    : (harValidator!.errors ?? []).slice(0, 5).map((e: any) => `HAR${e.instancePath} ${e.message}`);
+    : (harValidator.errors ?? []).slice(0, 5).map((e) => `HAR${e.instancePath} ${e.message}`);
 }
 
 const lower = (pairs: Array<{ name: string; value: string }>) =>
@@ -82,7 +86,21 @@ function fromHarEntry(e: Entry): RecordedExchange {
 }
 
 /** One JSON-lines record: flat `{method,url,status,headers,body}` or nested `{request:{…},response:{…}}`. */
-function fromLogLine(o: any): RecordedExchange | undefined {
+/** What a log line may hold, flat or nested (every field still to check). */
+type LogLine = {
+  request?: LogLine;
+  response?: LogLine;
+  method?: unknown;
+  url?: unknown;
+  status?: unknown;
+  body?: unknown;
+  text?: unknown;
+  headers?: Record<string, unknown>;
+};
+
+function fromLogLine(line: unknown): RecordedExchange | undefined {
+  if (!line || typeof line !== 'object') return undefined;
+  const o = line as LogLine;
   const req = o.request ?? o;
   const res = o.response ?? o;
   const status = Number(res.status);
@@ -128,7 +146,7 @@ export function readTraffic(file: string): { source: 'har' | 'jsonl'; exchanges:
 }
 
 /** The spec path of a recorded URL: the part after the base path (`/v1` or wherever the operations start). */
-function operationOf(spec: any, method: string, url: string) {
+function operationOf(spec: OpenApiDocument, method: string, url: string) {
   const segments = new URL(url, 'http://recorded.invalid').pathname.split('/');
   for (let i = 0; i < segments.length; i++) {
     const op = matchOperation(spec, method, '/' + segments.slice(i + 1).join('/'));

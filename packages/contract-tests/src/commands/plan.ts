@@ -1,6 +1,7 @@
 // --plan: what a run would send, spend and wait, per profile, from the declarations of the catalogue
 // (engine/selection.ts): the same selection the run follows. Nothing is sent.
 import { MAX_RUNNING, POLLING, RATE_LIMITS } from '@videogen/openapi/rules';
+import { requestLine } from '../engine/http.ts';
 import { select, type Selection } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
 import { SHRINK_REQUESTS } from '../generation/scenarios.ts';
@@ -46,7 +47,7 @@ export function formatPlans(all: Selection[], target: TargetConfig, preflight?: 
       : []),
     `Pacing: evenly spaced per account, ${spacing}; at most ${MAX_RUNNING} videos running; status polled every ${secs(POLLING.intervalMs)}${pace}.`,
     'A credit = one generation or conversion the target accepts (the interface shows no price).',
-    `Discovery (fixtures not configured): at most ${DISCOVERY.settingPages} pages of GET /video-settings/, ${DISCOVERY.pages} pages of GET /videos/ and ${DISCOVERY.reads} video reads; another account's list, and ${DISCOVERY.otherAccountReads} option reads for the Free-plan and no-credit accounts.`,
+    `Discovery (fixtures not configured): at most ${DISCOVERY.settingPages} pages of ${requestLine('listVideoSettings')}, ${DISCOVERY.pages} pages of ${requestLine('listVideos')} and ${DISCOVERY.reads} video reads; another account's list, and ${DISCOVERY.otherAccountReads} option reads for the Free-plan and no-credit accounts.`,
   ];
   for (const p of all) {
     const run = p.checks.filter((c) => !c.skip);

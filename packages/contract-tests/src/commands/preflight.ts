@@ -56,6 +56,7 @@ export async function checkTarget(config: TargetConfig, o: TargetCheckOptions = 
         }
       : undefined,
   });
-  const learned = result.ok && result.timeScale && !o.timeScaleGiven && config.kind === 'external';
-  return { config: learned ? { ...config, timeScale: result.timeScale! } : config, result };
+  const learned =
+    result.ok && result.timeScale && !o.timeScaleGiven && config.kind === 'external' ? result.timeScale : 0;
+  return { config: learned ? { ...config, timeScale: learned } : config, result };
 }

@@ -51,8 +51,10 @@ function apiFor(run: Run, auth: string): Api {
   return api;
 }
 
-const codeOf = (body: unknown) =>
-  body && typeof body === 'object' ? ((body as any).error_code as string | undefined) : undefined;
+const codeOf = (body: unknown) => {
+  const code = body && typeof body === 'object' ? (body as { error_code?: unknown }).error_code : undefined;
+  return typeof code === 'string' ? code : undefined;
+};
 const parse = (text: string) => {
   try {
     return JSON.parse(text);
@@ -68,7 +70,7 @@ export async function replay(bundle: FailureBundle, target: TargetConfig): Promi
   for (const bx of bundle.exchanges as BundledExchange[]) {
     const api = apiFor(run, bx.auth);
     const ex: Exchange = await run.as(`replay of ${bundle.check}`, () =>
-      api.request(bx.request.method, bx.request.path, replayOptions(bx.request, undefined)),
+      api.resend(bx.operationId, bx.request, replayOptions(bx.request, undefined)),
     );
     const before = {
       status: bx.response.status,

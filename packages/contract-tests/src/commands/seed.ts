@@ -4,6 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ASPECT_RATIOS } from '@videogen/openapi/rules';
+import { successBody } from '../engine/bodies.ts';
+import { requestLine } from '../engine/http.ts';
 import { Run } from '../engine/run.ts';
 import { createSender } from '../engine/runner.ts';
 import { select } from '../engine/selection.ts';
@@ -26,28 +28,32 @@ export async function seed(target: TargetConfig, file: string, out: (s: string) 
   if (!setting) throw new Error('no text setting to generate with: set CONTRACT_VIDEO_SETTING_ID');
   const seeded: FixtureIds = {};
   let conversionId: string | undefined;
-  const created = await run.main.post('/videos/generate/', {
+  const created = await run.main.call('generateVideo', {
     form: textForm(setting, 'Contract suite fixture: explain the water cycle in one minute.'),
   });
   const id = idOf(created);
-  if (!id) throw new Error(`POST /videos/generate/ answered ${created.status}: ${created.text.slice(0, 200)}`);
+  if (!id) throw new Error(`${requestLine('generateVideo')} answered ${created.status}: ${created.text.slice(0, 200)}`);
   out(`generated ${id}, waiting for it…\n`);
   const done = await pollUntilDone(run, id);
-  const state = (done.last.body as { status?: string })?.status;
+  const state = successBody(done.last)?.status;
   if (!ok(done.last) || state !== 'completed')
     throw new Error(`the seeded video ended ${ok(done.last) ? state : `with GET answering ${done.last.status}`}`);
   seeded.completedVideoId = id;
-  const options = await run.main.get(`/videos/${id}/conversions/`);
-  const o = options.body as { is_convertible?: boolean; current_aspect_ratio?: string };
-  if (ok(options) && o?.is_convertible) {
+  const options = await run.main.call('getConversionOptions', { path: { video_id: id } });
+  const o = successBody(options);
+  // (Every ratio but the source's: there are 7, so one always differs.)
+  const ratio = ASPECT_RATIOS.find((r) => r !== o?.current_aspect_ratio);
+  if (o?.is_convertible && ratio) {
     seeded.convertibleVideoId = id;
-    const ratio = ASPECT_RATIOS.find((r) => r !== o.current_aspect_ratio)!;
-    const conversion = await run.main.post(`/videos/${id}/conversions/`, { json: { aspect_ratio: ratio } });
+    const conversion = await run.main.call('createConversion', {
+      path: { video_id: id },
+      json: { aspect_ratio: ratio },
+    });
     const cid = idOf(conversion);
     if (cid) {
       out(`converted to ${ratio} as ${cid}, waiting for it…\n`);
       const c = await pollUntilDone(run, cid);
-      if ((c.last.body as { status?: string })?.status === 'completed') conversionId = cid;
+      if (successBody(c.last)?.status === 'completed') conversionId = cid;
     } else out(`the conversion answered ${conversion.status}: read-only runs go on without one\n`);
   } else out('the seeded video is not convertible: the conversion checks will skip\n');
   mkdirSync(dirname(file), { recursive: true });

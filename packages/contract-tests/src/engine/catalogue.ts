@@ -11,6 +11,7 @@ import {
   type Profile,
   type TargetConfig,
 } from '../shapes.ts';
+import type { OperationId } from '@videogen/openapi/types';
 import type { Api } from './http.ts';
 import type { Judge } from './judge.ts';
 import type { Run } from './run.ts';
@@ -79,9 +80,9 @@ export interface Scenario<R = unknown> {
   /** Generated requests: their time is bounded by the run's time budget (--max-time), apart in the plan. */
   readonly generated?: boolean;
   /** Scenarios whose records it reads (sent first; a check of this one shows their exchanges too). */
-  readonly uses: readonly Scenario<any>[];
+  readonly uses: readonly Scenario[];
   /** Scenarios sent right after this one, before anything else (the concurrency probe, while the generations run). */
-  readonly then: Scenario<any>[];
+  readonly then: Scenario[];
   /** What it sends, declared (held to real runs by test/plan.test.ts). */
   cost(p: PlanTarget): Cost;
   send(s: Sender): Promise<R>;
@@ -97,8 +98,9 @@ export interface Answer {
   code?: string;
 }
 
-export interface Check<R = unknown> {
-  readonly operation: string;
+/** A check of one operation (`Id`), judging a record of type R. */
+export interface Check<R = unknown, Id extends OperationId = OperationId> {
+  readonly operation: Id;
   readonly answers?: readonly Answer[];
   readonly name: string;
   /** The scenario whose record it judges; `all` for the conformance checks (every exchange of the run so far). */
@@ -117,7 +119,7 @@ export const checkId = (c: { operation: string; name: string }) => `${c.operatio
 export function scenario<R>(s: {
   name: string;
   needs?: Need[];
-  uses?: Scenario<any>[];
+  uses?: Scenario[];
   keyless?: boolean;
   generated?: boolean;
   cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>);
@@ -138,14 +140,14 @@ export function scenario<R>(s: {
 }
 
 /** A check judging a shared scenario. */
-export function check<R>(
-  operation: string,
+export function check<R, Id extends OperationId>(
+  operation: Id,
   name: string,
   reads: Scenario<R>,
   judge: (record: R, j: Judge) => void,
   needs: Need[] = [],
   answers?: Answer[],
-): Check<R> {
+): Check<R, Id> {
   return { operation, name, reads, needs, judge, ...(answers && { answers }) };
 }
 
@@ -153,12 +155,12 @@ export function check<R>(
  * A check with requests of its own: its scenario (named after it) sends them, declared beside the
  * judgement that reads them.
  */
-export function probe<R>(
-  operation: string,
+export function probe<R, Id extends OperationId>(
+  operation: Id,
   name: string,
   p: {
     needs?: Need[];
-    uses?: Scenario<any>[];
+    uses?: Scenario[];
     keyless?: boolean;
     cost: Partial<Cost> | ((p: PlanTarget) => Partial<Cost>);
     send: (s: Sender) => Promise<R>;
@@ -166,7 +168,7 @@ export function probe<R>(
     /** The answers it provokes (none: the operation's success). */
     answers?: Answer[];
   },
-): Check<R> {
+): Check<R, Id> {
   const own = scenario({
     name: checkId({ operation, name }),
     needs: p.needs,
@@ -195,6 +197,6 @@ export interface FixtureFindings {
 
 export interface Catalogue {
   /** In the order they are judged; conformance last. */
-  checks: Check<any>[];
+  checks: Check[];
   fixtureSources: FixtureSource[];
 }

@@ -11,6 +11,7 @@ import {
   validatorFor,
   type OpenApiDocument,
   type Operation,
+  type ResponseObject,
 } from '@videogen/openapi';
 
 export interface Contract {
@@ -45,7 +46,8 @@ export function loadContract(): Contract {
   const operations = listOperations(spec);
   const operation = (id: string | undefined) =>
     id === undefined ? undefined : operations.find((o) => o.operationId === id);
-  const jsonSchemaOf = (response: unknown) => deref<any>(spec, response)?.content?.['application/json']?.schema;
+  const jsonSchemaOf = (response: unknown) =>
+    deref<ResponseObject | undefined>(spec, response)?.content?.['application/json']?.schema;
   // The envelope: the schema most error responses of the document point at (7.1: every error body).
   const counts = new Map<string, number>();
   for (const o of operations) {
@@ -76,19 +78,24 @@ export function loadContract(): Contract {
     return codes.every((c) => enumDecisions[c]) && all.length ? all : undefined;
   };
   const decidedCode = (operationId: string, status: number) => {
-    const media = deref<any>(spec, operation(operationId)?.operation.responses?.[String(status)])?.content?.[
-      'application/json'
-    ];
+    const media = deref<ResponseObject | undefined>(spec, operation(operationId)?.operation.responses?.[String(status)])
+      ?.content?.['application/json'];
     const examples = [
       media?.example,
-      ...Object.values<any>(media?.examples ?? {}).map((e) => deref<any>(spec, e)?.value),
+      ...Object.values(media?.examples ?? {}).map((e) => deref<{ value?: unknown } | undefined>(spec, e)?.value),
     ].filter(Boolean);
-    const codes = [...new Set(examples.map((e) => e?.error_code).filter((c) => typeof c === 'string'))];
+    const codes = [
+      ...new Set(
+        examples
+          .map((e) => (e as { error_code?: unknown }).error_code)
+          .filter((c): c is string => typeof c === 'string'),
+      ),
+    ];
     const decision = codes.length === 1 ? enumDecisions[codes[0]] : undefined;
     return decision ? { code: codes[0], decision } : undefined;
   };
   const parameterDecision = (operationId: string, name: string) =>
-    decisionsOf(operation(operationId)?.parameters.find((p: any) => p?.name === name));
+    decisionsOf(operation(operationId)?.parameters.find((p) => p?.name === name));
   cached = {
     spec,
     ajv,

@@ -3,19 +3,23 @@
 // RETRY_POLICY.maxRetries times with exponential backoff, a 429 waited out until the reset, a 503 for
 // the load waited out), each such transient answer reported apart, and the final answer recorded with
 // what the response checks found. At most once for every POST: a generation or conversion that may
-// have done its work is looked for (recovery.ts), never sent again blindly.
-import { matchOperation } from '@videogen/openapi';
+// have done its work is looked for (recovery.ts), never sent again blindly. Requests name their
+// operation, as openapi-fetch types a call: `call('getVideo', { path: { video_id } })`; the method and
+// the path template come from the document's operation table, never from a path written here.
 import {
   BODY_LIMITS,
   noAnswerOf,
+  OPERATIONS,
   readBody,
   retryDecision,
   type AttemptResult,
+  type OperationEntry,
   type Pacer,
   type RateClass,
   type RetryDecision,
 } from '@videogen/openapi/rules';
-import type { AttemptLimits, Exchange, RequestOptions, TransientAnswer } from '../shapes.ts';
+import type { JsonRequestBody, OperationId, PathParams, QueryParams, Untrusted } from '@videogen/openapi/types';
+import type { AttemptLimits, Exchange, RecordedRequest, RequestOptions, TransientAnswer } from '../shapes.ts';
 import type { Contract } from './contract.ts';
 import { curlLine, recordRequest } from './recorded-request.ts';
 import { lookForCreated } from './recovery.ts';
@@ -54,6 +58,35 @@ export const attemptLimits = (l: AttemptLimits = {}): Required<AttemptLimits> =>
   maxBodyBytes: l.maxBodyBytes ?? BODY_LIMITS.maxBytes,
 });
 
+/**
+ * A request of one operation: its path parameters by name (any text: a malformed id is a request the
+ * suite sends on purpose), its query (any value: `page=abc` too), and its body: JSON with the
+ * document's field names and any values (a check sends wrong ones on purpose), a form, or raw bytes.
+ */
+export type Call<Id extends OperationId> = Omit<RequestOptions, 'query' | 'json'> &
+  (keyof PathParams<Id> extends never ? { path?: undefined } : { path: { [K in keyof PathParams<Id>]: string } }) & {
+    query?: { [K in keyof QueryParams<Id>]?: string | number };
+    json?: [JsonRequestBody<Id>] extends [never] ? never : Untrusted<JsonRequestBody<Id>>;
+  };
+
+/** The entry of the document's operation table for an operationId (an unknown one is a bug of the suite). */
+export function operationEntry(operationId: string): OperationEntry {
+  const op = OPERATIONS.find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`no operation ${operationId} in the document`);
+  return op;
+}
+
+/** How messages name an operation's requests: its method and path template (`GET /videos/{video_id}/`). */
+export function requestLine(operationId: OperationId): string {
+  const op = operationEntry(operationId);
+  return `${op.method} ${op.path}`;
+}
+
+/** The operation's path template with its parameters filled in, each encoded as a path segment. */
+export function filledPath(op: OperationEntry, params: Record<string, string | undefined> = {}): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
 export class Api {
   constructor(
     private readonly rec: Recorder,
@@ -67,27 +100,48 @@ export class Api {
     return Boolean(this.key);
   }
 
-  get(path: string, opts: RequestOptions = {}) {
-    return this.request('GET', path, opts);
+  /** Sends one request of `operationId` (paced, 7.1's retries, recorded); its final answer. */
+  call<Id extends OperationId>(operationId: Id, req: Call<Id>): Promise<Exchange<Id>> {
+    // Call<Id> is RequestOptions with typed parameters: the same data, read as such to send it.
+    return this.callData(operationId, req as RequestOptions & { path?: Record<string, string> }) as Promise<
+      Exchange<Id>
+    >;
   }
 
-  post(path: string, opts: RequestOptions = {}) {
-    return this.request('POST', path, opts);
+  /**
+   * A request whose parameters are data made at run time (a generated case): its operation named as the
+   * document names it, its path parameters by name.
+   */
+  callData(operationId: string, req: RequestOptions & { path?: Record<string, string> }): Promise<Exchange> {
+    const op = operationEntry(operationId);
+    const { path: params, ...opts } = req;
+    return this.send(op, op.method, filledPath(op, params), opts, params);
   }
 
-  async request(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange> {
+  /** A recorded request sent again as it was (--replay): its operation, method and path as recorded. */
+  resend(operationId: string | undefined, request: RecordedRequest, opts: RequestOptions): Promise<Exchange> {
+    const op = OPERATIONS.find((o) => o.operationId === operationId);
+    return this.send(op, request.method, request.path, opts, request.pathParams);
+  }
+
+  private async send(
+    op: OperationEntry | undefined,
+    method: string,
+    path: string,
+    opts: RequestOptions,
+    params: Record<string, string | undefined> = {},
+  ): Promise<Exchange> {
     const { contract, pacer } = this.rec;
-    const op = matchOperation(contract.spec, method, path.split('?')[0]);
-    const rateClass: RateClass = op?.operation['x-rate-limit']?.class ?? 'B';
-    const startsVideo = Boolean(op?.operation['x-concurrency-limit']);
-    const videoId = op?.pathParams.video_id;
+    const rateClass: RateClass = op?.rateClass ?? 'B';
+    const startsVideo = op?.startsVideo ?? false;
+    const videoId = params.video_id;
     const qs = opts.query
       ? '?' +
         new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString()
       : '';
     const auth = opts.auth ?? 'key';
     const label = auth === 'key' ? `key of ${this.account}` : auth === 'none' ? 'no key' : auth.label;
-    const request = await recordRequest(method, path + qs, auth, opts);
+    const request = await recordRequest(method, path + qs, auth, opts, params);
     const line = `${method} ${path}${qs} (${label})`;
     // Limits apply per user account (5.5, 8.1): a request without the account's key spends no
     // account's quota, so it is not held back.
@@ -119,7 +173,7 @@ export class Api {
             startsVideo: startsVideo && opts.gate !== false,
             videoId,
             // Believed full: a status read of the oldest running video shows whether it has finished.
-            checkRunning: (id) => this.get(`/videos/${id}/`),
+            checkRunning: (id) => this.call('getVideo', { path: { video_id: id } }),
           });
       const started = performance.now();
       firstSentAt ??= Date.now();
@@ -256,7 +310,7 @@ export class Api {
     sentAt: number,
   ): Promise<'resend' | string> {
     await sleep(d.waitMs);
-    const found = await lookForCreated(operationId, opts, (page) => this.get('/videos/', { query: { page } }), {
+    const found = await lookForCreated(operationId, opts, (page) => this.call('listVideos', { query: { page } }), {
       sentAt,
       known: this.rec.knownVideos(),
     });

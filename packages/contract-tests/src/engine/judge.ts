@@ -2,7 +2,9 @@
 // fails the target only for what the interface states. Where the expected value is one of this
 // document's decisions (x-decision: a status, a code, the refusal itself, what a page past the end
 // holds), any other answer the interface allows is a mismatch under that decision, never a failure.
+import type { OperationId } from '@videogen/openapi/types';
 import type { Exchange, Mismatch, ProblemKind } from '../shapes.ts';
+import type { Answered } from './bodies.ts';
 import type { Contract } from './contract.ts';
 import { DecisionStop, Skip, Violation, describeExchange } from './outcomes.ts';
 
@@ -62,16 +64,18 @@ export class Judge {
    * A success: the body, for the judgement to go on. Another 2xx differs from decision #2 only (the
    * interface shows no success status). A 4xx or 3xx instead of the success is a failure, unless the
    * success itself is our decision (`decided`, e.g. a page past the end, #30): then a mismatch, and the
-   * judgement stops. A 5xx is a failure (it persisted past the retries of 7.1).
+   * judgement stops. A 5xx is a failure (it persisted past the retries of 7.1). The body is read as the
+   * operation's success names it, each value still to check.
    */
-  success(ex: Exchange, what: string, decided?: number[]): any {
+  success<Id extends OperationId>(ex: Exchange<Id>, what: string, decided?: number[]): Answered<Id> {
     if (ex.status >= 200 && ex.status < 300) {
       if (ex.status !== 200) {
         const d = this.contract.decisionFor(ex.operationId, 200);
         if (d) this.mismatch(d, 'status', `${what}: expected 200, got ${ex.status}`, ex);
         else ensure(false, `${what}: expected 200, got ${ex.status}`, ex);
       }
-      return ex.body as any;
+      // (Whatever it is: a field a check reads is checked there, and the response checks judge the schema.)
+      return ex.body as Answered<Id>;
     }
     if (decided && ex.status < 500)
       this.mismatchAndStop(decided, 'status', `${what}: expected 200, got ${ex.status}`, ex);

@@ -12,12 +12,15 @@ export async function recordRequest(
   path: string,
   auth: Auth,
   opts: RequestOptions,
+  pathParams: Record<string, string | undefined> = {},
 ): Promise<RecordedRequest> {
   const r: RecordedRequest = {
     method,
     path,
     auth: auth === 'key' || auth === 'none' ? auth : { header: redact(auth.header) },
   };
+  const params = Object.entries(pathParams).filter((e): e is [string, string] => e[1] !== undefined);
+  if (params.length) r.pathParams = Object.fromEntries(params.map(([k, v]) => [k, redact(v)]));
   if (opts.headers && Object.keys(opts.headers).length) r.headers = JSON.parse(redact(JSON.stringify(opts.headers)));
   if (opts.json !== undefined) r.json = JSON.parse(redact(JSON.stringify(opts.json)));
   else if (opts.raw) r.raw = { body: redact(opts.raw.body), contentType: opts.raw.contentType };

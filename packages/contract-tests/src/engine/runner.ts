@@ -14,8 +14,9 @@ export type RunResult = CheckResult & { exchanges?: Exchange[] };
 type Settled<R> = { ok: true; record: R } | { ok: false; error: unknown };
 
 class ScenarioRunner {
-  private readonly memo = new Map<Scenario<any>, Promise<Settled<any>>>();
-  private readonly selected: Set<Scenario<any>>;
+  /** Each scenario's settled send: its own record (R of the Scenario<R> it is keyed by). */
+  private readonly memo = new Map<Scenario, Promise<Settled<unknown>>>();
+  private readonly selected: Set<Scenario>;
 
   constructor(
     readonly run: Run,
@@ -66,7 +67,8 @@ class ScenarioRunner {
     }
     const r = await p;
     if (!r.ok) throw r.error;
-    return r.record;
+    // The record `s` sent (the memo is keyed by the scenario whose R it holds).
+    return r.record as R;
   }
 
   private async settle<R>(s: Scenario<R>): Promise<Settled<R>> {
@@ -119,15 +121,16 @@ class ScenarioRunner {
       if (id) return id;
       const blocked = f.blocked[name];
       if (blocked) throw new Blocked(`looking for ${name} (${src.scenario.name})`, blocked);
-      if (f.notes[name]) notes.push(f.notes[name]!);
+      const note = f.notes[name];
+      if (note) notes.push(note);
     }
     throw new Skip(`no fixture ${name}: set ${FIXTURE_ENV[name]}${notes.length ? ` (${notes.join('; ')})` : ''}`);
   }
 
   /** The exchanges of a scenario and the scenarios it uses (what a failure bundle replays, in order). */
-  exchangesOf(s: Scenario<any>): Exchange[] {
+  exchangesOf(s: Scenario): Exchange[] {
     const names = new Set<string>();
-    const visit = (x: Scenario<any>) => {
+    const visit = (x: Scenario) => {
       if (names.has(x.name)) return;
       names.add(x.name);
       x.uses.forEach(visit);
@@ -174,7 +177,7 @@ export async function runCatalogue(
   return out;
 }
 
-async function judgeOne(run: Run, runner: ScenarioRunner, s: Sender, c: Check<any>): Promise<RunResult> {
+async function judgeOne(run: Run, runner: ScenarioRunner, s: Sender, c: Check): Promise<RunResult> {
   const started = performance.now();
   const base = { operation: c.operation, name: c.name };
   const j = new Judge(run.contract);

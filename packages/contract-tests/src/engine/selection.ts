@@ -17,7 +17,7 @@ import {
 import { checkId, type Catalogue, type Check, type Need, type PlanTarget, type Scenario } from './catalogue.ts';
 
 export interface PlannedCheck {
-  check: Check<any>;
+  check: Check;
   id: string;
   /** Why it does not run, when that is known before sending. */
   skip?: string;
@@ -33,8 +33,8 @@ export interface Selection {
   capReason: string;
   checks: PlannedCheck[];
   /** The scenarios sent, in the order of first use, with their declared costs. */
-  scenarios: Array<{ scenario: Scenario<any>; cost: Cost }>;
-  skippedScenarios: Map<Scenario<any>, string>;
+  scenarios: Array<{ scenario: Scenario; cost: Cost }>;
+  skippedScenarios: Map<Scenario, string>;
   totals: {
     main: { A: number; B: number };
     others: { A: number; B: number };
@@ -82,16 +82,16 @@ const keyOf = (t: TargetConfig, account: string) =>
   ({ main: t.apiKey, other: t.otherAccountKey, freePlan: t.freePlanKey, noCredit: t.noCreditKey })[account];
 
 class Planner {
-  private readonly verdicts = new Map<Scenario<any>, string | null>();
+  private readonly verdicts = new Map<Scenario, string | null>();
   constructor(
     private readonly catalogue: Catalogue,
     private readonly p: PlanTarget,
     /** Scenarios left out (the budget) and why. */
-    private readonly excluded: Map<Scenario<any>, string>,
+    private readonly excluded: Map<Scenario, string>,
   ) {}
 
   /** Why a fixture cannot be had, or undefined (configured, or some source can be sent). */
-  fixture(name: FixtureName, seen: Set<Scenario<any>>, made = true): string | undefined {
+  fixture(name: FixtureName, seen: Set<Scenario>, made = true): string | undefined {
     if (this.p.target.fixtures[name]) return undefined;
     const sources = this.catalogue.fixtureSources.filter((s) => s.provides.includes(name) && (made || !s.makes));
     const why = sources.map((s) => this.scenario(s.scenario, seen)).filter((w): w is string => w !== undefined);
@@ -100,7 +100,7 @@ class Planner {
   }
 
   /** Why a scenario cannot be sent, or undefined. */
-  scenario(s: Scenario<any>, seen = new Set<Scenario<any>>()): string | undefined {
+  scenario(s: Scenario, seen = new Set<Scenario>()): string | undefined {
     const known = this.verdicts.get(s);
     if (known !== undefined) return known ?? undefined;
     if (seen.has(s)) return undefined;
@@ -114,7 +114,7 @@ class Planner {
     return why;
   }
 
-  needsOf(needs: readonly Need[], seen: Set<Scenario<any>>): string | undefined {
+  needsOf(needs: readonly Need[], seen: Set<Scenario>): string | undefined {
     for (const n of needs) {
       const why = n.kind === 'fixture' ? this.fixture(n.fixture, seen, n.made !== false) : unmet(n, this.p);
       if (why) return why;
@@ -123,9 +123,9 @@ class Planner {
   }
 
   /** The scenarios a check's judgement rests on: its own, what they use, and the sources of fixtures not configured. */
-  closure(c: Check<any>): Scenario<any>[] {
-    const out: Scenario<any>[] = [];
-    const visit = (s: Scenario<any>) => {
+  closure(c: Check): Scenario[] {
+    const out: Scenario[] = [];
+    const visit = (s: Scenario) => {
       if (out.includes(s) || this.scenario(s)) return;
       out.push(s);
       s.uses.forEach(visit);
@@ -142,9 +142,9 @@ class Planner {
   }
 
   /** The scenarios the runner sends for `checks`, in its order: per check (in order) its fixtures' sources, what its scenario uses, the scenario, its follow-ups. */
-  runOrder(checks: Check<any>[]): Scenario<any>[] {
-    const out: Scenario<any>[] = [];
-    const visit = (s: Scenario<any>) => {
+  runOrder(checks: Check[]): Scenario[] {
+    const out: Scenario[] = [];
+    const visit = (s: Scenario) => {
       if (out.includes(s) || this.scenario(s)) return;
       s.uses.forEach(visit);
       for (const f of this.fixtureNeeds(s.needs)) for (const source of this.sources(f)) visit(source);
@@ -160,7 +160,7 @@ class Planner {
     return out;
   }
 
-  sources(name: FixtureName, made = true): Scenario<any>[] {
+  sources(name: FixtureName, made = true): Scenario[] {
     return this.catalogue.fixtureSources
       .filter((s) => s.provides.includes(name) && (made || !s.makes))
       .map((s) => s.scenario);
@@ -170,7 +170,7 @@ class Planner {
     return needs.flatMap((n) => (n.kind === 'fixture' && !this.p.target.fixtures[n.fixture] ? [n.fixture] : []));
   }
 
-  plan(c: Check<any>): PlannedCheck {
+  plan(c: Check): PlannedCheck {
     const id = checkId(c);
     const direct = c.reads === 'all' ? undefined : c.reads;
     const skip = this.needsOf(c.needs, new Set()) ?? (direct && this.scenario(direct));
@@ -182,7 +182,7 @@ class Planner {
   }
 
   /** Fixture needs of a scenario and the scenarios it uses. */
-  allNeeds(s: Scenario<any>, seen = new Set<Scenario<any>>()): FixtureName[] {
+  allNeeds(s: Scenario, seen = new Set<Scenario>()): FixtureName[] {
     if (seen.has(s)) return [];
     seen.add(s);
     return [...this.fixtureNeeds(s.needs), ...s.uses.flatMap((u) => this.allNeeds(u, seen))];
@@ -204,7 +204,7 @@ export function select(
   budget?: number,
 ): Selection {
   const p: PlanTarget = { target, profile, budget };
-  const excluded = new Map<Scenario<any>, string>();
+  const excluded = new Map<Scenario, string>();
   // 1. Without a budget: what each check needs, and the scenarios its judgement rests on.
   let planner = new Planner(catalogue, p, excluded);
   const first = catalogue.checks.map((c) => ({ c, plan: planner.plan(c), closure: planner.closure(c) }));
@@ -212,9 +212,9 @@ export function select(
   //    them, ascending; ties in order of first use); one that does not fit is left out whole. A scenario
   //    that spends nothing but risks a credit (the concurrency probe) needs one left after what it uses.
   if (budget !== undefined) {
-    const order: Scenario<any>[] = [];
+    const order: Scenario[] = [];
     for (const f of first) if (!f.plan.skip) for (const s of f.closure) if (!order.includes(s)) order.push(s);
-    const covered = (s: Scenario<any>) => first.filter((f) => !f.plan.skip && f.closure.includes(s)).length;
+    const covered = (s: Scenario) => first.filter((f) => !f.plan.skip && f.closure.includes(s)).length;
     const spending = order
       .filter((s) => s.cost(p).credits > 0)
       .sort(

@@ -18,7 +18,7 @@ import {
   VALID_COMBINATIONS,
   type ConversionSource,
 } from '@videogen/openapi/rules';
-import { deref } from '@videogen/openapi';
+import { deref, type SchemaObject } from '@videogen/openapi';
 import type { Contract } from '../engine/contract.ts';
 import type { Auth, Profile, TargetConfig } from '../shapes.ts';
 import { UUID } from '../scenarios/videos.ts';
@@ -125,8 +125,8 @@ const asCase = (
 });
 
 /** An integer query parameter (`page`): its schema's minimum and the values below it, or not integers. */
-function integerParameter(schema: any) {
-  const min: number = Number.isInteger(schema?.minimum) ? schema.minimum : 0;
+function integerParameter(schema: SchemaObject | undefined) {
+  const min = typeof schema?.minimum === 'number' && Number.isInteger(schema.minimum) ? schema.minimum : 0;
   const valid = fc.integer({ min, max: min + 1000 }).map(String);
   const invalid = fc.oneof(
     fc.integer({ min: min - 1000, max: min - 1 }).map((n) => ({ value: String(n), why: `below the minimum ${min}` })),
@@ -140,9 +140,10 @@ function integerParameter(schema: any) {
 }
 
 /** The ConversionRequest's property values: its enum's values, other strings, and values of another type. */
-function propertyValues(schema: any, contract: Contract) {
-  const resolved = deref<any>(contract.spec, schema);
-  const allowed: string[] = Array.isArray(resolved?.enum) ? resolved.enum : [];
+function propertyValues(schema: SchemaObject, contract: Contract) {
+  const resolved = deref<SchemaObject | undefined>(contract.spec, schema);
+  // (The enums of ConversionRequest's properties are strings: languages, aspect ratios.)
+  const allowed = Array.isArray(resolved?.enum) ? (resolved.enum as string[]) : [];
   const valid = allowed.length ? fc.constantFrom(...allowed) : fc.string({ minLength: 1, maxLength: 8 });
   const otherString = fc
     .oneof(
@@ -164,8 +165,8 @@ function propertyValues(schema: any, contract: Contract) {
 
 export function operationArbitraries(ctx: GenerationContext): OperationArbitraries[] {
   return ctx.contract.operations.map((op) => {
-    const pathParams = op.parameters.filter((p: any) => p.in === 'path');
-    const queryParams = op.parameters.filter((p: any) => p.in === 'query');
+    const pathParams = op.parameters.filter((p) => p.in === 'path');
+    const queryParams = op.parameters.filter((p) => p.in === 'query');
     const content = op.operation.requestBody?.content ?? {};
     const json = content['application/json']?.schema;
     const form = content['multipart/form-data']?.schema;
@@ -176,7 +177,9 @@ export function operationArbitraries(ctx: GenerationContext): OperationArbitrari
     const allowed: fc.Arbitrary<GeneratedCase>[] = [];
 
     // Path ids: malformed (400 or 404, #11), unknown (404 NOT_FOUND), known (a success conforms).
-    const idParam = pathParams.find((p: any) => deref<any>(ctx.contract.spec, p.schema)?.format === 'uuid');
+    const idParam = pathParams.find(
+      (p) => deref<SchemaObject | undefined>(ctx.contract.spec, p.schema)?.format === 'uuid',
+    );
     const idName: string | undefined = idParam?.name;
     const knownIds = ctx.videos;
     // A request whose only fault is the id: a body the interface allows (conversions: a valid target).
@@ -222,7 +225,7 @@ export function operationArbitraries(ctx: GenerationContext): OperationArbitrari
     }
     // Query parameters: an integer (page) valid or not; absent.
     for (const q of queryParams) {
-      const schema = deref<any>(ctx.contract.spec, q.schema);
+      const schema = deref<SchemaObject | undefined>(ctx.contract.spec, q.schema);
       if (schema?.type !== 'integer') continue;
       const { valid, invalid } = integerParameter(schema);
       keyed.push(
@@ -289,9 +292,14 @@ export function operationArbitraries(ctx: GenerationContext): OperationArbitrari
 }
 
 /** Conversion bodies: valid targets (for a request whose fault is elsewhere) and the refused ones, per row of 7.2. */
-function conversionBodies(ctx: GenerationContext, schema: any, operationId: string, idName: string | undefined) {
-  const resolved = deref<any>(ctx.contract.spec, schema);
-  const props: Record<string, any> = resolved?.properties ?? {};
+function conversionBodies(
+  ctx: GenerationContext,
+  schema: SchemaObject,
+  operationId: string,
+  idName: string | undefined,
+) {
+  const resolved = deref<SchemaObject | undefined>(ctx.contract.spec, schema);
+  const props = resolved?.properties ?? {};
   const names = Object.keys(props);
   const values = Object.fromEntries(names.map((n) => [n, propertyValues(props[n], ctx.contract)]));
   const validTarget = fc
@@ -316,7 +324,7 @@ function conversionBodies(ctx: GenerationContext, schema: any, operationId: stri
         .record({ t: target, headers: headerVariants })
         .map((r) => ({ r, refusal: conversionRefusal(r.t as Record<string, unknown>, source) }))
         // Only what 7.2 refuses whatever the service: a target it accepts would spend a credit.
-        .filter(({ refusal }) => refusal !== undefined)
+        .filter((x): x is typeof x & { refusal: NonNullable<typeof x.refusal> } => x.refusal !== undefined)
         .map(({ r, refusal }) => {
           const t = r.t as Record<string, unknown>;
           const wrongType = names.some((n) => t[n] !== undefined && typeof t[n] !== 'string');
@@ -324,12 +332,12 @@ function conversionBodies(ctx: GenerationContext, schema: any, operationId: stri
             operationId,
             { path: { [idName]: sourceId }, headers: r.headers },
             'key',
-            refused([400], `${JSON.stringify(t)}: ${refusal!.why}`, {
-              codes: refusal!.codes,
+            refused([400], `${JSON.stringify(t)}: ${refusal.why}`, {
+              codes: refusal.codes,
               // Another row that applies too: the order of the rows is our decision (#25); a value of
               // another type read as a malformed body is #10's INVALID_REQUEST.
               alsoUnder: {
-                codes: [...refusal!.others, ...(wrongType ? ['INVALID_REQUEST'] : [])],
+                codes: [...refusal.others, ...(wrongType ? ['INVALID_REQUEST'] : [])],
                 decision: wrongType ? [25, 10] : [25],
               },
             }),
@@ -364,21 +372,22 @@ function conversionBodies(ctx: GenerationContext, schema: any, operationId: stri
     );
   }
   // Targets the source accepts (a credit each): what its options allow, every combination of the two.
+  const { source } = ctx;
   const accepted =
-    ctx.source && idName && ctx.target.stateful
+    source && idName && ctx.target.stateful
       ? fc
           .record(
             {
-              language: fc.constantFrom(...ctx.source.options.available_languages, ...(values.language?.allowed ?? [])),
+              language: fc.constantFrom(...source.options.available_languages, ...(values.language?.allowed ?? [])),
               aspect_ratio: fc.constantFrom(...(values.aspect_ratio?.allowed ?? [])),
             },
             { requiredKeys: [] },
           )
-          .filter((t) => conversionRefusal(t, ctx.source!.options) === undefined)
+          .filter((t) => conversionRefusal(t, source.options) === undefined)
           .map((t) =>
             asCase(
               operationId,
-              { path: { [idName]: ctx.source!.id } },
+              { path: { [idName]: source.id } },
               'key',
               { kind: 'conforms', why: `a conversion to ${JSON.stringify(t)}` },
               {
@@ -550,10 +559,8 @@ function formCases(ctx: GenerationContext, operationId: string): fc.Arbitrary<Ge
             'INVALID_REQUEST',
             fields.length ? `${fields.join(' + ')} is no valid combination` : 'no input field',
           );
-        if (files.some((f) => f.wrong)) {
-          const f = files.find((x) => x.wrong)!;
-          interfaceFault('FILE_UPLOAD_ERROR', `${f.name} named ${JSON.stringify(f.file!.filename)}`);
-        }
+        const wrong = files.find((x) => x.wrong);
+        if (wrong) interfaceFault('FILE_UPLOAD_ERROR', `${wrong.name} named ${JSON.stringify(wrong.file?.filename)}`);
         if (fields.includes('image_files') && r.images > MAX_ITEMS)
           interfaceFault('FILE_UPLOAD_ERROR', `${r.images} image_files`);
         // A setting used with other fields (#26) adds its code; alone it is only our decision.
@@ -561,7 +568,8 @@ function formCases(ctx: GenerationContext, operationId: string): fc.Arbitrary<Ge
           codes.add('INVALID_VIDEO_SETTING');
         if (decidedOnly) return undefined;
         const parts: FormPart[] = [];
-        if (choice.kind === 'fixture') parts.push({ name: 'video_setting_id', value: fixture! });
+        // (A fixture choice has its setting: without one the choice is 'missing'.)
+        if (choice.kind === 'fixture' && fixture) parts.push({ name: 'video_setting_id', value: fixture });
         if (choice.kind === 'malformed' || choice.kind === 'unknown')
           parts.push({ name: 'video_setting_id', value: choice.value });
         if (fields.includes('text')) parts.push({ name: 'text', value: r.text });

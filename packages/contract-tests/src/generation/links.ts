@@ -6,7 +6,7 @@
 // (every given value unchanged, a language the voices do not speak, no target, a source that is not
 // convertible): no credit. fast-check draws the choices and shrinks a failing sequence to its shortest.
 import fc from 'fast-check';
-import { deref, linkParameters } from '@videogen/openapi';
+import { deref, linkParameters, type LinkObject, type ResponseObject } from '@videogen/openapi';
 import type { ConversionSource } from '@videogen/openapi/rules';
 import type { Contract } from '../engine/contract.ts';
 import type { Api } from '../engine/http.ts';
@@ -52,7 +52,7 @@ export function starts(contract: Contract): Offer[] {
     .filter(
       (o) =>
         o.method === 'GET' &&
-        !o.parameters.some((p: any) => p.in === 'path') &&
+        !o.parameters.some((p) => p.in === 'path') &&
         linksOf(contract, o.operationId, 200).length,
     )
     .map((o) => ({ operationId: o.operationId, parameters: {}, from: 'start' }));
@@ -62,8 +62,7 @@ export function starts(contract: Contract): Offer[] {
 export function reachable(contract: Contract): Set<string> {
   const seen = new Set(starts(contract).map((o) => o.operationId));
   const queue = [...seen];
-  while (queue.length) {
-    const id = queue.shift()!;
+  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
     for (const [, link] of linksOf(contract, id, 200))
       if (!seen.has(link.operationId)) {
         seen.add(link.operationId);
@@ -73,9 +72,19 @@ export function reachable(contract: Contract): Set<string> {
   return seen;
 }
 
-function linksOf(contract: Contract, operationId: string, status: number): Array<[string, any]> {
-  const response = deref<any>(contract.spec, contract.operation(operationId)?.operation.responses?.[String(status)]);
-  return Object.entries(response?.links ?? {}).map(([name, link]) => [name, deref<any>(contract.spec, link)]);
+/** The links of an operation's answer that name their operation (the document's do; an operationRef is not followed). */
+function linksOf(
+  contract: Contract,
+  operationId: string,
+  status: number,
+): Array<[string, LinkObject & { operationId: string }]> {
+  const response = deref<ResponseObject | undefined>(
+    contract.spec,
+    contract.operation(operationId)?.operation.responses?.[String(status)],
+  );
+  return Object.entries(response?.links ?? {})
+    .map(([name, link]) => [name, deref<LinkObject>(contract.spec, link)] as const)
+    .filter((e): e is [string, LinkObject & { operationId: string }] => typeof e[1].operationId === 'string');
 }
 
 /** Sends one sequence: each step follows a link an earlier answer offered. */
@@ -97,7 +106,9 @@ export async function sendSequence(
     const offer = usable[usable.length - 1 - (choice.pick % usable.length)];
     // A link is followed once per sequence (a start stays): the next pick goes on to another.
     if (offer.from !== 'start') offers.splice(offers.indexOf(offer), 1);
-    const op = contract.operation(offer.operationId)!;
+    const op = contract.operation(offer.operationId);
+    // (Offers are the document's own operations: a start, or a link's target.)
+    if (!op) throw new Error(`a link leads to ${offer.operationId}, which the document does not have`);
     const path: Record<string, string> = {};
     for (const [k, v] of Object.entries(offer.parameters)) if (typeof v === 'string') path[k] = v;
     const headers: Record<string, string> = choice.accept ? { accept: choice.accept } : {};
@@ -109,7 +120,9 @@ export async function sendSequence(
       const known = options.get(path.video_id ?? '');
       const targets = refusedTargets(known);
       const target = targets[choice.target % targets.length];
-      const e = conversionRefusal(target, known)!;
+      const e = conversionRefusal(target, known);
+      // refusedTargets gives only targets 7.2 refuses given these options.
+      if (!e) throw new Error(`${JSON.stringify(target)} is not a refused target`);
       c = {
         ...base,
         body: { kind: 'json', value: target },
@@ -122,7 +135,7 @@ export async function sendSequence(
         },
       };
     }
-    const exchange = await sendCase(api, contract, c);
+    const exchange = await sendCase(api, c);
     steps.push({ case: c, exchange });
     if (exchange.status < 200 || exchange.status >= 300) continue;
     if (op.operationId === 'getConversionOptions' && path.video_id)

@@ -7,7 +7,7 @@ import { RATE_LIMITS, type ConversionSource } from '@videogen/openapi/rules';
 import { need, scenario, type PlanTarget, type Scenario, type Sender } from '../engine/catalogue.ts';
 import { loadContract } from '../engine/contract.ts';
 import type { Api } from '../engine/http.ts';
-import type { Cost, Exchange, FixtureName, GenerationSettings } from '../shapes.ts';
+import type { Cost, Exchange, FixtureName, GenerationSettings, TargetConfig } from '../shapes.ts';
 import { COMBINATIONS, settingFixture } from '../scenarios/forms.ts';
 import { ok } from '../scenarios/videos.ts';
 import { operationArbitraries, type GenerationContext } from './arbitraries.ts';
@@ -64,12 +64,18 @@ async function context(s: Sender, profile: PlanTarget['profile'], withSource: bo
   let source: GenerationContext['source'];
   const convertible = s.run.main.hasKey ? await s.maybeFixture('convertibleVideoId', { made: false }) : undefined;
   if (withSource && convertible && t.stateful && profile !== 'read-only') {
-    const options = await s.main.get(`/videos/${convertible}/conversions/`);
+    const options = await s.main.call('getConversionOptions', { path: { video_id: convertible } });
     const o = options.body as Partial<ConversionSource> | undefined;
     if (ok(options) && typeof o?.is_convertible === 'boolean' && Array.isArray(o.available_languages))
       source = { id: convertible, options: o as ConversionSource };
   }
   return { contract: s.run.contract, target: t, profile, settings, videos, source };
+}
+
+/** The run's generated-requests settings: a generated scenario is in the catalogue only when the run asks for them. */
+function generationOf(target: TargetConfig): GenerationSettings {
+  if (!target.generation) throw new Error('generated requests were not asked for in this run (no --examples)');
+  return target.generation;
 }
 
 /** A lane: one operation's cases of one kind. */
@@ -115,7 +121,7 @@ async function runLanes(
       const share = Math.max(0, deadline - Date.now()) / (list.length - i);
       const name = `${l.operationId} ${LANE_NAMES[l.kind]}`;
       const send = async (c: GeneratedCase) => {
-        const exchange = await sendCase(api, contract, c);
+        const exchange = await sendCase(api, c);
         answered?.(exchange);
         return [{ case: c, exchange }];
       };
@@ -189,7 +195,7 @@ export function generatedScenarios(): GeneratedScenarios {
       generated: true,
       cost: (p) => costOf(p, (g) => (keyless ? keylessRuns(g.examples) : g.examples), keyless),
       send: async (s) => {
-        const g = s.run.target.generation!;
+        const g = generationOf(s.run.target);
         const profile = s.run.target.profile;
         const ctx = await context(s, profile, !keyless);
         const lanes: Lane[] = [];
@@ -226,13 +232,13 @@ export function generatedScenarios(): GeneratedScenarios {
       return { B: most, upTo: true, ...(posting && { A: most, atRisk: most, upToA: true }) };
     },
     send: async (s) => {
-      const g = s.run.target.generation!;
+      const g = generationOf(s.run.target);
       const leftOut = new Map<string, string>();
       if (!s.run.target.stateful) {
         leftOut.set(LINKS_LANE, `target ${s.run.target.kind} is a stateless mock: its answers' ids lead nowhere`);
         return { seed: g.seed, lanes: new Map(), leftOut };
       }
-      if (g.operations && ![...reachable(s.run.contract)].some((o) => g.operations!.includes(o))) {
+      if (g.operations && ![...reachable(s.run.contract)].some((o) => g.operations?.includes(o))) {
         leftOut.set(LINKS_LANE, 'no operation a link sequence reaches is judged in this run (--only)');
         return { seed: g.seed, lanes: new Map(), leftOut };
       }
@@ -270,7 +276,7 @@ export function generatedScenarios(): GeneratedScenarios {
       return { A: n, credits: n, reads: 0, upToA: true };
     },
     send: async (s) => {
-      const g = s.run.target.generation!;
+      const g = generationOf(s.run.target);
       const ctx = await context(s, s.run.target.profile, true);
       const lanes: Lane[] = [];
       const leftOut = new Map<string, string>();

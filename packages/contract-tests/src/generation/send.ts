@@ -1,7 +1,6 @@
-// The one adapter from a generated case (data) to today's Api.request(method, path, opts): the
-// operation's method and path template come from the document; the path parameters are encoded into it.
+// The one adapter from a generated case (data) to the engine's Api.callData(operationId, request): the
+// operation's method and path template come from the document; the engine encodes the path parameters.
 import type { Api } from '../engine/http.ts';
-import type { Contract } from '../engine/contract.ts';
 import type { Exchange, RequestOptions } from '../shapes.ts';
 import type { FormPart, GeneratedCase } from './cases.ts';
 
@@ -10,15 +9,9 @@ function blobOf(file: NonNullable<FormPart['file']>): Blob {
   return new Blob([new Uint8Array(file.size).fill(file.fill)], { type: file.type });
 }
 
-export function requestOf(
-  contract: Contract,
-  c: GeneratedCase,
-): { method: string; path: string; opts: RequestOptions } {
-  const op = contract.operation(c.operationId);
-  if (!op) throw new Error(`no operation ${c.operationId} in the document`);
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(c.path[name] ?? ''));
+export function requestOf(c: GeneratedCase): RequestOptions & { path: Record<string, string> } {
   // A generated request is judged as it is: a 429 or 503 is still waited out (7.1), never judged.
-  const opts: RequestOptions = { auth: c.auth, headers: c.headers };
+  const opts: RequestOptions & { path: Record<string, string> } = { path: c.path, auth: c.auth, headers: c.headers };
   if (Object.keys(c.query).length) opts.query = c.query;
   const body = c.body;
   if (body?.kind === 'json') opts.json = body.value;
@@ -31,14 +24,13 @@ export function requestOf(
     }
     opts.form = form;
   }
-  return { method: op.method, path, opts };
+  return opts;
 }
 
 /** Sends a case; an error (no answer after the retries of 7.1) carries the case, so that it can be shrunk. */
-export async function sendCase(api: Api, contract: Contract, c: GeneratedCase): Promise<Exchange> {
-  const { method, path, opts } = requestOf(contract, c);
+export async function sendCase(api: Api, c: GeneratedCase): Promise<Exchange> {
   try {
-    return await api.request(method, path, opts);
+    return await api.callData(c.operationId, requestOf(c));
   } catch (err) {
     if (err instanceof Error && err.name !== 'GuardRefusal') Object.assign(err, { generated: c });
     throw err;

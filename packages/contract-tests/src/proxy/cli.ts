@@ -5,9 +5,13 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { BODY_LIMITS } from '@videogen/openapi/rules';
 import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
+import { operationById } from '@videogen/openapi/rules';
 import { checkProxyTarget } from './preflight.ts';
 import { startPacingProxy, targetUrl, type PacingProxyOptions } from './server.ts';
 import type { PacingProxyStats } from './stats.ts';
+
+/** What the preflight asks the target (proxy/preflight.ts, through the suite's): the settings list. */
+const PROBE = `${operationById('listVideoSettings').method} ${operationById('listVideoSettings').path}`;
 
 export const PROXY_USAGE = `usage: videogen-contract proxy --target URL [options]
 
@@ -40,7 +44,7 @@ at the URL it prints.
   --pacing-url URL      share the schedule on Redis with every other proxy, suite run and client
                         pacing the same accounts (redis:// or rediss://); default VIDEO_API_PACING_URL
   --quiet               no line per request on stderr
-  --no-preflight        listen without first asking the target GET /video-settings/ (no key): by default
+  --no-preflight        listen without first asking the target ${PROBE} (no key): by default
                         a target that cannot be reached or is not the API stops the command (exit 2)
   --help                this text
 
@@ -68,37 +72,36 @@ function positiveNumber(name: string, value: string | undefined): number | undef
   return n;
 }
 
+const OPTIONS = {
+  target: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  har: { type: 'string' },
+  'credit-budget': { type: 'string' },
+  'max-wait': { type: 'string' },
+  timeout: { type: 'string' },
+  'body-timeout': { type: 'string' },
+  'body-deadline': { type: 'string' },
+  'time-scale': { type: 'string' },
+  'same-account': { type: 'string', multiple: true },
+  'one-account': { type: 'boolean' },
+  ca: { type: 'string', multiple: true },
+  'pacing-url': { type: 'string' },
+  quiet: { type: 'boolean' },
+  'no-preflight': { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+const parseProxyArgs = (args: string[]) => parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false });
+
 /** The options of a command line (exported for the tests). */
 export function proxyOptions(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): (PacingProxyOptions & { quiet: boolean; preflight: boolean }) | 'help' {
-  let values: Record<string, any>;
+  let values: ReturnType<typeof parseProxyArgs>['values'];
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        target: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        har: { type: 'string' },
-        'credit-budget': { type: 'string' },
-        'max-wait': { type: 'string' },
-        timeout: { type: 'string' },
-        'body-timeout': { type: 'string' },
-        'body-deadline': { type: 'string' },
-        'time-scale': { type: 'string' },
-        'same-account': { type: 'string', multiple: true },
-        'one-account': { type: 'boolean' },
-        ca: { type: 'string', multiple: true },
-        'pacing-url': { type: 'string' },
-        quiet: { type: 'boolean' },
-        'no-preflight': { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    ({ values } = parseProxyArgs(argv));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

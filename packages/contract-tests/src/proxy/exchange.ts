@@ -20,8 +20,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MAX_RUNNING,
   noAnswerOf,
-  OPERATIONS,
+  operationById,
   operationFor,
+  pathParametersOf,
   PacerWaitError,
   retryDecision,
   type AttemptResult,
@@ -37,16 +38,7 @@ import { watchBody, type BodyTimes } from './body-watch.ts';
 import type { CreditBudget, StartOutcome } from './budget.ts';
 import { NOT_RESENT_HEADER, proxyAnswer, sendAnswer, type ProxyAnswer } from './envelope.ts';
 import { HAR_TEXT_BYTES, type Exchange as Recorded } from './har-log.ts';
-import {
-  forwardHeaders,
-  hasBody,
-  jsonOf,
-  readUpTo,
-  requestBodyOf,
-  requestPath,
-  responseHeaders,
-  videoIdOf,
-} from './messages.ts';
+import { forwardHeaders, hasBody, jsonOf, readUpTo, requestBodyOf, requestPath, responseHeaders } from './messages.ts';
 import { seconds, type ExchangeObserver, type ResendReason, type Trace } from './observers.ts';
 import { BodySpool, BodyTooLargeError } from './spool.ts';
 import type { Attempt, Upstream } from './upstream.ts';
@@ -76,7 +68,7 @@ export interface ProxyContext {
 
 /** Bodies read to decide what to do (errors, starts, status views): far above any such body of the API. */
 const BODY_BYTES = 1024 * 1024;
-const GET_VIDEO = OPERATIONS.find((o) => o.operationId === 'getVideo')!;
+const GET_VIDEO = operationById('getVideo');
 
 interface Request {
   method: string;
@@ -145,7 +137,7 @@ export async function handleRequest(ctx: ProxyContext, req: IncomingMessage, res
     // 8.1: class B is "all other endpoints", so a keyed request outside the document is class B too.
     rateClass: op?.rateClass ?? 'B',
     startsVideo,
-    videoId: op?.path.includes('{video_id}') ? videoIdOf(pathname) : undefined,
+    videoId: op && pathParametersOf(op, pathname)?.video_id,
     rawHeaders: req.rawHeaders,
     gone: left.signal,
   };
@@ -159,7 +151,7 @@ export async function handleRequest(ctx: ProxyContext, req: IncomingMessage, res
       proxyAnswer(
         'PROXY_CREDIT_BUDGET_EXCEEDED',
         `The pacing proxy's credit budget is used up: ${b.spent} of ${b.limit} generations and conversions accepted` +
-          `${b.inFlight ? `, ${b.inFlight} under way` : ''}. This ${op!.operationId} request was not sent to the target; ` +
+          `${b.inFlight ? `, ${b.inFlight} under way` : ''}. This ${op?.operationId} request was not sent to the target; ` +
           'restart the proxy with a larger --credit-budget (CONTRACT_CREDIT_BUDGET) to spend more.',
       ),
     );
@@ -592,7 +584,7 @@ async function statusRead(ctx: ProxyContext, caller: Caller, videoId: string, si
     outcome = {
       status: up.statusCode,
       headers: up.headers,
-      error_code: json?.error_code,
+      error_code: typeof json?.error_code === 'string' ? json.error_code : undefined,
       videoStatus: typeof json?.status === 'string' ? json.status : undefined,
     };
     ctx.observe.exchange(undefined, {

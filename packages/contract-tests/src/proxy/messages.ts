@@ -53,16 +53,6 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
-export function videoIdOf(pathname: string): string | undefined {
-  const m = /\/videos\/([^/]+)\//.exec(pathname + '/');
-  if (!m) return undefined;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return m[1];
-  }
-}
-
 /** The caller's headers for the target: end-to-end ones only; host, length and encoding set by the proxy. */
 export function forwardHeaders(rawHeaders: string[], target: URL, body: BodySpool | undefined): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
@@ -129,7 +119,8 @@ export function readUpTo(stream: IncomingMessage, cap: number): Promise<{ bytes:
   });
 }
 
-export function jsonOf(bytes: Buffer): Record<string, any> | undefined {
+/** A body that is a JSON object, its members still to read; undefined for anything else. */
+export function jsonOf(bytes: Buffer): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(bytes.toString('utf8'));
     return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;

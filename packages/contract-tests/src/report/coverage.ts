@@ -3,7 +3,7 @@
 // and why). The documented answers come from the document (each response's closed codes, else the codes
 // its examples name); what provokes them from the checks' declarations (Check.answers; none: the
 // operation's success); what was seen from the run's final answers and its transient ones.
-import { declaredResponse, deref, errorCodesOf } from '@videogen/openapi';
+import { declaredResponse, deref, errorCodesOf, type Operation, type ResponseObject } from '@videogen/openapi';
 import { checkId, type Check } from '../engine/catalogue.ts';
 import type { Contract } from '../engine/contract.ts';
 import type { CheckResult, Exchange, TransientAnswer } from '../shapes.ts';
@@ -37,27 +37,30 @@ export interface Coverage {
  * schema names its own (a closed list, or a named list narrower than every code of the document, as
  * 7.2's 400 or a conversion's 403); a response on the generic envelope names only its examples' codes.
  */
-function documentedCodes(contract: Contract, response: any, everyCode: number): string[] {
-  const media = deref<any>(contract.spec, response)?.content?.['application/json'];
+function documentedCodes(contract: Contract, response: ResponseObject, everyCode: number): string[] {
+  const media = deref<ResponseObject | undefined>(contract.spec, response)?.content?.['application/json'];
   if (!media) return [];
   const examples = [
     media.example,
-    ...Object.values<any>(media.examples ?? {}).map((e) => deref<any>(contract.spec, e)?.value),
-  ].flatMap((e) => (typeof e?.error_code === 'string' ? [e.error_code as string] : []));
+    ...Object.values(media.examples ?? {}).map((e) => deref<{ value?: unknown } | undefined>(contract.spec, e)?.value),
+  ].flatMap((e) => {
+    const code = (e as { error_code?: unknown } | undefined)?.error_code;
+    return typeof code === 'string' ? [code] : [];
+  });
   const closed = media.schema ? errorCodesOf(contract.spec, media.schema) : undefined;
   const named = media.schema ? errorCodesOf(contract.spec, media.schema, { open: true }) : undefined;
   const own = closed?.length ? closed : named && named.length < everyCode ? named : [];
   return [...new Set([...own, ...examples])];
 }
 
-const codeOf = (body: unknown) =>
-  body && typeof body === 'object' && typeof (body as any).error_code === 'string'
-    ? ((body as any).error_code as string)
-    : undefined;
+const codeOf = (body: unknown) => {
+  const code = body && typeof body === 'object' ? (body as { error_code?: unknown }).error_code : undefined;
+  return typeof code === 'string' ? code : undefined;
+};
 
 export function coverageOf(
   contract: Contract,
-  checks: readonly Check<any>[],
+  checks: readonly Check[],
   results: readonly CheckResult[],
   exchanges: readonly Exchange[],
   transients: readonly TransientAnswer[],
@@ -70,16 +73,16 @@ export function coverageOf(
   const everyCode = Math.max(
     0,
     ...contract.operations.flatMap((o) =>
-      Object.values<any>(o.operation.responses ?? {}).map((r) => {
-        const schema = deref<any>(contract.spec, r)?.content?.['application/json']?.schema;
+      Object.values(o.operation.responses ?? {}).map((r) => {
+        const schema = deref<ResponseObject | undefined>(contract.spec, r)?.content?.['application/json']?.schema;
         return schema ? (errorCodesOf(contract.spec, schema, { open: true })?.length ?? 0) : 0;
       }),
     ),
   );
-  const keyOf = (operationId: string, status: number) =>
-    declaredResponse(contract.spec, contract.operation(operationId)!.operation, status)?.key ?? String(status);
+  const keyOf = (op: Operation, status: number) =>
+    declaredResponse(contract.spec, op.operation, status)?.key ?? String(status);
   for (const op of contract.operations) {
-    const responses: Record<string, any> = op.operation.responses ?? {};
+    const responses = op.operation.responses ?? {};
     const success = Object.keys(responses).find((k) => /^2/.test(k));
     for (const [status, response] of Object.entries(responses)) {
       const codes = /^[45]/.test(status) ? documentedCodes(contract, response, everyCode) : [];
@@ -103,7 +106,7 @@ export function coverageOf(
         .map((t) => ({ status: t.status, code: t.errorCode })),
     ];
     for (const a of seen) {
-      const key = keyOf(op.operationId, a.status);
+      const key = keyOf(op, a.status);
       const row =
         cells.find(
           (c) => c.operation === op.operationId && c.status === key && c.code !== undefined && c.code === a.code,
@@ -138,7 +141,7 @@ export function coverageOf(
       if (c.operation !== op.operationId || c.reads === 'all') continue;
       const answers = c.answers ?? (success ? [{ status: Number(success) }] : []);
       for (const a of answers) {
-        const key = keyOf(op.operationId, a.status);
+        const key = keyOf(op, a.status);
         for (const cell of cells)
           if (
             cell.operation === op.operationId &&
@@ -194,8 +197,9 @@ export function formatCoverage(cov: Coverage): string[] {
     const label = (c: CoverageCell) => `${c.status}${c.code ? ` ${c.code}` : ''}`;
     lines.push(`  ${op}: ${seen.length}/${mine.length} seen${seen.length ? ` (${seen.map(label).join(', ')})` : ''}`);
     const reasons = new Map<string, string[]>();
+    // (An unreachable cell always says why: the skip reason of the checks that provoke it.)
     for (const c of mine.filter((x) => x.state === 'unreachable'))
-      reasons.set(c.reason!, [...(reasons.get(c.reason!) ?? []), label(c)]);
+      reasons.set(c.reason ?? '', [...(reasons.get(c.reason ?? '') ?? []), label(c)]);
     for (const [reason, cells] of reasons) lines.push(`    not reachable: ${cells.join(', ')} — ${reason}`);
   }
   return lines;

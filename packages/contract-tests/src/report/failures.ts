@@ -45,22 +45,24 @@ export function makeBundle(
     expected: redact(message),
     target: { kind: target.kind, baseUrl: target.baseUrl },
     recordedAt: new Date().toISOString(),
-    exchanges: exchanges
-      .filter((e) => e.request)
-      .map((e) => {
-        const headers: Record<string, string> = {};
-        e.headers.forEach((v, k) => {
-          headers[k] = redact(v);
-        });
-        return {
-          request: e.request!,
+    exchanges: exchanges.flatMap((e) => {
+      const { request } = e;
+      if (!request) return [];
+      const headers: Record<string, string> = {};
+      e.headers.forEach((v, k) => {
+        headers[k] = redact(v);
+      });
+      return [
+        {
+          request,
           auth: e.auth,
           operationId: e.operationId,
-          curl: curlLine(target.baseUrl, e.request!),
+          curl: curlLine(target.baseUrl, request),
           response: { status: e.status, contentType: e.contentType, headers, body: e.text },
           problems: e.problems,
-        };
-      }),
+        },
+      ];
+    }),
   };
 }
 

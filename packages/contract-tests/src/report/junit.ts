@@ -7,7 +7,15 @@ import type { CheckResult, TransientAnswer } from '../shapes.ts';
 import type { DriftEntry } from './drift.ts';
 
 // A CommonJS module whose types say `export default`: under Node's ESM the default import is the builder itself.
-const builders = ((jrb as any).default ?? jrb) as { newBuilder(): import('junit-report-builder').Builder };
+const builders = ((jrb as unknown as { default?: unknown }).default ?? jrb) as {
+  newBuilder(): import('junit-report-builder').Builder;
+};
+
+/** What a test case builds (junit-report-builder's internals, on xmlbuilder): the element and its children. */
+interface BuiltElement {
+  children?: Array<{ name: string; attribute(name: string, value: string): void }>;
+}
+type Buildable = { build(parent: unknown): BuiltElement };
 
 /** Seconds to the millisecond: the XML carries no float noise (0.30000000000000004). */
 const seconds = (ms: number) => Math.round(ms) / 1000;
@@ -17,8 +25,9 @@ const seconds = (ms: number) => Math.round(ms) / 1000;
  * `<skipped/>` (5.1.2 takes no message), so the test case's element gets the attribute as it is built.
  */
 function skippedWith(c: TestCase, message: string): void {
-  const build = (c as any).build.bind(c);
-  (c as any).build = (parent: unknown) => {
+  const buildable = c as unknown as Buildable;
+  const build = buildable.build.bind(c);
+  buildable.build = (parent: unknown) => {
     const element = build(parent);
     for (const child of element.children ?? []) if (child.name === 'skipped') child.attribute('message', message);
     return element;

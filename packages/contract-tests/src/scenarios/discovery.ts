@@ -4,9 +4,12 @@
 // fixtures it was looking for instead (the checks that need them fail, naming it).
 import { randomUUID } from 'node:crypto';
 import { LANGUAGES, PAGE_SIZE, UPLOAD_LIMITS, VALID_COMBINATIONS } from '@videogen/openapi/rules';
+import type { Schemas } from '@videogen/openapi/types';
+import { itemsOf, stringsOf, successBody } from '../engine/bodies.ts';
 import { need, scenario, type FixtureFindings, type FixtureSource, type Sender } from '../engine/catalogue.ts';
-import type { Api } from '../engine/http.ts';
+import { requestLine, type Api } from '../engine/http.ts';
 import type { Exchange, FixtureName } from '../shapes.ts';
+import type { OperationId, Untrusted } from '@videogen/openapi/types';
 import { COMBINATIONS, settingFixture } from './forms.ts';
 import { ok as success } from './videos.ts';
 
@@ -14,13 +17,14 @@ import { ok as success } from './videos.ts';
 export const DISCOVERY = { pages: 4, reads: 12, settingPages: 2, otherAccountReads: 5 } as const;
 
 /** Sorts list items newest first by created_at (items without one last): a new video is the least likely to have expired. */
-export function byNewest(a: any, b: any): number {
+export function byNewest(a: { created_at?: unknown } | undefined, b: { created_at?: unknown } | undefined): number {
   return String(b?.created_at ?? '').localeCompare(String(a?.created_at ?? ''));
 }
 
+type Item = Schemas['VideoListItem'];
 const findings = (): FixtureFindings => ({ found: {}, notes: {}, blocked: {} });
-const body = (ex: Exchange) => ex.body as any;
-const ok = (ex: Exchange) => success(ex) && body(ex) && typeof body(ex) === 'object';
+/** A success whose body is a JSON object (what discovery can read). */
+const ok = (ex: Exchange<OperationId>) => success(ex) && successBody(ex) !== undefined;
 
 /** The upload fields that make a mode of their own (text alone takes none of them). */
 const OPTIONAL: readonly string[] = VALID_COMBINATIONS.flatMap(([, may]) => may);
@@ -41,15 +45,18 @@ export const settingsDiscovery = scenario({
       for (const name of SETTING_FIXTURES) f.found[name] = randomUUID();
       return f;
     }
-    const settings: any[] = [];
+    const settings: Array<{ video_setting_id: unknown; request_fields: string[] }> = [];
     for (let page = 1; page <= DISCOVERY.settingPages; page++) {
-      const ex = await s.main.get('/video-settings/', page === 1 ? {} : { query: { page } });
-      if (!ok(ex)) {
+      const ex = await s.main.call('listVideoSettings', page === 1 ? {} : { query: { page } });
+      const body = successBody(ex);
+      if (!ok(ex) || !body) {
         for (const name of SETTING_FIXTURES) f.blocked[name] = ex;
         return f;
       }
-      settings.push(...(body(ex).results ?? []).filter((r: any) => Array.isArray(r?.request_fields)));
-      if (!body(ex).has_next) break;
+      for (const r of itemsOf<Schemas['VideoSetting']>(body.results))
+        if (Array.isArray(r.request_fields))
+          settings.push({ video_setting_id: r.video_setting_id, request_fields: stringsOf(r.request_fields) });
+      if (!body.has_next) break;
     }
     for (const c of COMBINATIONS) {
       const name = settingFixture(c);
@@ -57,11 +64,11 @@ export const settingsDiscovery = scenario({
       // Text alone: a setting with text and no file field (the cheapest generation).
       const match =
         c.key === 'text'
-          ? (r: any) =>
-              r.request_fields.includes('text') && !r.request_fields.some((x: string) => FILE_FIELDS.includes(x))
-          : (r: any) => sameFields(r.request_fields, c.fields);
+          ? (r: (typeof settings)[number]) =>
+              r.request_fields.includes('text') && !r.request_fields.some((x) => FILE_FIELDS.includes(x))
+          : (r: (typeof settings)[number]) => sameFields(r.request_fields, c.fields);
       const hit = settings.find(match);
-      if (hit) f.found[name] = hit.video_setting_id;
+      if (hit) f.found[name] = hit.video_setting_id as string;
       else
         f.notes[name] =
           `no video setting with request_fields ${c.key === 'text' ? 'with text and no file' : `exactly [${c.fields.join(', ')}]`} among the ${settings.length} listed`;
@@ -97,7 +104,7 @@ export const videoDiscovery = scenario({
       return f;
     }
     const candidates = listed.items
-      .filter((v) => typeof v?.video_id === 'string' && !known.has(v.video_id))
+      .filter((v): v is typeof v & { video_id: string } => typeof v.video_id === 'string' && !known.has(v.video_id))
       .sort(byNewest);
     let reads = 0;
     const needStates = () =>
@@ -108,8 +115,8 @@ export const videoDiscovery = scenario({
     let readStates = 0;
     for (const item of candidates) {
       if (!missing().length || reads >= DISCOVERY.reads) break;
-      const id: string = item.video_id;
-      const status = await s.main.get(`/videos/${encodeURIComponent(id)}/`);
+      const id = item.video_id;
+      const status = await s.main.call('getVideo', { path: { video_id: id } });
       reads++;
       if (!ok(status)) {
         // This one could have been any of them: what is still missing could not be looked for to the end.
@@ -117,27 +124,28 @@ export const videoDiscovery = scenario({
         return f;
       }
       readStates++;
-      const state = body(status).status as keyof typeof STATE_FIXTURES;
+      const state = successBody(status)?.status as keyof typeof STATE_FIXTURES;
       if (needStates().includes(state)) f.found[STATE_FIXTURES[state]] = id;
       if (state !== 'completed' || !needOptions().length || reads >= DISCOVERY.reads) continue;
-      const options = await s.main.get(`/videos/${encodeURIComponent(id)}/conversions/`);
+      const options = await s.main.call('getConversionOptions', { path: { video_id: id } });
       reads++;
-      if (!ok(options)) {
+      const o = successBody(options);
+      if (!ok(options) || !o) {
         for (const n of needOptions()) f.blocked[n] = options;
         continue;
       }
-      const o = body(options);
       if (o.is_convertible === true) {
         f.found.convertibleVideoId ??= id;
         // A speaker that does not speak every language (LANGUAGE_NOT_SUPPORTED_BY_VOICES can be provoked).
+        const available = stringsOf(o.available_languages);
         if (
           Array.isArray(o.available_languages) &&
-          LANGUAGES.some((l) => l !== o.current_language && !o.available_languages.includes(l))
+          LANGUAGES.some((l) => l !== o.current_language && !available.includes(l))
         )
           f.found.limitedVoicesVideoId ??= id;
       } else if (o.is_convertible === false) f.found.notConvertibleVideoId ??= id;
     }
-    const where = `among the ${candidates.length} listed (${listed.pages} page${listed.pages === 1 ? '' : 's'} of GET /videos/ read, ${readStates} statuses read; discovery reads at most ${DISCOVERY.pages} pages and ${DISCOVERY.reads} videos)`;
+    const where = `among the ${candidates.length} listed (${listed.pages} page${listed.pages === 1 ? '' : 's'} of ${requestLine('listVideos')} read, ${readStates} statuses read; discovery reads at most ${DISCOVERY.pages} pages and ${DISCOVERY.reads} videos)`;
     for (const [state, n] of Object.entries(STATE_FIXTURES))
       if (missing().includes(n)) f.notes[n] = `no ${state} video ${where}`;
     if (missing().includes('convertibleVideoId'))
@@ -154,11 +162,15 @@ export const videoDiscovery = scenario({
  * Up to `pages` pages of GET /videos/: page 1, then, when the first items are oldest first, the last
  * pages (where the newest are), else the next ones.
  */
-async function listPages(api: Api, pages: number): Promise<{ items: any[]; pages: number; error?: Exchange }> {
-  const first = await api.get('/videos/');
-  if (!ok(first)) return { items: [], pages: 1, error: first };
-  const items: any[] = [...(body(first).results ?? [])];
-  const total = Number(body(first).total_count);
+async function listPages(
+  api: Api,
+  pages: number,
+): Promise<{ items: Untrusted<Item>[]; pages: number; error?: Exchange }> {
+  const first = await api.call('listVideos', {});
+  const firstBody = successBody(first);
+  if (!ok(first) || !firstBody) return { items: [], pages: 1, error: first };
+  const items = itemsOf<Item>(firstBody.results);
+  const total = Number(firstBody.total_count);
   const last = Number.isInteger(total) && total > 0 ? Math.ceil(total / PAGE_SIZE) : 1;
   const oldestFirst = items.length > 1 && byNewest(items[0], items[items.length - 1]) > 0;
   const order = oldestFirst
@@ -166,10 +178,10 @@ async function listPages(api: Api, pages: number): Promise<{ items: any[]; pages
     : Array.from({ length: last - 1 }, (_, i) => i + 2);
   let read = 1;
   for (const page of order.slice(0, pages - 1)) {
-    const ex = await api.get('/videos/', { query: { page } });
+    const ex = await api.call('listVideos', { query: { page } });
     read++;
     if (!ok(ex)) return { items, pages: read, error: ex };
-    items.push(...(body(ex).results ?? []));
+    items.push(...itemsOf<Item>(successBody(ex)?.results));
   }
   return { items, pages: read };
 }
@@ -181,10 +193,10 @@ export const otherAccountDiscovery = scenario({
   cost: () => ({ apartB: 1 }),
   send: async (s) => {
     const f = findings();
-    const ex = await s.api('other').get('/videos/');
+    const ex = await s.api('other').call('listVideos', {});
     if (!ok(ex)) f.blocked.otherAccountVideoId = ex;
     else {
-      const first = [...(body(ex).results ?? [])].sort(byNewest)[0];
+      const first = itemsOf<Item>(successBody(ex)?.results).sort(byNewest)[0];
       if (typeof first?.video_id === 'string') f.found.otherAccountVideoId = first.video_id;
       else f.notes.otherAccountVideoId = 'the other account lists no video';
     }
@@ -201,20 +213,20 @@ function convertibleOf(account: 'freePlan' | 'noCredit', fixture: FixtureName, k
     send: async (s: Sender) => {
       const f = findings();
       const api = s.api(account);
-      const list = await api.get('/videos/');
+      const list = await api.call('listVideos', {});
       if (!ok(list)) {
         f.blocked[fixture] = list;
         return f;
       }
-      const items = [...(body(list).results ?? [])].sort(byNewest).slice(0, DISCOVERY.otherAccountReads);
+      const items = itemsOf<Item>(successBody(list)?.results).sort(byNewest).slice(0, DISCOVERY.otherAccountReads);
       for (const item of items) {
-        const o = await api.get(`/videos/${encodeURIComponent(item.video_id)}/conversions/`);
+        const o = await api.call('getConversionOptions', { path: { video_id: String(item.video_id) } });
         if (!ok(o)) {
           f.blocked[fixture] = o;
           return f;
         }
-        if (body(o).is_convertible === true) {
-          f.found[fixture] = item.video_id;
+        if (successBody(o)?.is_convertible === true) {
+          f.found[fixture] = String(item.video_id);
           return f;
         }
       }

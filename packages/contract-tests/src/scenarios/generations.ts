@@ -19,6 +19,8 @@ import {
   type Scenario,
   type Sender,
 } from '../engine/catalogue.ts';
+import type { Schemas } from '@videogen/openapi/types';
+import { itemsOf, successBody } from '../engine/bodies.ts';
 import { Skip, untilGuard } from '../engine/outcomes.ts';
 import type { Exchange, RequestOptions, TargetConfig } from '../shapes.ts';
 import { COMBINATIONS, modeForm, settingFixture, type Combination } from './forms.ts';
@@ -82,18 +84,18 @@ export function roles(target: TargetConfig): Roles {
 
 export interface Generation {
   combination: Combination;
-  exchange: Exchange;
+  exchange: Exchange<'generateVideo'>;
 }
 
 export interface Generations {
   /** The first generation: what the generation checks judge (the first combination, or the text one in its place). */
-  first: Exchange;
+  first: Exchange<'generateVideo'>;
   /** The combinations sent to fill the running places, with their answers. */
   sent: Generation[];
   /** GET of the first video right after its creation (it should still be running); stateful targets. */
-  firstStatus?: Exchange;
+  firstStatus?: Exchange<'getVideo'>;
   /** Text generations sent in place of a refused or impossible one, so that FILLING run. */
-  fallbacks: Exchange[];
+  fallbacks: Exchange<'generateVideo'>[];
   /** The accepted ids, in order. */
   ids: string[];
   /** Ids of videos that existed before (configured and seeded fixtures): no generation may answer one. */
@@ -101,14 +103,14 @@ export interface Generations {
 }
 
 export interface Probe {
-  filling: Exchange[];
+  filling: Exchange<'generateVideo'>[];
   /** Status reads of the filling videos just before the first over-limit request. */
-  before: Exchange[];
+  before: Exchange<'getVideo'>[];
   overLimit: Generation[];
   /** A conversion of the convertible fixture (configured or discovered), when there is one. */
-  conversion?: Exchange;
+  conversion?: Exchange<'createConversion'>;
   /** Status reads of the filling videos after the last over-limit answer. */
-  after: Exchange[];
+  after: Exchange<'getVideo'>[];
   /** Why the guard stopped the probe before its last request (a target that accepted one past the credit cap). */
   stopped?: string;
 }
@@ -116,7 +118,7 @@ export interface Probe {
 export interface OwnVideo {
   id: string;
   polled: Polled;
-  options?: Exchange;
+  options?: Exchange<'getConversionOptions'>;
   download?: Download;
 }
 
@@ -130,13 +132,19 @@ export interface GenerationScenarios {
   ownVideo: Scenario<OwnVideo>;
 }
 
-async function generate(s: Sender, c: Combination, setting: string, extra: RequestOptions = {}): Promise<Exchange> {
-  return s.main.post('/videos/generate/', { form: modeForm(setting, c.fields), ...extra });
+function generate(
+  s: Sender,
+  c: Combination,
+  setting: string,
+  extra: Omit<RequestOptions, 'query' | 'json'> = {},
+): Promise<Exchange<'generateVideo'>> {
+  return s.main.call('generateVideo', { form: modeForm(setting, c.fields), ...extra });
 }
 
 export function generationScenarios(target: TargetConfig): GenerationScenarios {
   const r = roles(target);
-  const text = COMBINATIONS.find((c) => c.key === 'text')!;
+  const text = COMBINATIONS.find((c) => c.key === 'text');
+  if (!text) throw new Error('x-valid-combinations has no text-alone combination (the question/instruction mode, 4.1)');
   const filling = r.generated.slice(0, FILLING);
   // Declared below; the generations scenario waits for an idle account on its behalf.
   let probe!: Scenario<Probe>;
@@ -174,7 +182,7 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
         if (!id) break;
         out.ids.push(id);
         run.created.push(id);
-        if (i === 0 && run.target.stateful) out.firstStatus = await s.main.get(`/videos/${id}/`);
+        if (i === 0 && run.target.stateful) out.firstStatus = await s.main.call('getVideo', { path: { video_id: id } });
       }
       return out as Generations;
     },
@@ -210,8 +218,8 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
       // The sends below skip the pacer's concurrency gate (they are meant to meet the limit): tell it what runs.
       s.run.pacer.noteRunning(ids, 'main');
       const statuses = async () => {
-        const out: Exchange[] = [];
-        for (const id of ids) out.push(await s.main.get(`/videos/${id}/`));
+        const out: Exchange<'getVideo'>[] = [];
+        for (const id of ids) out.push(await s.main.call('getVideo', { path: { video_id: id } }));
         return out;
       };
       const before = await statuses();
@@ -221,20 +229,21 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
         settings.set(c, await s.maybeFixture(settingFixture(c)));
       // A convertible video found without waiting for the run's own (configured or discovered).
       const source = await s.maybeFixture('convertibleVideoId', { made: false });
-      let conversion: Exchange | undefined;
+      let conversion: Exchange<'createConversion'> | undefined;
       // The guard (a credit cap) may stop the rest once a target accepted one: what was answered stays.
       const { stopped } = await untilGuard([
         ...[...settings]
-          .filter(([, setting]) => setting)
+          .filter((e): e is [Combination, string] => Boolean(e[1]))
           .map(([c, setting]) => async () => {
-            const exchange = await generate(s, c, setting!, { retry: false, gate: false });
+            const exchange = await generate(s, c, setting, { retry: false, gate: false });
             const id = idOf(exchange);
             if (id) s.run.created.push(id);
             overLimit.push({ combination: c, exchange });
           }),
         async () => {
           if (!source) return;
-          conversion = await s.main.post(`/videos/${source}/conversions/`, {
+          conversion = await s.main.call('createConversion', {
+            path: { video_id: source },
             json: { aspect_ratio: '1:1' },
             retry: false,
             gate: false,
@@ -288,10 +297,10 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
       const id = g.ids[0];
       if (!id) throw new Error('no generation was accepted (see generate_returns_video_id)');
       const polled = await pollUntilDone(s.run, id);
-      const body = polled.last.body as { status?: string; download_url?: unknown };
+      const body = successBody(polled.last);
       const out: OwnVideo = { id, polled };
-      if (!ok(polled.last) || body.status !== 'completed') return out;
-      out.options = await s.main.get(`/videos/${id}/conversions/`);
+      if (!ok(polled.last) || body?.status !== 'completed') return out;
+      out.options = await s.main.call('getConversionOptions', { path: { video_id: id } });
       if (typeof body.download_url === 'string' && body.download_url)
         out.download = await downloadHead(body.download_url);
       return out;
@@ -307,13 +316,12 @@ export function generationScenarios(target: TargetConfig): GenerationScenarios {
  * Past the polling timeout it carries on: the probe then judges by the state it sees.
  */
 async function waitForIdleAccount(s: Sender): Promise<void> {
-  const listed = await s.main.get('/videos/');
+  const listed = await s.main.call('listVideos', {});
   // Newest first whatever order the target lists in (DECISIONS #18), as discovery reads them.
-  const results = ok(listed) ? ((listed.body as { results?: unknown[] })?.results ?? []) : [];
-  const newest = [...results]
+  const newest = itemsOf<Schemas['VideoListItem']>(successBody(listed)?.results)
     .sort(byNewest)
     .slice(0, NEWEST_READ)
-    .map((v: any) => v?.video_id)
+    .map((v) => v.video_id)
     .filter((v): v is string => typeof v === 'string');
   await waitUntilRunningAtMost(s.run, [...new Set([...s.run.created, ...newest])], 0);
 }
@@ -339,7 +347,7 @@ export function ownVideoSource(own: Scenario<OwnVideo>): FixtureSource {
           f.found.completedVideoId = v.id;
           if (!ok(v.options)) {
             if (v.options) f.blocked.convertibleVideoId = v.options;
-          } else if ((v.options!.body as { is_convertible?: unknown })?.is_convertible === true)
+          } else if ((v.options?.body as { is_convertible?: unknown } | undefined)?.is_convertible === true)
             f.found.convertibleVideoId = v.id;
           else f.notes.convertibleVideoId = "the run's own video is not convertible";
         }

@@ -1,13 +1,12 @@
-// A well-formed request for each operation, for checks that vary one thing (the key, say).
+// A well-formed request of each operation, for the checks that vary one thing (the key, say): one
+// entry per operation of the document, so that an operation added to it does not compile until the
+// suite knows how to send it (and every generic check then covers it: authentication, conformance,
+// generated requests).
 import { randomUUID } from 'node:crypto';
-import { loadContract } from '../engine/contract.ts';
-import type { FixtureIds, RequestOptions } from '../shapes.ts';
-
-export interface SampleRequest {
-  method: string;
-  path: string;
-  opts: RequestOptions;
-}
+import { OPERATIONS } from '@videogen/openapi/rules';
+import type { OperationId } from '@videogen/openapi/types';
+import type { Call } from '../engine/http.ts';
+import type { FixtureIds } from '../shapes.ts';
 
 export function textForm(videoSettingId: string, text: string): FormData {
   const form = new FormData();
@@ -16,55 +15,26 @@ export function textForm(videoSettingId: string, text: string): FormData {
   return form;
 }
 
-/** Uses configured ids when there are some (no discovery requests), else random ones. */
-export function sampleRequest(f: FixtureIds, operationId: string): SampleRequest {
-  const videoId = f.completedVideoId ?? randomUUID();
-  switch (operationId) {
-    case 'generateVideo':
-      // A fresh FormData per call: a body can be sent once.
-      return {
-        method: 'POST',
-        path: '/videos/generate/',
-        opts: { form: textForm(f.videoSettingId ?? randomUUID(), 'Contract suite: authentication probe') },
-      };
-    case 'listVideos':
-      return { method: 'GET', path: '/videos/', opts: {} };
-    case 'getVideo':
-      return { method: 'GET', path: `/videos/${videoId}/`, opts: {} };
-    case 'getConversionOptions':
-      return { method: 'GET', path: `/videos/${videoId}/conversions/`, opts: {} };
-    case 'createConversion':
-      return { method: 'POST', path: `/videos/${videoId}/conversions/`, opts: { json: { aspect_ratio: '1:1' } } };
-    case 'listVideoSettings':
-      return { method: 'GET', path: '/video-settings/', opts: {} };
-    default:
-      return genericRequest(operationId, videoId);
-  }
+/** An id of a video of the account: a configured one when there is one (no discovery requests), else a random one. */
+const videoOf = (f: FixtureIds) => f.completedVideoId ?? randomUUID();
+
+/** Each operation's sample request; each call builds a fresh one (a body, a FormData, can be sent once). */
+export const SAMPLE_REQUESTS: { [Id in OperationId]: (f: FixtureIds) => Call<Id> } = {
+  generateVideo: (f) => ({
+    form: textForm(f.videoSettingId ?? randomUUID(), 'Contract suite: authentication probe'),
+  }),
+  listVideos: () => ({}),
+  getVideo: (f) => ({ path: { video_id: videoOf(f) } }),
+  getConversionOptions: (f) => ({ path: { video_id: videoOf(f) } }),
+  createConversion: (f) => ({ path: { video_id: videoOf(f) }, json: { aspect_ratio: '1:1' } }),
+  listVideoSettings: () => ({}),
+};
+
+export function sampleRequest<Id extends OperationId>(f: FixtureIds, operationId: Id): Call<Id> {
+  return SAMPLE_REQUESTS[operationId](f);
 }
 
-/**
- * A request for an operation this file does not know yet, built from the document: path parameters
- * filled, a JSON body from its first example. An operation that cannot be built stops the suite at
- * start, naming it, rather than going without its generic checks.
- */
-function genericRequest(operationId: string, videoId: string): SampleRequest {
-  const op = loadContract().operation(operationId);
-  if (!op) throw new Error(`no operation ${operationId} in the document`);
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name) => (name === 'video_id' ? videoId : randomUUID()));
-  const content = op.operation.requestBody?.content;
-  if (!content) return { method: op.method, path, opts: {} };
-  const json = content['application/json'];
-  if (json) {
-    const example =
-      json.example ?? (Object.values(json.examples ?? {})[0] as { value?: unknown } | undefined)?.value ?? {};
-    return { method: op.method, path, opts: { json: example } };
-  }
-  throw new Error(
-    `the contract suite cannot build a request for ${operationId} (${Object.keys(content).join(', ')}): add it to scenarios/requests.ts`,
-  );
-}
-
-/** Every operation of the document, so that a new one gets every generic check (or the suite names it). */
-export function operationIds(): string[] {
-  return loadContract().operations.map((o) => o.operationId);
+/** Every operation of the document (its generated table), so that a new one gets every generic check. */
+export function operationIds(): OperationId[] {
+  return OPERATIONS.map((o) => o.operationId);
 }

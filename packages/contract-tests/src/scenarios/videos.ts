@@ -2,6 +2,7 @@
 // for a free running place. They send and record; they never judge (a non-200 answer ends the step
 // and is left in the record for the checks).
 import { MAX_RUNNING, POLLING, UUID_PATTERN, VIDEO_STATUSES } from '@videogen/openapi/rules';
+import { successBody } from '../engine/bodies.ts';
 import type { Api } from '../engine/http.ts';
 import type { Run } from '../engine/run.ts';
 import type { Exchange } from '../shapes.ts';
@@ -11,7 +12,7 @@ export const TERMINAL: readonly string[] = VIDEO_STATUSES.filter((s) => s !== 'r
 
 export interface Polled {
   /** The last status read: terminal, not 200, or the one at the timeout. */
-  last: Exchange;
+  last: Exchange<'getVideo'>;
   /** Still running at the client-side timeout of x-polling (target time). */
   timedOut: boolean;
 }
@@ -20,8 +21,8 @@ export interface Polled {
 export async function pollUntilDone(run: Run, id: string, api: Api = run.main): Promise<Polled> {
   const deadline = Date.now() + POLLING.timeoutMs / run.timeScale;
   for (;;) {
-    const last = await api.get(`/videos/${id}/`);
-    const status = (last.body as { status?: unknown } | undefined)?.status;
+    const last = await api.call('getVideo', { path: { video_id: id } });
+    const status = successBody(last)?.status;
     if (!ok(last) || typeof status !== 'string' || status !== 'running') {
       if (ok(last)) run.finished.add(id);
       return { last, timedOut: false };
@@ -86,8 +87,8 @@ export async function waitUntilRunningAtMost(run: Run, ids: string[], most: numb
     let running = 0;
     for (const id of ids) {
       if (run.finished.has(id)) continue;
-      const ex = await run.main.get(`/videos/${id}/`);
-      if (ok(ex) && (ex.body as { status?: unknown })?.status === 'running') running++;
+      const ex = await run.main.call('getVideo', { path: { video_id: id } });
+      if (ok(ex) && successBody(ex)?.status === 'running') running++;
       else if (ok(ex)) run.finished.add(id);
     }
     if (running <= most || Date.now() >= deadline) return running;

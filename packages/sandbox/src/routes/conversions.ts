@@ -6,12 +6,13 @@ import { conversionProblem } from '@videogen/openapi/rules';
 import type { Context } from '../context.js';
 import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { conversionOptions } from '../lifecycle.js';
-import type { OperationHandler } from '../spec-routes.js';
+import type { Untrusted, RequestBody } from '@videogen/openapi/types';
+import type { OperationHandlers } from '../spec-routes.js';
 import { checkCapacity, startVideo } from '../videos.js';
 
 const bad = (code: string, message: string) => new ApiError(400, code, message);
 
-export function conversionHandlers(ctx: Context): Record<string, OperationHandler> {
+export function conversionHandlers(ctx: Context): Pick<OperationHandlers, 'getConversionOptions' | 'createConversion'> {
   const { languages, aspectRatios } = ctx.model;
   const findVideo = (account: string, id: string) => {
     const v = ctx.store.get(account, id);
@@ -19,17 +20,15 @@ export function conversionHandlers(ctx: Context): Record<string, OperationHandle
     return v;
   };
   return {
-    getConversionOptions: async (request, _reply, params) => {
-      const v = findVideo(request.account!.name, params.video_id as string);
+    getConversionOptions: async ({ account, path: { video_id } }) => {
+      const v = findVideo(account.name, video_id);
       return conversionOptions(v, ctx.clock.now(v.account), languages, aspectRatios);
     },
-    createConversion: async (request, _reply, params) => {
-      const account = request.account!;
-      const source = findVideo(account.name, params.video_id as string);
+    createConversion: async ({ request, account, path: { video_id } }) => {
+      const source = findVideo(account.name, video_id);
       if (account.plan === 'free')
         throw new ApiError(403, 'INSUFFICIENT_CREDIT', 'The conversion API is not available on the Free plan.');
-      const body = parseJsonObject(request.headers['content-type'], request.body);
-      const { language, aspect_ratio } = body as { language?: unknown; aspect_ratio?: unknown };
+      const { language, aspect_ratio } = parseJsonObject(request.headers['content-type'], request.body);
       // The 400 rows of 7.2 in the order of DECISIONS #25: the one rule shared with the client and the CLI.
       // The sandbox knows why a video is not convertible, so it passes the reason (DECISIONS #19).
       const options = conversionOptions(source, ctx.clock.now(account.name), languages, aspectRatios);
@@ -44,7 +43,8 @@ export function conversionHandlers(ctx: Context): Record<string, OperationHandle
               : 'no_video_data',
         },
       );
-      if (problem) throw bad(problem.error_code!, problem.message);
+      // (Only a source whose reason is unknown has no code; the sandbox always knows it.)
+      if (problem) throw bad(problem.error_code ?? 'SOURCE_VIDEO_NOT_CONVERTIBLE', problem.message);
       if (source.unknown_error_on_convert) throw new ApiError(500, 'UNKNOWN_ERROR', 'An unexpected error occurred.');
       checkCapacity(ctx, account, 'conversion');
       const v = await startVideo(ctx, account, {
@@ -63,8 +63,11 @@ export function conversionHandlers(ctx: Context): Record<string, OperationHandle
   };
 }
 
-/** The body arrives unparsed (see server.ts) so that its errors come after NOT_FOUND and the plan check. */
-function parseJsonObject(contentType: string | undefined, raw: unknown): Record<string, unknown> {
+/**
+ * The body arrives unparsed (see server.ts) so that its errors come after NOT_FOUND and the plan check;
+ * once it is a JSON object, its fields are the document's names, their values still to be checked.
+ */
+function parseJsonObject(contentType: string | undefined, raw: unknown): Untrusted<RequestBody<'createConversion'>> {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json')
     throw invalidRequest('The request body must be a JSON object (Content-Type: application/json).');
@@ -76,5 +79,5 @@ function parseJsonObject(contentType: string | undefined, raw: unknown): Record<
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw invalidRequest('The request body must be a JSON object.');
-  return body as Record<string, unknown>;
+  return body;
 }

@@ -6,22 +6,19 @@ import type { Context } from '../context.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import { seededSettings } from '../fixtures.js';
 import { readScenario } from '../magic.js';
-import type { OperationHandler } from '../spec-routes.js';
+import type { OperationHandlers } from '../spec-routes.js';
 import { readGenerateForm, type GenerateForm } from '../uploads.js';
 import { checkCapacity, startVideo } from '../videos.js';
 import type { ValidCombination } from '../spec.js';
 
-export function generateHandlers(ctx: Context): Record<string, OperationHandler> {
+export function generateHandlers(ctx: Context): Pick<OperationHandlers, 'generateVideo'> {
   const { model } = ctx;
-  const inputNames = Object.keys(model.spec.components.schemas.GenerateVideoRequest.properties).filter(
-    (n) => n !== 'video_setting_id',
-  );
+  const inputNames = Object.keys(model.formFields).filter((n) => n !== 'video_setting_id');
   const describeCombination = (c: ValidCombination) =>
     [...c.fields, ...(c.optional ?? []).map((o) => `[${o}]`)].join(' + ');
 
   return {
-    generateVideo: async (request) => {
-      const account = request.account!;
+    generateVideo: async ({ request, account }) => {
       const form = await readGenerateForm(request, account.plan, model);
 
       // x-valid-combinations first, so that a wrong combination is named as such (the schema's oneOf
@@ -36,13 +33,13 @@ export function generateHandlers(ctx: Context): Record<string, OperationHandler>
       // The document's schema: required video_setting_id (a UUID), non-empty text, at most 10 images.
       const asObject: Record<string, unknown> = { ...form.fields };
       for (const [name, files] of Object.entries(form.files)) {
-        const prop = model.spec.components.schemas.GenerateVideoRequest.properties[name];
-        asObject[name] = prop.type === 'array' ? files.map((f) => f.filename) : files[0].filename;
+        const prop = model.formFields[name];
+        asObject[name] = prop?.type === 'array' ? files.map((f) => f.filename) : files[0].filename;
       }
       if (!model.validate.generateForm(asObject)) {
-        const e = model.validate.generateForm.errors![0];
-        const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'form';
-        throw invalidRequest(`${where} ${e.message}.`);
+        const e = model.validate.generateForm.errors?.[0];
+        const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'form';
+        throw invalidRequest(`${where} ${e?.message ?? 'is not valid'}.`);
       }
 
       const settingId = form.fields.video_setting_id.toLowerCase();

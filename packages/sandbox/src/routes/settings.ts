@@ -2,11 +2,10 @@
 import type { Context } from '../context.js';
 import { seededSettings } from '../fixtures.js';
 import { pageOf } from '../paging.js';
-import type { OperationHandler } from '../spec-routes.js';
+import type { OperationHandlers } from '../spec-routes.js';
 
-export function settingHandlers(_ctx: Context): Record<string, OperationHandler> {
+export function settingHandlers(_ctx: Context): Pick<OperationHandlers, 'listVideoSettings'> {
   return {
-    listVideoSettings: async (request, _reply, params) =>
-      pageOf(seededSettings(request.account!), params.page as number),
+    listVideoSettings: async ({ account, query: { page } }) => pageOf(seededSettings(account), page),
   };
 }

@@ -1,0 +1,25 @@
+// The fast lane, `npm run test:fast`: the unit and in-process tests of every package in one vitest run
+// over the packages' own configs (vitest projects), without the tests tagged `full/*` in vitest.shared.ts
+// (a browser, packing, other runtimes, outside tools, our command lines run as child processes, the
+// replica matrix, matrix runs of the contract suite).
+// A budget for people: under 90 s on two cores (README). `npm test` and .ci/run still run everything,
+// package by package, with each package's own config.
+import { defineConfig } from 'vitest/config';
+import { TAGS } from './vitest.shared.js';
+
+export default defineConfig({
+  test: {
+    projects: [
+      'openapi',
+      'packages/*',
+      // Every test of these packages is tagged, and their globalSetup packs tarballs or prepares runtimes
+      // before any test, whatever the filter: the lane leaves them out whole.
+      '!packages/{release,runtime-tests,ecosystem-tests,replica-tests}',
+    ],
+    tags: TAGS,
+    // Across packages, files run side by side (npm run test:fast adds --file-parallelism over the packages'
+    // own one-at-a-time): most of their time is spent waiting on sockets and paced requests, not on the CPU
+    // (about 1.2 cores busy on average on two).
+    maxWorkers: 6,
+  },
+});

@@ -1,0 +1,25 @@
+// The tags of the tests that only the full lane runs (`npm test`, .ci/run), defined once and read by every
+// package's vitest.config.ts (vitest refuses a tag it does not know). The fast lane (`npm run test:fast`,
+// the root vitest.config.ts) leaves out every `full/*` tag. A test file carries one on its first lines
+// (`// @module-tag full/browser`); a single test or describe block takes `{ tags: ['full/tools'] }`.
+export const TAGS = [
+  { name: 'full/browser', description: "drives Debian's chromium through playwright-core" },
+  { name: 'full/packed', description: 'packs a package (npm pack) or installs packed tarballs into fresh projects' },
+  { name: 'full/runtimes', description: 'runs other runtimes: Node 22 and 24, Bun, Deno, workerd' },
+  {
+    name: 'full/tools',
+    description:
+      'starts an outside tool: Prism, the Redocly CLI, redis-server, python3, curl, the generators and runners of ecosystem-tests',
+  },
+  {
+    name: 'full/processes',
+    description:
+      'runs a command line of ours (videogen, videogen-contract, videogen-sandbox) as a child process, end to end',
+  },
+  { name: 'full/replicas', description: 'the replica matrix: many processes of one account, sharing Redis' },
+  {
+    name: 'full/matrix',
+    description:
+      'whole contract runs repeated over a matrix: both personalities under every limiter style, one per deliberate break',
+  },
+];
