@@ -78,6 +78,18 @@ const ftyp = () => {
   b.write('ftyp', 4, 'latin1');
   return b;
 };
+/** An API whose every answer is ID's status view, completed, its download_url on `host`. */
+const completedVideoApi = (host) =>
+  serve((req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        video_id: ID,
+        status: 'completed',
+        download_url: `${host.origin}/v.mp4?X-Sig=s`,
+        copyright: [],
+      }),
+    ),
+  );
 async function gzipBomb() {
   const gz = createGzip({ level: constants.Z_BEST_COMPRESSION });
   const out = [];
@@ -177,16 +189,7 @@ if (HOLES.includes(1)) {
     const timer = setInterval(() => res.write(Buffer.alloc(1)), 1000);
     res.on('close', () => clearInterval(timer));
   });
-  const api2 = await serve((req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        video_id: ID,
-        status: 'completed',
-        download_url: `${host.origin}/v.mp4?X-Sig=s`,
-        copyright: [],
-      }),
-    ),
-  );
+  const api2 = await completedVideoApi(host);
   const out = mkdtempSync(join(tmpdir(), 'probe-dl-'));
   const d = await timed(CLI, ['download', ID, join(out, 'v.mp4')], {
     VIDEO_API_KEY: KEY,
@@ -244,16 +247,7 @@ if (HOLES.includes(2)) {
 
   // A download host that sends forever, without a Content-Length.
   const host = await serve((req, res) => flood(res, { 'content-type': 'video/mp4' }, ftyp()));
-  const api = await serve((req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(
-      JSON.stringify({
-        video_id: ID,
-        status: 'completed',
-        download_url: `${host.origin}/v.mp4?X-Sig=s`,
-        copyright: [],
-      }),
-    ),
-  );
+  const api = await completedVideoApi(host);
   const out = mkdtempSync(join(tmpdir(), 'probe-dl-'));
   let written = 0;
   const watch = setInterval(() => {
