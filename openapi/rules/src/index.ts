@@ -35,6 +35,16 @@ export {
   type RetryReason,
   type WaitSource,
 } from './retry.js';
+export {
+  BODY_LIMITS,
+  BodyTimeoutError,
+  BodyWatch,
+  declaredTooLarge,
+  limitBody,
+  readBody,
+  ResponseTooLargeError,
+  type BodyLimitOptions,
+} from './body.js';
 export { CLOCK_SKEW_MS, findCreated, newestPages, type CreatedItem } from './recovery.js';
 export {
   REDACTED,

@@ -76,6 +76,12 @@ export interface PacerStore {
   view(account: string): AccountView;
   /** Calls `listener` when another process changed a schedule (a shared store): sleepers look again. */
   onChange?(listener: () => void): void;
+  /**
+   * Drops an account's schedule when it holds nothing a fresh one would not (no request in flight, no
+   * video running, no wait pending): a long-lived process (the pacing proxy) meeting many keys stays
+   * bounded. Returns whether it was dropped. A shared store may keep its own (with its own expiry).
+   */
+  forget?(account: string): boolean;
   close?(): Promise<void>;
 }
 
@@ -129,6 +135,23 @@ export class MemoryPacerStore implements PacerStore {
     if (r.peek || wait > 0) return { waitMs: wait };
     this.hold(state, r);
     return { lease: String(++this.leases) };
+  }
+
+  /** Accounts whose schedule this store holds. */
+  get size(): number {
+    return this.accounts.size;
+  }
+
+  forget(account: string): boolean {
+    const state = this.accounts.get(account);
+    if (!state) return true;
+    const now = this.now();
+    const idle = (c: ClassState) => c.inFlight === 0 && c.blockedUntil <= now;
+    if (!idle(state.classes.A) || !idle(state.classes.B) || state.fullUntil > now) return false;
+    if (this.runningOf(state, now) > 0) return false;
+    // What it learned (a policy, a slowdown) goes too: the server says it again on the next answer.
+    this.accounts.delete(account);
+    return true;
   }
 
   /** Takes a place without asking (a shared store granted it): this process's own view stays whole. */

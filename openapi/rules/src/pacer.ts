@@ -236,6 +236,17 @@ export class Pacer {
     }
   }
 
+  /**
+   * Forgets an account no request of which is in flight or waiting (a pacing proxy's key not seen for
+   * long): its schedule and the server's last words about it. False when the schedule still holds
+   * something (a video running, a wait pending): ask again later. A store without `forget` (a shared
+   * one keeps its own) has nothing to drop here.
+   */
+  forget(account = ''): boolean {
+    for (const c of ['A', 'B'] as const) this.retryAfter.delete(`${account} ${c}`);
+    return this.store.forget?.(this.storeName(account)) ?? true;
+  }
+
   /** Ends a shared store's connection (the default store holds none). */
   async close(): Promise<void> {
     await this.store.close?.();

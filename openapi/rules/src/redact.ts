@@ -12,7 +12,6 @@ export const redactedAs = (label?: string) => (label ? `[redacted ${label}]` : R
 /** Secrets shorter than this are not redacted: they would blank ordinary words. */
 const MIN_SECRET = 4;
 const ANY_BEARER = /Bearer\s+\S+/gi;
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface RedactorOptions {
   /**
@@ -23,9 +22,90 @@ export interface RedactorOptions {
   bearerTokens?: boolean;
 }
 
+/**
+ * The secrets of a redactor, indexed so that a text is read once whatever their number: every form of
+ * every secret (as sent, JSON-escaped, URL-encoded) filed under a hash of its last MIN_SECRET characters.
+ * Each position of a text looks up the forms that could end there and compares only those, so the
+ * 3,000th key a pacing proxy meets costs what the 1st did (a regular expression of every key grew with
+ * each one and was compiled again for each new key).
+ */
+class SecretIndex {
+  /** tail hash → forms ending with such a tail, longest first. */
+  readonly #byTail = new Map<number, string[]>();
+  /** form → how many secrets have it. */
+  readonly #forms = new Map<string, number>();
+
+  get empty(): boolean {
+    return this.#forms.size === 0;
+  }
+
+  add(form: string): void {
+    const n = this.#forms.get(form) ?? 0;
+    this.#forms.set(form, n + 1);
+    if (n > 0) return;
+    const tail = tailHash(form, form.length);
+    const bucket = this.#byTail.get(tail) ?? [];
+    bucket.push(form);
+    bucket.sort((a, b) => b.length - a.length);
+    this.#byTail.set(tail, bucket);
+  }
+
+  remove(form: string): void {
+    const n = this.#forms.get(form);
+    if (n === undefined) return;
+    if (n > 1) return void this.#forms.set(form, n - 1);
+    this.#forms.delete(form);
+    const tail = tailHash(form, form.length);
+    const bucket = this.#byTail.get(tail)?.filter((f) => f !== form) ?? [];
+    if (bucket.length) this.#byTail.set(tail, bucket);
+    else this.#byTail.delete(tail);
+  }
+
+  /**
+   * `text` with every occurrence of every form replaced by `marker`; overlapping occurrences (a key
+   * holding another) are one span, so no part of either stays.
+   */
+  replace(text: string, marker: string): string {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    for (let end = MIN_SECRET; end <= text.length; end++) {
+      const bucket = this.#byTail.get(tailHash(text, end));
+      if (!bucket) continue;
+      for (const form of bucket) {
+        let start = end - form.length;
+        if (start < 0 || !text.startsWith(form, start)) continue;
+        // Spans end in increasing order: the ones this one overlaps are the last ones.
+        for (let last = ends.at(-1); last !== undefined && last > start; last = ends.at(-1)) {
+          ends.pop();
+          start = Math.min(start, starts.pop() ?? start);
+        }
+        starts.push(start);
+        ends.push(end);
+        break;
+      }
+    }
+    if (!starts.length) return text;
+    let out = '';
+    let at = 0;
+    starts.forEach((start, i) => {
+      out += text.slice(at, start) + marker;
+      at = ends[i] ?? at;
+    });
+    return out + text.slice(at);
+  }
+}
+
+/** A hash of the MIN_SECRET characters of `s` before `end` (collisions are compared away). */
+function tailHash(s: string, end: number): number {
+  let h = 0;
+  for (let i = end - MIN_SECRET; i < end; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
 export class Redactor {
-  readonly #secrets = new Set<string>();
-  #pattern: RegExp | undefined;
+  /** secret → its forms. */
+  readonly #secrets = new Map<string, string[]>();
+  readonly #index = new SecretIndex();
   readonly #bearer: boolean;
 
   constructor(secrets: Iterable<string | undefined | null> = [], options: RedactorOptions = {}) {
@@ -36,8 +116,17 @@ export class Redactor {
   /** Adds a secret (an API key). Too short or empty: ignored. */
   add(secret: string | undefined | null): void {
     if (!secret || secret.length < MIN_SECRET || this.#secrets.has(secret)) return;
-    this.#secrets.add(secret);
-    this.#pattern = undefined;
+    const forms = [...new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])];
+    this.#secrets.set(secret, forms);
+    for (const f of forms) this.#index.add(f);
+  }
+
+  /** Forgets a secret (a pacing proxy's key not seen for long): texts that hold it are no longer redacted. */
+  remove(secret: string): void {
+    const forms = this.#secrets.get(secret);
+    if (!forms) return;
+    this.#secrets.delete(secret);
+    for (const f of forms) this.#index.remove(f);
   }
 
   get size(): number {
@@ -46,12 +135,11 @@ export class Redactor {
 
   /**
    * A text with every secret replaced: as sent, as it appears inside JSON text (a key holding `"` or `\`
-   * is escaped there) and URL-encoded. Longest first, so that a key containing another goes whole.
+   * is escaped there) and URL-encoded. A key containing another goes whole.
    */
   text(text: string): string {
     let out = text;
-    const pattern = this.#compiled();
-    if (pattern) out = out.replace(pattern, REDACTED);
+    if (!this.#index.empty) out = this.#index.replace(out, REDACTED);
     if (this.#bearer) out = out.replace(ANY_BEARER, `Bearer ${REDACTED}`);
     return out;
   }
@@ -71,21 +159,6 @@ export class Redactor {
       name,
       name.toLowerCase() === 'authorization' ? redactAuthorization(value, label) : this.text(value),
     ]);
-  }
-
-  #compiled(): RegExp | undefined {
-    if (this.#secrets.size === 0) return undefined;
-    if (!this.#pattern) {
-      const forms = new Set<string>();
-      for (const s of this.#secrets) {
-        forms.add(s);
-        forms.add(JSON.stringify(s).slice(1, -1));
-        forms.add(encodeURIComponent(s));
-      }
-      const sorted = [...forms].sort((a, b) => b.length - a.length);
-      this.#pattern = new RegExp(sorted.map(escapeRegExp).join('|'), 'g');
-    }
-    return this.#pattern;
   }
 }
 

@@ -14,11 +14,13 @@ import { type HeaderSource, headerValue, MAX_RETRY_AFTER_MS, parseRateLimitHeade
 export const BACKOFF = { baseMs: 1000, maxMs: 30_000 } as const;
 
 /**
- * Why no answer came. `refused`: the connection was never made (refused, no such host, TLS handshake
- * failed), so nothing was sent. `dropped`: the connection was lost after the request left. `timeout`:
- * the request left and no answer came in time. Only `refused` proves the service never saw it.
+ * Why no answer (or none that could be read) came. `refused`: the connection was never made (refused,
+ * no such host, TLS handshake failed), so nothing was sent. `dropped`: the connection was lost after
+ * the request left (its body cut off included). `timeout`: the request left and no headers came in
+ * time. `body-timeout`: the headers came, the body stalled or missed its deadline (body.ts).
+ * `too-large`: the body passed the size limit (body.ts). Only `refused` proves the service never saw it.
  */
-export type NoAnswer = 'refused' | 'dropped' | 'timeout';
+export type NoAnswer = 'refused' | 'dropped' | 'timeout' | 'body-timeout' | 'too-large';
 
 /** What one attempt met: the service's answer, or no answer. */
 export type AttemptResult =
@@ -79,8 +81,10 @@ export type RetryReason =
   | 'server-error'
   /** No answer, nothing sent (the connection was never made). */
   | 'not-sent'
-  /** No answer after the request left (connection lost, or no answer in time). */
-  | 'answer-lost';
+  /** No answer after the request left (connection lost, no headers or no whole body in time). */
+  | 'answer-lost'
+  /** The answer's body passed the size limit: reading it again would not make it smaller. */
+  | 'answer-too-large';
 
 /** Where `waitMs` comes from. */
 export type WaitSource =
@@ -140,11 +144,14 @@ export function retryDecision(input: RetryInput): RetryDecision {
 
   if ('failure' in result) {
     // A connection never made sent nothing: any method goes again. Otherwise a GET goes again, and a
-    // POST may have created a video: only a look can tell, and an absent video proves nothing yet.
-    const reason: RetryReason = result.failure === 'refused' ? 'not-sent' : 'answer-lost';
-    const mayHaveCreated = reason === 'answer-lost';
+    // POST may have created a video: only a look can tell, and an absent video proves nothing yet. A
+    // body too large is the same for a POST (its headers may have said 200); a GET would get it again.
+    const reason: RetryReason =
+      result.failure === 'refused' ? 'not-sent' : result.failure === 'too-large' ? 'answer-too-large' : 'answer-lost';
+    const mayHaveCreated = reason !== 'not-sent';
     if (mayHaveCreated && !idempotent)
       return { ...none, retry: false, reason, mayHaveCreated, lookFirst: 'stop-if-absent', ...waited(backoff()) };
+    if (reason === 'answer-too-large') return { ...none, retry: false, reason, mayHaveCreated };
     if (attempt >= maxRetries) return { ...none, retry: false, reason, mayHaveCreated, exhausted: true };
     return { ...none, retry: true, reason, mayHaveCreated, ...waited(backoff()) };
   }
@@ -218,10 +225,18 @@ const waited = (ms: number) => ({ waitMs: ms, waitFrom: 'backoff' as const });
 const NOT_CONNECTED =
   /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_.*|.*CERT.*|.*SELF_SIGNED.*|UNABLE_TO_.*)$/;
 
+/** undici's codes (also carried by body.ts's errors) of a failure after the headers came. */
+const BODY_FAILURES: Record<string, NoAnswer> = {
+  UND_ERR_BODY_TIMEOUT: 'body-timeout',
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'too-large',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+};
+
 /**
- * Why a fetch (or node:http) attempt got no answer, from its error: a timeout, a connection never made,
- * or else a connection lost after sending (the safe reading of an error we cannot place: the request
- * may have arrived). `timedOut` when the caller's own timer ended it.
+ * Why a fetch (or node:http) attempt got no answer, from its error: a timeout (of the headers or of the
+ * body), a body too large, a connection never made, or else a connection lost after sending (the safe
+ * reading of an error we cannot place: the request may have arrived). `timedOut` when the caller's own
+ * timer for the headers ended it.
  */
 export function noAnswerOf(error: unknown, timedOut = false): NoAnswer {
   if (timedOut) return 'timeout';
@@ -231,6 +246,7 @@ export function noAnswerOf(error: unknown, timedOut = false): NoAnswer {
     e = (e as { cause?: unknown }).cause, depth++
   ) {
     const { code, name } = e as { code?: unknown; name?: unknown };
+    if (typeof code === 'string' && BODY_FAILURES[code]) return BODY_FAILURES[code];
     if (name === 'TimeoutError') return 'timeout';
     if (typeof code === 'string' && NOT_CONNECTED.test(code)) return 'refused';
   }

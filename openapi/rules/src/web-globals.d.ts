@@ -14,3 +14,25 @@ declare class AbortController {
   readonly signal: AbortSignal;
   abort(reason?: unknown): void;
 }
+// The streams of fetch bodies (body.ts): only what a reader of a body and a wrapper of one need.
+type ReadableStreamReadResult<T> = { done: false; value: T } | { done: true; value?: undefined };
+interface ReadableStreamDefaultReader<T> {
+  read(): Promise<ReadableStreamReadResult<T>>;
+  cancel(reason?: unknown): Promise<void>;
+  releaseLock(): void;
+}
+interface ReadableStreamDefaultController<T> {
+  enqueue(chunk: T): void;
+  close(): void;
+  error(reason?: unknown): void;
+}
+interface UnderlyingDefaultSource<T> {
+  start?(controller: ReadableStreamDefaultController<T>): void;
+  pull?(controller: ReadableStreamDefaultController<T>): void | Promise<void>;
+  cancel?(reason?: unknown): void | Promise<void>;
+}
+declare class ReadableStream<T> {
+  constructor(source: UnderlyingDefaultSource<T>, strategy?: { highWaterMark?: number });
+  getReader(): ReadableStreamDefaultReader<T>;
+  cancel(reason?: unknown): Promise<void>;
+}

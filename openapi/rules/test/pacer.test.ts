@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   MAX_RUNNING,
+  MemoryPacerStore,
   POLLING,
   Pacer,
   PacerWaitError,
@@ -272,6 +273,32 @@ describe('Pacer', () => {
     (await pacer.acquire({ rateClass: 'B', account: 'a' })).settle({ status: 200 });
     await clock.run(pacer.acquire({ rateClass: 'B', account: 'b' }));
     expect(clock.now()).toBe(0);
+  });
+
+  it('forgets an idle account (a long-lived proxy meeting many keys), never one in flight, waiting or running', async () => {
+    const clock = virtualClock();
+    const store = new MemoryPacerStore(clock.now);
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep, store });
+    const held = await pacer.acquire({ rateClass: 'B', account: 'busy' });
+    (await pacer.acquire({ rateClass: 'B', account: 'done' })).settle({ status: 200 });
+    (await pacer.acquire({ rateClass: 'A', account: 'running', startsVideo: true })).settle({
+      status: 200,
+      video_id: 'v1',
+    });
+    (await pacer.acquire({ rateClass: 'B', account: 'limited' })).settle({
+      status: 429,
+      headers: { 'retry-after': '30' },
+    });
+    expect(store.size).toBe(4);
+    expect(pacer.forget('busy')).toBe(false);
+    expect(pacer.forget('running')).toBe(false);
+    expect(pacer.forget('limited')).toBe(false);
+    expect(pacer.forget('done')).toBe(true);
+    expect(store.size).toBe(3);
+    held.settle({ status: 200 });
+    clock.advance(POLLING.timeoutMs + 1);
+    for (const a of ['busy', 'running', 'limited']) expect(pacer.forget(a)).toBe(true);
+    expect(store.size).toBe(0);
   });
 
   it('gives the floor of a sequence', () => {

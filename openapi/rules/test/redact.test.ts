@@ -17,6 +17,37 @@ describe('Redactor', () => {
     const r = new Redactor(['abcd', 'abcdefgh']);
     expect(r.text('x abcdefgh y abcd')).toBe(`x ${REDACTED} y ${REDACTED}`);
   });
+  it('two keys that overlap in a text go as one span: no part of either stays', () => {
+    const r = new Redactor(['abcdef', 'defghi']);
+    expect(r.text('x abcdefghi y')).toBe(`x ${REDACTED} y`);
+    expect(r.text('abcdefabcdef')).toBe(`${REDACTED}${REDACTED}`);
+  });
+  it('forgets a key it is told to (a pacing proxy’s key not seen for long); a key sharing its forms stays', () => {
+    const r = new Redactor(['key-one', 'key-two']);
+    r.remove('key-one');
+    expect(r.size).toBe(1);
+    expect(r.text('key-one key-two')).toBe(`key-one ${REDACTED}`);
+    r.remove('key-two');
+    expect(r.text('key-two')).toBe('key-two');
+  });
+  it('3,000 keys: every one found in any text, as a regular expression of all of them would', () => {
+    const keys = Array.from({ length: 3000 }, (_, i) => `sk-${i.toString(36)}-${(i * 7919).toString(36)}x"/+`);
+    const r = new Redactor(keys);
+    const pattern = new RegExp(
+      [...new Set(keys.flatMap((k) => [k, JSON.stringify(k).slice(1, -1), encodeURIComponent(k)]))]
+        .sort((a, b) => b.length - a.length)
+        .map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('|'),
+      'g',
+    );
+    for (let i = 0; i < 200; i++) {
+      const k = keys[(i * 37) % keys.length]!;
+      const text = `GET /v1/videos/?key=${encodeURIComponent(k)} {"error":"bad ${JSON.stringify(k).slice(1, -1)}"} Bearer ${k} sk-${i}`;
+      const out = r.text(text);
+      expect(out).toBe(text.replace(pattern, REDACTED));
+      expect(out).not.toContain(k);
+    }
+  });
   it('ignores secrets too short to be keys, and empty ones', () => {
     const r = new Redactor(['k', '', undefined, null]);
     expect(r.size).toBe(0);

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import {
   BACKOFF,
   backoffMs,
+  BodyTimeoutError,
   noAnswerOf,
+  ResponseTooLargeError,
   RATE_LIMITS,
   RETRY_POLICY,
   retryDecision,
@@ -176,6 +178,37 @@ describe('retryDecision: the differences between the three copies, resolved', ()
       expect(decide({ result: { failure } }).lookFirst).toBeUndefined();
     }
   });
+  it('a body that stalls or misses its deadline is an answer lost: a GET goes again, a POST is looked for', () => {
+    expect(decide({ result: { failure: 'body-timeout' } })).toMatchObject({
+      retry: true,
+      reason: 'answer-lost',
+      mayHaveCreated: true,
+      waitFrom: 'backoff',
+      counted: true,
+    });
+    expect(decide({ result: { failure: 'body-timeout' }, attempt: RETRY_POLICY.maxRetries })).toMatchObject({
+      retry: false,
+      exhausted: true,
+    });
+    expect(decide({ method: 'POST', result: { failure: 'body-timeout' } })).toMatchObject({
+      retry: false,
+      mayHaveCreated: true,
+      lookFirst: 'stop-if-absent',
+    });
+  });
+  it('a body past the size limit is not read again: a GET stops there, a POST (its headers may have said 200) is looked for', () => {
+    expect(decide({ result: { failure: 'too-large' } })).toMatchObject({
+      retry: false,
+      reason: 'answer-too-large',
+      exhausted: false,
+    });
+    expect(decide({ method: 'POST', result: { failure: 'too-large' } })).toMatchObject({
+      retry: false,
+      reason: 'answer-too-large',
+      mayHaveCreated: true,
+      lookFirst: 'stop-if-absent',
+    });
+  });
   it('resolves a POST answered by a 5xx other than 503 (suite and client.api re-sent it): look first, re-send only if absent', () => {
     expect(decide({ method: 'POST', result: answer(502) })).toMatchObject({
       retry: false,
@@ -217,6 +250,13 @@ describe('noAnswerOf: why a fetch got no answer', () => {
   it('a connection lost after sending, or an error it cannot place, may have arrived', () => {
     for (const code of ['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']) expect(noAnswerOf(fetchError(code))).toBe('dropped');
     expect(noAnswerOf(new Error('something else'))).toBe('dropped');
+  });
+  it('a failure of the body, by undici’s code (body.ts’s errors carry the same)', () => {
+    expect(noAnswerOf(new BodyTimeoutError('idle', 30_000, 12))).toBe('body-timeout');
+    expect(noAnswerOf(new ResponseTooLargeError(10))).toBe('too-large');
+    expect(noAnswerOf(fetchError('UND_ERR_BODY_TIMEOUT'))).toBe('body-timeout');
+    expect(noAnswerOf(fetchError('UND_ERR_HEADERS_TIMEOUT'))).toBe('timeout');
+    expect(noAnswerOf(fetchError('UND_ERR_RES_EXCEEDED_MAX_SIZE'))).toBe('too-large');
   });
   it('a timeout: the caller’s own timer, or an AbortSignal.timeout', () => {
     expect(noAnswerOf(new Error('aborted'), true)).toBe('timeout');

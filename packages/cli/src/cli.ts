@@ -9,11 +9,11 @@ import { registerList } from './commands/list.js';
 import { registerSettings } from './commands/settings.js';
 import { registerStatus } from './commands/status.js';
 import { registerWait } from './commands/wait.js';
-import { createInvocation, type GlobalOptions, type Invocation } from './context.js';
+import { createInvocation, type GlobalOptions, type Invocation, parseSeconds, parseSize } from './context.js';
 import { describeError, sanitize } from './errors.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { type InterruptedError, interruption, onInterrupt } from './interrupt.js';
-import { PLANS } from '@videogen/openapi/rules';
+import { BODY_LIMITS, PLANS } from '@videogen/openapi/rules';
 
 const ENVIRONMENT_HELP = `
 Environment:
@@ -36,6 +36,29 @@ function buildProgram(invocation: Invocation): Command {
     .addOption(new Option('--json', 'print results as JSON on stdout (progress stays on stderr)'))
     .addOption(new Option('-q, --quiet', 'no progress output'))
     .addOption(new Option('--base-url <url>', 'API base URL including /v1 (default: $VIDEO_API_BASE_URL)'))
+    .addOption(
+      new Option('--request-timeout <seconds>', "wait this long for each answer's headers (default 60)").argParser(
+        parseSeconds('--request-timeout'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--body-timeout <seconds>',
+        `an answer's body that brings less than 1 KiB in this long has stalled: the call fails (default ${BODY_LIMITS.idleMs / 1000})`,
+      ).argParser(parseSeconds('--body-timeout')),
+    )
+    .addOption(
+      new Option(
+        '--body-deadline <seconds>',
+        `an answer's whole body within this long of its headers (default ${BODY_LIMITS.totalMs / 1000}; a video being saved: none unless given)`,
+      ).argParser(parseSeconds('--body-deadline')),
+    )
+    .addOption(
+      new Option(
+        '--max-size <size>',
+        `the largest video a download writes (default ${BODY_LIMITS.maxDownloadBytes / 1024 ** 3}GiB; e.g. 500MB, 8GB)`,
+      ).argParser(parseSize('--max-size')),
+    )
     .addOption(
       new Option('--plan <plan>', 'your plan, for the upload limits (default: $VIDEO_API_PLAN or personal)').choices([
         ...PLANS,

@@ -14,6 +14,12 @@ export interface GlobalOptions {
   quiet?: boolean;
   baseUrl?: string;
   plan?: string;
+  /** Seconds (--request-timeout, --body-timeout, --body-deadline). */
+  requestTimeout?: number;
+  bodyTimeout?: number;
+  bodyDeadline?: number;
+  /** Bytes (--max-size). */
+  maxSize?: number;
 }
 
 /**
@@ -40,6 +46,8 @@ export interface Context {
   baseUrl?: string;
   /** The invocation's facts: what the command knows so far (the video, the files, a download's file). */
   facts: ErrorContext;
+  /** --body-deadline, in ms: a download is bounded as a whole only when it is given. */
+  bodyDeadlineMs?: number;
 }
 
 export function parsePlan(value: string | undefined): Plan | undefined {
@@ -77,7 +85,16 @@ export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = p
   }
   let client: Client;
   try {
-    client = createClient({ apiKey, baseUrl, plan });
+    const ms = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
+    client = createClient({
+      apiKey,
+      baseUrl,
+      plan,
+      timeoutMs: ms(opts.requestTimeout),
+      bodyTimeoutMs: ms(opts.bodyTimeout),
+      bodyDeadlineMs: ms(opts.bodyDeadline),
+      maxDownloadBytes: opts.maxSize,
+    });
   } catch (err) {
     // The client refuses plain HTTP except on loopback: that is a fix in the command line.
     if (err instanceof TypeError)
@@ -86,7 +103,32 @@ export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = p
       );
     throw err;
   }
-  return { client, out, progress, plan, baseUrl, facts };
+  const bodyDeadlineMs = opts.bodyDeadline === undefined ? undefined : Math.round(opts.bodyDeadline * 1000);
+  return { client, out, progress, plan, baseUrl, facts, ...(bodyDeadlineMs !== undefined && { bodyDeadlineMs }) };
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+};
+
+/** A size from the command line: bytes, or with a unit (500MB, 4GB: decimal as everywhere in the toolkit; 2GiB: binary). */
+export function parseSize(name: string) {
+  return (value: string): number => {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? SIZE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
+    if (!m || unit === undefined || Number(m[1]) <= 0)
+      throw usageError(`${name} must be a size such as 500MB, 4GB or 2GiB (or a number of bytes), not "${value}".`);
+    return Math.floor(Number(m[1]) * unit);
+  };
 }
 
 /** Seconds from the command line → milliseconds; decimals allowed (useful against a fast sandbox). */

@@ -60,6 +60,8 @@ interface ApiErrorLike {
   limit?: unknown;
   video?: { status?: string };
   host?: string;
+  /** TimeoutError: which deadline passed (headers, body-idle, body-total, polling). */
+  deadline?: string;
 }
 
 function isApiError(err: unknown): err is ApiErrorLike {
@@ -88,6 +90,9 @@ const upgradeHint = (ctx: ErrorContext) =>
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A client message without the client's option names (the command line has flags for them). */
+const clientOptionsOut = (s: string) => s.replace(/ \((timeoutMs|bodyTimeoutMs|bodyDeadlineMs|maxBodyBytes)\)/g, '');
+
 function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError {
   const code = err.error_code ?? err.kind ?? err.name;
   const status = err.status;
@@ -106,6 +111,27 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       message: `${detail.replace(/\.$/, '')}. Nothing was written: the download address does not serve the video; try "videogen download ${ctx.videoId ?? 'ID'} OUT" again later, and report it if it persists.`,
       exitCode: EXIT.ERROR,
       code: 'NOT_A_VIDEO',
+      status,
+    };
+  }
+  // A download larger than the ceiling, or one that stalled or missed its deadline (the client's
+  // message says which and after how many bytes; no partial file is kept).
+  if (err.kind === 'download' && err.error_code === 'TOO_LARGE') {
+    return {
+      message: `${clientOptionsOut(detail)
+        .replace(/\(maxBytes\)/, '(--max-size)')
+        .replace(/\.$/, '')}. If the video is really that large, raise --max-size (e.g. --max-size 8GB).`,
+      exitCode: EXIT.ERROR,
+      code: 'DOWNLOAD_TOO_LARGE',
+      status,
+    };
+  }
+  if (err.kind === 'download' && err.error_code === 'BODY_TIMEOUT') {
+    const flag = /bodyDeadlineMs/.test(detail) ? '--body-deadline' : '--body-timeout';
+    return {
+      message: `${clientOptionsOut(detail).replace(/\.$/, '')} (after one fresh download address); no partial file was kept. Run "videogen download ${ctx.videoId ?? 'ID'} OUT" again later; on a slow link, raise ${flag} SECONDS.`,
+      exitCode: EXIT.ERROR,
+      code: 'DOWNLOAD_TIMEOUT',
       status,
     };
   }
@@ -173,6 +199,34 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       message: `${capital(video)} has expired: it can no longer be downloaded; generate it again.`,
       exitCode: EXIT.VIDEO_FAILED,
       code: 'VIDEO_EXPIRED',
+    };
+  }
+  // The transport's deadlines (not the wait for a video): the service, or something in between, did not
+  // send its answer in time. Which one passed, and the flag that sets it.
+  if (kind === 'timeout' && err.deadline && err.deadline !== 'polling') {
+    const flag =
+      err.deadline === 'headers'
+        ? '--request-timeout'
+        : err.deadline === 'body-idle'
+          ? '--body-timeout'
+          : '--body-deadline';
+    const what =
+      err.deadline === 'headers'
+        ? 'did not answer in time'
+        : err.deadline === 'body-idle'
+          ? 'stopped sending its answer (the body stalled)'
+          : 'did not finish sending its answer in time';
+    return {
+      message: `${ctx.baseUrl ?? 'The service'} ${what}: ${clientOptionsOut(detail)}. Try again later; if the network is slow, raise ${flag} SECONDS.`,
+      exitCode: EXIT.ERROR,
+      code: err.deadline === 'headers' ? 'HEADERS_TIMEOUT' : 'BODY_TIMEOUT',
+    };
+  }
+  if (kind === 'response_too_large') {
+    return {
+      message: `${ctx.baseUrl ?? 'The service'} sent an answer larger than the client accepts, so it was not read: ${clientOptionsOut(detail)}. No answer of the service's API is that large: a proxy or gateway in between may be misbehaving.`,
+      exitCode: EXIT.ERROR,
+      code: 'RESPONSE_TOO_LARGE',
     };
   }
   if (is('TimeoutError', 'timeout')) {

@@ -2,7 +2,7 @@
 // resources (resources/: videos, settings, conversions) → the flows built on them (waiting,
 // downloading). `client.api` is openapi-fetch over the same transport.
 import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
-import { PRODUCTION_BASE_URL, type PacerStore } from '@videogen/openapi/rules';
+import { BODY_LIMITS, PRODUCTION_BASE_URL, type PacerStore } from '@videogen/openapi/rules';
 import { APIPromise } from './api-promise.js';
 import { type Clock, realClock } from './clock.js';
 import { createCore } from './core.js';
@@ -19,7 +19,7 @@ import { Conversions, type ConversionTarget, type ConvertOptions } from './resou
 import { Settings } from './resources/settings.js';
 import { Videos, type GenerateOptions } from './resources/videos.js';
 import { builtin, env as processEnv } from './runtime.js';
-import { createTransport, fromRequest, retryOptions, type RetryOptions } from './transport.js';
+import { bodyLimits, createTransport, fromRequest, retryOptions, type RetryOptions } from './transport.js';
 import type { GenerateInput, Plan } from './uploads.js';
 
 type Schemas = components['schemas'];
@@ -45,6 +45,21 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Per attempt, until the response headers arrive (default 60 s; uploads: none unless given per call). */
   timeoutMs?: number;
+  /**
+   * Per attempt, once the headers came: an answer's body (a download's included) must bring 1 KiB more,
+   * or end, within this long of waiting for it (default 30 s), else a TimeoutError (`deadline:
+   * 'body-idle'`). A server sending a byte a second is a stall; a slow link that moves is not.
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Per attempt: an API answer's whole body within this long of its headers (default 60 s), else a
+   * TimeoutError (`deadline: 'body-total'`). Not for downloads: give `bodyDeadlineMs` to `download` itself.
+   */
+  bodyDeadlineMs?: number;
+  /** The largest API answer body accepted, decoded (default 16 MiB), else a ResponseTooLargeError. */
+  maxBodyBytes?: number;
+  /** The largest video `download` writes (default 2 GiB); a download can raise it with `maxBytes`. */
+  maxDownloadBytes?: number;
   retry?: Partial<RetryOptions>;
   /** One scheduler per account for the rate limits and the concurrency limit (default true). */
   pacing?: boolean;
@@ -125,6 +140,11 @@ export function createClient(options: ClientOptions = {}) {
     clock,
     retry,
     timeoutMs: options.timeoutMs ?? 60_000,
+    body: bodyLimits({
+      idleMs: options.bodyTimeoutMs,
+      totalMs: options.bodyDeadlineMs,
+      maxBytes: options.maxBodyBytes,
+    }),
     pacer:
       options.pacing === false
         ? undefined
@@ -178,7 +198,12 @@ export function createClient(options: ClientOptions = {}) {
       ),
     /** Streams a completed video to a file; the download host never gets the key. */
     download: (id: string, path: string, o?: DownloadOptions) =>
-      APIPromise.from(download((i, ro) => videos.get(i, ro), send, id, path, o)),
+      APIPromise.from(
+        download((i, ro) => videos.get(i, ro), send, id, path, {
+          maxBytes: options.maxDownloadBytes ?? BODY_LIMITS.maxDownloadBytes,
+          ...o,
+        }),
+      ),
   };
   return client;
 }

@@ -3,6 +3,7 @@
 import type { components } from '@videogen/openapi/types';
 import type { WithResponse } from './api-promise.js';
 import type { APIPromise } from './api-promise.js';
+import { BodyTimeoutError, declaredTooLarge, ResponseTooLargeError } from '@videogen/openapi/rules';
 import { DownloadError, VideoExpiredError, VideoFailedError, VideoNotReadyError } from './errors.js';
 import type { RequestOptions, Send } from './transport.js';
 import { builtin, noFileSystem } from './runtime.js';
@@ -11,6 +12,11 @@ import { notVideoType, SIGNATURE_BYTES, videoContainer } from './video-signature
 type Video = components['schemas']['Video'];
 export interface DownloadOptions extends RequestOptions {
   onProgress?: (p: { loaded: number; total?: number }) => void;
+  /**
+   * The largest video written (default: the client's `maxDownloadBytes`, 2 GiB): a larger declared
+   * Content-Length is refused before anything is written, and the bytes are counted as they arrive.
+   */
+  maxBytes?: number;
 }
 
 /** How much of a refusal's body the error keeps (an object store's XML error is a few hundred bytes). */
@@ -18,15 +24,18 @@ const BODY_BYTES = 512;
 
 /**
  * Streams a completed video to `path` (a temporary file, renamed when complete). The download host
- * gets no API key and no per-call headers. When it refuses (an expired URL answers 403) or drops the
- * connection, the status is read again for a fresh URL, once; then a DownloadError.
+ * gets no API key and no per-call headers. When it refuses (an expired URL answers 403), drops the
+ * connection or stalls, the status is read again for a fresh URL, once; then a DownloadError. The body
+ * is held to the transport's stall window, the call's `bodyDeadlineMs` (none unless given) and
+ * `maxBytes` (a declared Content-Length over it is refused before anything is written; the bytes are
+ * counted as they arrive, whatever the host declares): error_code BODY_TIMEOUT or TOO_LARGE.
  */
 export async function download(
   get: (id: string, o: RequestOptions) => APIPromise<Video>,
   send: Send,
   id: string,
   path: string,
-  { onProgress, signal, timeoutMs, ...o }: DownloadOptions = {},
+  { onProgress, signal, timeoutMs, bodyTimeoutMs, bodyDeadlineMs, maxBytes = Infinity, ...o }: DownloadOptions = {},
 ): Promise<WithResponse<{ path: string; bytes: number }>> {
   const fs = builtin<typeof import('node:fs')>('node:fs');
   const stream = builtin<typeof import('node:stream/promises')>('node:stream/promises');
@@ -38,7 +47,7 @@ export async function download(
   } = fs;
   const { pipeline } = stream;
   for (let fresh = false; ; fresh = true) {
-    const video = await get(id, { signal, timeoutMs, ...o });
+    const video = await get(id, { signal, timeoutMs, bodyTimeoutMs, ...o });
     const { status } = video;
     if (status !== 'completed')
       throw new (
@@ -47,19 +56,47 @@ export async function download(
     const host = hostOf(video.download_url);
     const failed = (
       message: string,
-      init: { status?: number; body?: string; cause?: unknown; headers?: Headers; error_code?: string } = {},
+      init: {
+        status?: number;
+        body?: string;
+        cause?: unknown;
+        headers?: Headers;
+        error_code?: string;
+        limit?: number;
+        retryable?: boolean;
+      } = {},
     ) =>
       new DownloadError(`Download of video ${id} from ${host} failed: ${message}`, {
         ...init,
         host,
-        retryable: init.status === undefined || init.status >= 500,
+        retryable: init.retryable ?? (init.status === undefined || init.status >= 500),
       });
+    /** A failure of the body: its deadline (BODY_TIMEOUT), its size (TOO_LARGE, never read afresh), or a drop. */
+    const bodyFailed = (cause: unknown, loaded: number, total: number | undefined) => {
+      const at = `after ${loaded} of ${total ?? '?'} bytes`;
+      const init = { status: res.status, cause, headers: res.headers };
+      if (cause instanceof BodyTimeoutError)
+        return failed(
+          cause.deadline === 'idle'
+            ? `the download host stalled: less than 1 KiB in ${cause.ms} ms (bodyTimeoutMs) ${at}`
+            : `the download did not finish within ${cause.ms} ms (bodyDeadlineMs), ${at}`,
+          { ...init, error_code: 'BODY_TIMEOUT', retryable: true },
+        );
+      if (cause instanceof ResponseTooLargeError)
+        return failed(`the video exceeds ${cause.maxBytes} bytes (maxBytes); nothing was kept`, {
+          ...init,
+          error_code: 'TOO_LARGE',
+          limit: cause.maxBytes,
+          retryable: false,
+        });
+      return failed(`the connection dropped ${at}`, init);
+    };
     // No pacing (not the API), no retry on its answers: the one retry is the fresh URL below.
     let res: Response;
     try {
       ({ response: res } = await send(
         { method: 'GET', url: video.download_url, headers: {}, secretUrl: true },
-        { pace: false, maxRetries: 0, signal, timeoutMs },
+        { pace: false, maxRetries: 0, signal, timeoutMs, bodyTimeoutMs, bodyDeadlineMs, stream: { maxBytes } },
       ));
     } catch (cause) {
       signal?.throwIfAborted();
@@ -86,7 +123,23 @@ export async function download(
       });
     const type = notVideoType(res.headers.get('content-type'));
     if (type) throw notVideo(`${res.status} ${type}`, await firstBytes(res));
-    const head = await readHead(res.body, signal);
+    // Larger than allowed by its own word: refused before anything is written, not read afresh.
+    const declared = declaredTooLarge(res.headers, maxBytes);
+    if (declared) {
+      await res.body.cancel().catch(() => {});
+      throw failed(
+        `it declares ${declared.declared} bytes (Content-Length), over the limit of ${maxBytes} bytes (maxBytes); nothing was written`,
+        { status: res.status, headers: res.headers, error_code: 'TOO_LARGE', limit: maxBytes, retryable: false },
+      );
+    }
+    let head: Awaited<ReturnType<typeof readHead>>;
+    try {
+      head = await readHead(res.body, signal);
+    } catch (cause) {
+      signal?.throwIfAborted();
+      if (!fresh && !(cause instanceof ResponseTooLargeError)) continue;
+      throw bodyFailed(cause, 0, Number(res.headers.get('content-length')) || undefined);
+    }
     if (!videoContainer(head.bytes)) {
       head.cancel();
       throw notVideo(
@@ -124,12 +177,8 @@ export async function download(
       await rm(tmp, { force: true });
       signal?.throwIfAborted();
       if ((cause as NodeJS.ErrnoException)?.syscall) throw cause; // the local file system's error (a full disk, a bad path)
-      if (!fresh) continue;
-      throw failed(`the connection dropped after ${loaded} of ${total ?? '?'} bytes`, {
-        status: res.status,
-        cause,
-        headers: res.headers,
-      });
+      if (!fresh && !(cause instanceof ResponseTooLargeError)) continue;
+      throw bodyFailed(cause, loaded, total);
     }
     return { data: { path, bytes: loaded }, response: res };
   }

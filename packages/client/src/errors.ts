@@ -22,6 +22,8 @@ export type ErrorKind =
   | 'not_ready'
   /** The service answered something the client relies on not happening (HTML on a 200, a create without video_id, a page that repeats). */
   | 'unexpected_response'
+  /** An answer's body was larger than the client accepts (maxBodyBytes, decoded). */
+  | 'response_too_large'
   /** The download host (not the API) refused the video or dropped the connection. */
   | 'download';
 
@@ -43,7 +45,16 @@ export interface ErrorInit {
   retryAfterMs?: number;
   /** A create that may have been made by an attempt whose answer did not say so, and was not sent again. */
   notResent?: boolean;
+  /** TimeoutError: which deadline passed. */
+  deadline?: TimeoutDeadline;
 }
+
+/**
+ * Which deadline a TimeoutError met: `headers` (timeoutMs: no answer began), `body-idle` (bodyTimeoutMs:
+ * the body stalled), `body-total` (bodyDeadlineMs: the body did not end in time), `polling` (waitForVideo's
+ * timeoutMs: the video was still running).
+ */
+export type TimeoutDeadline = 'headers' | 'body-idle' | 'body-total' | 'polling';
 
 /** Every failure of the client. `kind` says which subclass; `retryable` whether waiting could help. */
 export class VideoApiError extends Error {
@@ -163,6 +174,12 @@ export class ServerError extends VideoApiError {
 export class TimeoutError extends VideoApiError {
   override readonly name = 'TimeoutError';
   override readonly kind = 'timeout';
+  /** Which deadline passed: the headers', the body's (stalled, or not whole in time), or a wait's. */
+  readonly deadline: TimeoutDeadline;
+  constructor(message: string, init: ErrorInit = {}) {
+    super(message, init);
+    this.deadline = init.deadline ?? 'headers';
+  }
 }
 export class NetworkError extends VideoApiError {
   override readonly name = 'NetworkError';
@@ -183,6 +200,11 @@ export class VideoNotReadyError extends VideoApiError {
 export class UnexpectedResponseError extends VideoApiError {
   override readonly name = 'UnexpectedResponseError';
   override readonly kind = 'unexpected_response';
+}
+/** An answer's body passed the client's size limit (`limit`, bytes, decoded): it was not read further. */
+export class ResponseTooLargeError extends VideoApiError {
+  override readonly name = 'ResponseTooLargeError';
+  override readonly kind = 'response_too_large';
 }
 
 /**

@@ -19,9 +19,10 @@ export {
   VideoExpiredError,
   VideoNotReadyError,
   UnexpectedResponseError,
+  ResponseTooLargeError,
   DownloadError,
 } from './errors.js';
-export type { ErrorCode, ErrorInit, ErrorKind } from './errors.js';
+export type { ErrorCode, ErrorInit, ErrorKind, TimeoutDeadline } from './errors.js';
 export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';
 export type { Clock } from './clock.js';
 export type { PacerStore } from '@videogen/openapi/rules';

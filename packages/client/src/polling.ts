@@ -41,7 +41,11 @@ export async function waitForVideo(
         { video },
       );
     if (elapsedMs >= timeoutMs)
-      throw new TimeoutError(`Video ${id} still running after ${elapsedMs} ms`, { video, retryable: true });
+      throw new TimeoutError(`Video ${id} still running after ${elapsedMs} ms`, {
+        video,
+        retryable: true,
+        deadline: 'polling',
+      });
     await clock.sleep(Math.min(intervalMs, timeoutMs - elapsedMs), o.signal);
   }
 }

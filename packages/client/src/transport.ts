@@ -5,9 +5,14 @@
 // and whether a create must be looked for instead (at most once for every POST).
 import {
   BACKOFF,
+  BODY_LIMITS,
+  BodyTimeoutError,
+  limitBody,
   noAnswerOf,
   isIdempotent,
+  readBody,
   redactUrlQuery,
+  ResponseTooLargeError as BodyTooLarge,
   RETRY_POLICY,
   retryDecision,
   type AttemptResult,
@@ -15,7 +20,7 @@ import {
   type RetryDecision,
 } from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
-import { NetworkError, TimeoutError } from './errors.js';
+import { NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
 import { exchangeRecord, type Log } from './logger.js';
 import { type Pacer, route } from './pacer.js';
 
@@ -25,6 +30,17 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Per attempt, until the response headers arrive (default: the client's `timeoutMs`, 60 s). */
   timeoutMs?: number;
+  /**
+   * Per attempt, once the headers came: the body must bring 1 KiB more (or end) within this long of
+   * waiting for it, else a TimeoutError with `deadline: 'body-idle'` (default: the client's
+   * `bodyTimeoutMs`, 30 s). A byte a second is a stall; a slow link that moves is not.
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Per attempt: the whole body within this long of its headers, else a TimeoutError with `deadline:
+   * 'body-total'` (default: the client's `bodyDeadlineMs`, 60 s, for API answers; none for a download).
+   */
+  bodyDeadlineMs?: number;
   /** Retries of this call (default: the client's `maxRetries`, 3); 0 sends it once. */
   maxRetries?: number;
   /** Extra request headers for this call (they replace the client's of the same name). */
@@ -73,6 +89,13 @@ export interface SendOptions extends RequestOptions {
   /** Skip the pacer (the download host is not the API). */
   pace?: boolean;
   /**
+   * Hand the body out as a stream (a download), held to the stall window, the call's `bodyDeadlineMs`
+   * (none unless given) and `maxBytes`, and to the caller's signal. Default: the body is read whole
+   * within the attempt, under the client's limits for API answers, so that a failure of the body is
+   * decided like a lost answer (a GET goes again, a create is looked for).
+   */
+  stream?: { maxBytes: number };
+  /**
    * At most once for a create (generate, conversion): called, instead of re-sending, when an attempt may
    * have created the video without saying so (its answer was lost, or a 5xx other than 503). It returns
    * the video found with the answer that showed it, `'absent'` when the service shows none, or
@@ -91,8 +114,8 @@ export interface Found {
 export interface Recovered {
   /** The video the earlier attempt made: the create's data. */
   created: { video_id: string };
-  /** What that attempt met: a 5xx status, or no answer. */
-  after: { status: number } | { failure: 'dropped' | 'timeout' };
+  /** What that attempt met: a 5xx status, or no answer (none in time, or a body that stalled or was too large). */
+  after: { status: number } | { failure: Exclude<NoAnswer, 'refused'> };
 }
 
 /** What the transport did with a request: the service's last answer, and what it knows beyond it. */
@@ -113,11 +136,29 @@ export interface TransportConfig {
   clock: Clock;
   retry: RetryOptions;
   timeoutMs: number;
+  /** The limits of an API answer's body (BODY_LIMITS unless the client was given others). */
+  body: BodyLimits;
   pacer?: Pacer;
   /** Looks at a video's status (the pacer uses it when it believes the account full). */
   check?: (id: string) => Promise<unknown>;
   log: Log;
 }
+
+/** How long and how large an answer's body may be (per client; the first two also per call). */
+export interface BodyLimits {
+  /** The stall window: 1 KiB (or the end) within this long of waiting. */
+  idleMs: number;
+  /** The whole body of an API answer, from its headers. */
+  totalMs: number;
+  /** An API answer's body, decoded. */
+  maxBytes: number;
+}
+
+export const bodyLimits = (o: Partial<BodyLimits> = {}): BodyLimits => ({
+  idleMs: o.idleMs ?? BODY_LIMITS.idleMs,
+  totalMs: o.totalMs ?? BODY_LIMITS.totalMs,
+  maxBytes: o.maxBytes ?? BODY_LIMITS.maxBytes,
+});
 
 export type Send = (out: Outgoing, o?: SendOptions) => Promise<Sent>;
 
@@ -136,6 +177,12 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
   const pacer = o.pace === false ? undefined : c.pacer;
   const { signal } = o;
   const timeoutMs = o.timeoutMs ?? c.timeoutMs;
+  // A download's body is streamed to its file: only a deadline it was given bounds it as a whole.
+  const body = {
+    idleMs: o.bodyTimeoutMs ?? c.body.idleMs,
+    totalMs: o.bodyDeadlineMs ?? (o.stream ? 0 : c.body.totalMs),
+    maxBytes: o.stream ? o.stream.maxBytes : c.body.maxBytes,
+  };
   const { cls: rateClass, counts: startsVideo } = route(out);
   // A body that can be read once (a stream) is sent once.
   const maxRetries = out.upload?.once ? 0 : retry.maxRetries;
@@ -146,14 +193,14 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     signal?.throwIfAborted();
     const ticket = pacer && (await pacer.acquire(out, { signal, check: c.check, log }));
     if (attempt === 0) firstSentAt = clock.now();
-    const { res, cause, timedOut } = await sendOnce(c, out, signal, timeoutMs);
+    const { res, cause, failure: lost } = await sendOnce(c, out, { signal, timeoutMs, body, stream: !!o.stream });
     if (log.debug) await logExchange(log.debug, out, res, cause);
     if (pacer && ticket) await pacer.settle(out, ticket, res);
     if (!res) signal?.throwIfAborted();
 
     const result: AttemptResult = res
       ? { status: res.status, error_code: res.ok ? undefined : await errorCodeOf(res), headers: res.headers }
-      : { failure: noAnswerOf(cause, timedOut) };
+      : { failure: lost ?? noAnswerOf(cause) };
     const d = retryDecision({
       method: out.method,
       result,
@@ -167,7 +214,8 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
       backoff: { baseMs: retry.baseDelayMs, maxMs: retry.maxDelayMs },
       serviceUnavailableDelayMs: retry.serviceUnavailableDelayMs,
     });
-    const failure = 'failure' in result ? noAnswer(d, result.failure, cause, timeoutMs, out.method) : undefined;
+    const failure =
+      'failure' in result ? noAnswer(d, result.failure, cause, { call, timeoutMs, ...body }, out.method) : undefined;
     const what = res ? `${call} → ${res.status}` : `${call}: ${failure?.message}`;
 
     if (d.lookFirst) {
@@ -181,7 +229,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
           `${what}; the video it made was found (${found.created.video_id}): not sent again`,
         );
         const after =
-          'failure' in result ? { failure: result.failure as 'dropped' | 'timeout' } : { status: result.status };
+          'failure' in result ? { failure: result.failure as Exclude<NoAnswer, 'refused'> } : { status: result.status };
         return { response: found.response, recovered: { created: found.created, after } };
       }
       if (found === 'absent' && d.lookFirst === 'resend-if-absent') {
@@ -229,32 +277,63 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
 }
 
 /**
- * The error of an attempt without an answer. Retryable when sending it again is safe (a GET, or nothing
- * was sent); `notResent` when it may have reached the service and was not sent again.
+ * The error of an attempt without an answer (or with a body that could not be read). Retryable when
+ * sending it again is safe (a GET, or nothing was sent) and could help; `notResent` when it may have
+ * reached the service and was not sent again. A timeout says which deadline passed.
  */
-function noAnswer(d: RetryDecision, kind: NoAnswer, cause: unknown, timeoutMs: number, method: string) {
+function noAnswer(
+  d: RetryDecision,
+  kind: NoAnswer,
+  cause: unknown,
+  limits: BodyLimits & { call: string; timeoutMs: number },
+  method: string,
+) {
   const notResent = d.mayHaveCreated && !isIdempotent(method);
   const init = { cause, retryable: !notResent, notResent };
-  return kind === 'timeout'
-    ? new TimeoutError(`No response in ${timeoutMs} ms`, init)
-    : new NetworkError(`Network error: ${(cause as Error)?.cause ?? cause}`, init);
+  if (kind === 'timeout')
+    return new TimeoutError(`${limits.call}: no response headers within ${limits.timeoutMs} ms (timeoutMs)`, {
+      ...init,
+      deadline: 'headers',
+    });
+  if (kind === 'body-timeout' && cause instanceof BodyTimeoutError)
+    return cause.deadline === 'idle'
+      ? new TimeoutError(
+          `${limits.call}: the response body stalled: less than 1 KiB in ${cause.ms} ms (bodyTimeoutMs), after ${cause.received} bytes`,
+          { ...init, deadline: 'body-idle' },
+        )
+      : new TimeoutError(
+          `${limits.call}: the response body was not complete within ${cause.ms} ms of its headers (bodyDeadlineMs); ${cause.received} bytes arrived`,
+          { ...init, deadline: 'body-total' },
+        );
+  if (kind === 'too-large' && cause instanceof BodyTooLarge)
+    return new ResponseTooLargeError(
+      `${limits.call}: the response body ${cause.declared === undefined ? 'exceeds' : `declares ${cause.declared} bytes, over`} the limit of ${cause.maxBytes} bytes (maxBodyBytes), decoded`,
+      { ...init, retryable: false, limit: cause.maxBytes },
+    );
+  return new NetworkError(`Network error: ${(cause as Error)?.cause ?? (cause as Error)?.message ?? cause}`, init);
 }
 
+/** Statuses whose Response has no body (fetch refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
 /**
- * One attempt, with the per-attempt timeout (the caller's abort still wins). A plain timer and
- * controller: cheaper per call than AbortSignal.timeout + AbortSignal.any. The global fetch is
- * called with the URL and a plain init (no Request of our own: fetch builds one anyway).
+ * One attempt, with the per-attempt timeout for the headers (the caller's abort still wins), then the
+ * body: read whole under the API's limits (a failure of it is this attempt's: `failure` says which), or
+ * (`stream`) handed out as a stream held to them. A plain timer and controller: cheaper per call than
+ * AbortSignal.timeout + AbortSignal.any. The global fetch is called with the URL and a plain init (no
+ * Request of our own: fetch builds one anyway).
  */
 async function sendOnce(
   c: TransportConfig,
   out: Outgoing,
-  signal: AbortSignal | undefined,
-  timeoutMs: number,
-): Promise<{ res?: Response; cause?: unknown; timedOut?: boolean }> {
+  o: { signal?: AbortSignal; timeoutMs: number; body: BodyLimits; stream: boolean },
+): Promise<{ res?: Response; cause?: unknown; failure?: NoAnswer }> {
+  const { signal, timeoutMs } = o;
   const ac = timeoutMs ? new AbortController() : undefined;
   const stop = () => ac?.abort(signal?.reason);
   const timer = ac && setTimeout(() => ac.abort(), timeoutMs);
   if (ac && signal) signal.addEventListener('abort', stop);
+  let res: Response;
   try {
     const init: RequestInit & { duplex?: 'half' } = {
       method: out.method,
@@ -265,16 +344,115 @@ async function sendOnce(
     if (out.upload) (init.body = out.upload.stream()), (init.duplex = 'half');
     if (out.redirect) init.redirect = out.redirect;
     if (c.fetchOptions) Object.assign(init, c.fetchOptions);
-    const res = c.fetch
+    res = c.fetch
       ? await c.fetch(new Request(out.url, { ...init, signal }), { ...c.fetchOptions, signal: init.signal })
       : await fetch(out.url, init);
-    return { res };
   } catch (cause) {
-    return { cause, timedOut: !!ac?.signal.aborted && !signal?.aborted };
+    if (ac && signal) signal.removeEventListener('abort', stop);
+    return { cause, failure: noAnswerOf(cause, !!ac?.signal.aborted && !signal?.aborted) };
   } finally {
     clearTimeout(timer);
-    if (ac && signal) signal.removeEventListener('abort', stop);
   }
+  // The headers came: their deadline is over; the body's begin. The caller's abort reaches the body
+  // through the limits' signal (a stream outlives this function).
+  if (ac && signal) signal.removeEventListener('abort', stop);
+  if (!res.body) return { res };
+  const limits = { idleMs: o.body.idleMs, totalMs: o.body.totalMs, maxBytes: o.body.maxBytes, signal };
+  if (o.stream) return { res: withBody(res, limitBody(res.body, limits)) };
+  try {
+    const bytes = await readBody(res, limits);
+    return { res: NULL_BODY.has(res.status) ? withBody(res, null) : served(res, bytes) };
+  } catch (cause) {
+    return { cause, failure: noAnswerOf(cause) };
+  }
+}
+
+/**
+ * The answer, its body read within the attempt, handed out as itself: its body methods serve the bytes
+ * read, once, as fetch's do. (A copy, `new Response(bytes)`, costs a second stream per call: a quarter
+ * of a call's CPU in the per-call benchmark, npm run bench.) It keeps its status, headers, URL and its
+ * class (`instanceof Response`); `body` is a stream of the bytes, made when asked (asking uses the body
+ * up); `clone()` is a real copy.
+ */
+function served(res: Response, bytes: Uint8Array<ArrayBuffer>): Response {
+  servedBodies.set(res, { bytes, used: false });
+  return Object.setPrototypeOf(res, (servedProto ??= makeServedProto()));
+}
+
+interface ServedBody {
+  bytes: Uint8Array<ArrayBuffer>;
+  used: boolean;
+  stream?: ReadableStream<Uint8Array>;
+}
+const servedBodies = /* @__PURE__ */ new WeakMap<Response, ServedBody>();
+let servedProto: Response | undefined;
+const utf8 = /* @__PURE__ */ new TextDecoder();
+
+/** Response's prototype with its body methods reading the bytes served (made once, when first needed). */
+function makeServedProto(): Response {
+  const of = (r: Response): ServedBody => {
+    const b = servedBodies.get(r);
+    if (!b) throw new TypeError('not a served Response');
+    return b;
+  };
+  const take = (r: Response): Promise<Uint8Array<ArrayBuffer>> => {
+    const b = of(r);
+    if (b.used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+    b.used = true;
+    return Promise.resolve(b.bytes);
+  };
+  const methods: ThisType<Response> & Record<string, unknown> = {
+    arrayBuffer() {
+      return take(this).then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    },
+    bytes() {
+      return take(this).then((b) => b.slice());
+    },
+    text() {
+      return take(this).then((b) => utf8.decode(b));
+    },
+    json() {
+      return take(this).then((b) => JSON.parse(utf8.decode(b)));
+    },
+    blob() {
+      return take(this).then((b) => new Blob([b], { type: this.headers.get('content-type') ?? '' }));
+    },
+    formData() {
+      return take(this).then((b) => withBody(this, b).formData());
+    },
+    clone() {
+      const b = of(this);
+      if (b.used) throw new TypeError('Response.clone: Body has already been consumed.');
+      return withBody(this, b.bytes);
+    },
+  };
+  const proto = Object.create(Response.prototype) as Response;
+  for (const [name, value] of Object.entries(methods)) Object.defineProperty(proto, name, { value });
+  Object.defineProperties(proto, {
+    bodyUsed: {
+      get(this: Response) {
+        return of(this).used;
+      },
+    },
+    body: {
+      get(this: Response) {
+        const b = of(this);
+        if (!b.stream) {
+          b.stream = withBody(this, b.bytes).body ?? undefined;
+          b.used = true;
+        }
+        return b.stream ?? null;
+      },
+    },
+  });
+  return proto;
+}
+
+/** The answer with another body (read, or held to limits): same status, headers and URL. */
+function withBody(res: Response, body: BodyInit | null): Response {
+  const copy = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  Object.defineProperty(copy, 'url', { value: res.url });
+  return copy;
 }
 
 async function logExchange(debug: NonNullable<Log['debug']>, out: Outgoing, res: Response | undefined, cause: unknown) {

@@ -77,6 +77,68 @@ export const video = (status: string, extra: object = {}) => ({
   ...extra,
 });
 
+// ---- hostile bodies (issue 28, holes 1 and 2) -------------------------------------------------------
+
+/** Headers, then `chunk` bytes of JSON whitespace every `everyMs`, for as long as the connection lasts. */
+export const drip =
+  (everyMs = 1000, chunk = 1, headers: Record<string, string> = { 'content-type': 'application/json' }): Step =>
+  (_req, res) => {
+    res.writeHead(200, headers);
+    res.write('{"results": [');
+    const timer = setInterval(() => res.write(' '.repeat(chunk)), everyMs);
+    res.on('close', () => clearInterval(timer));
+  };
+
+/**
+ * Headers (with `headers`, e.g. a Content-Length of 10 GB, or none: chunked), then `prefix`, then 64 KiB
+ * chunks of `fill` as fast as the reader takes them, until `limit` bytes or the connection closes.
+ */
+export const flood =
+  (headers: Record<string, string>, limit = Infinity, fill = 0x20, prefix?: Buffer): Step =>
+  (_req, res) => {
+    res.writeHead(200, headers);
+    if (prefix) res.write(prefix);
+    const chunk = Buffer.alloc(64 * 1024, fill);
+    let sent = 0;
+    let open = true;
+    res.on('close', () => (open = false));
+    const pump = () => {
+      while (open && sent < limit) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (open) res.end();
+    };
+    pump();
+  };
+
+/** A gzip body of `bytes` JSON whitespace (a few hundred KB per 100 MB): a decompression bomb. */
+export async function gzipBomb(bytes: number): Promise<Buffer> {
+  const { createGzip, constants } = await import('node:zlib');
+  const gz = createGzip({ level: constants.Z_BEST_COMPRESSION });
+  const out: Buffer[] = [];
+  gz.on('data', (c: Buffer) => out.push(c));
+  const done = new Promise((r) => gz.on('end', r));
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  for (let sent = 0; sent < bytes; sent += chunk.length)
+    if (!gz.write(chunk)) await new Promise((r) => gz.once('drain', r));
+  gz.end();
+  await done;
+  return Buffer.concat(out);
+}
+
+/** Answers with `body` as a gzip-encoded JSON body (its Content-Length the compressed size, as honest servers do). */
+export const gzipped =
+  (body: Buffer): Step =>
+  (_req, res) =>
+    res
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': String(body.length),
+      })
+      .end(body);
+
 /** `n` bytes (at least 8) that start like an MP4 file: an ISO BMFF \`ftyp\` box header. */
 export function mp4Bytes(n = 16): Buffer {
   const b = Buffer.alloc(Math.max(n, 8));

@@ -111,6 +111,27 @@ describe('.withResponse() and .asResponse()', () => {
     expect((await res.json()).video_id).toBe(VIDEO_ID);
   });
 
+  it('the Response handed out behaves as fetch’s: read once by any body method, its stream, a clone, its URL (its body was read within the attempt, issue 28)', async () => {
+    const srv = await api();
+    const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, pacing: false });
+    const get = () => client.videos.get(VIDEO_ID).asResponse();
+    const res = await get();
+    expect(res).toBeInstanceOf(Response);
+    expect(res.url).toBe(`${srv.baseUrl}/videos/${VIDEO_ID}/`);
+    const copy = res.clone();
+    expect(JSON.parse(await res.text()).video_id).toBe(VIDEO_ID);
+    expect(res.bodyUsed).toBe(true);
+    await expect(res.json()).rejects.toThrow(TypeError);
+    expect(() => res.clone()).toThrow(TypeError);
+    expect((await copy.json()).video_id).toBe(VIDEO_ID);
+    const streamed = await get();
+    expect(JSON.parse(await new Response(streamed.body).text()).video_id).toBe(VIDEO_ID);
+    expect(streamed.bodyUsed).toBe(true);
+    const bytes = new Uint8Array(await (await get()).arrayBuffer());
+    expect(JSON.parse(new TextDecoder().decode(bytes)).video_id).toBe(VIDEO_ID);
+    expect((await (await get()).blob()).type).toMatch(/json/);
+  });
+
   it('an error keeps status, headers and retryAfter (withResponse and asResponse reject with it)', async () => {
     const srv = await faultServer([err(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '7', 'x-request-id': 'req-e' })]);
     close = srv.close;

@@ -121,7 +121,8 @@ describe('maxRetries, timeoutMs and signal per call', () => {
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, pacing: false, maxRetries: 0 });
     const e = await client.videos.get(VIDEO_ID, { timeoutMs: 50 }).catch((x) => x);
     expect(e).toBeInstanceOf(TimeoutError);
-    expect(e.message).toBe('No response in 50 ms');
+    expect(e).toMatchObject({ deadline: 'headers' });
+    expect(e.message).toBe(`GET ${srv.baseUrl}/videos/${VIDEO_ID}/: no response headers within 50 ms (timeoutMs)`);
     const e2 = await client.settings.list({ timeoutMs: 30 }).catch((x) => x);
     expect(e2).toBeInstanceOf(TimeoutError);
   });

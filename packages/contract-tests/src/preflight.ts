@@ -6,10 +6,12 @@
 // Imports only Node and the rules, so that the pacing proxy (src/proxy/) can use it as it is.
 import {
   BASE_PATH,
+  BODY_LIMITS,
   classifyError,
   operationById,
   parseRateLimitHeaders,
   RATE_LIMITS,
+  readBody,
   RETRY_POLICY,
 } from '@videogen/openapi/rules';
 
@@ -135,6 +137,8 @@ export function unreachable(url: URL, err: unknown, urlSource: string, timeoutMs
     code === 'UND_ERR_HEADERS_TIMEOUT'
   )
     return `cannot reach ${target}: no answer within ${Math.round(timeoutMs / 1000)} s (${code}): check ${urlSource} and that the network reaches ${host}`;
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' || code === 'UND_ERR_BODY_TIMEOUT')
+    return `${target} answered, but ${errorMessage(err)} (${code}): it is not the API, or something in between breaks its answers; check ${urlSource}`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
     return `cannot reach ${target}: no route to ${host} (${code}): check ${urlSource} and the network`;
   if (
@@ -375,5 +379,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
 /** The preflight's sender over fetch (the suite's own transport): redirects are answers, never followed. */
 export const fetchProbe: ProbeSend = async (url, headers, timeoutMs) => {
   const res = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-  return { status: res.status, headers: res.headers, text: await res.text() };
+  // At most the rules' limit of an answer, decoded (a gzip bomb is stopped there, issue 28).
+  const bytes = await readBody(res, { maxBytes: BODY_LIMITS.maxBytes });
+  return { status: res.status, headers: res.headers, text: new TextDecoder().decode(bytes) };
 };

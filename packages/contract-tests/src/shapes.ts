@@ -84,6 +84,20 @@ export interface TargetConfig {
   generation?: GenerationSettings;
   /** How the user named the profile and the budget, so that a skip reason names what they typed. */
   named?: Pick<Named, 'profile' | 'budget'>;
+  /** The time and size limits of each attempt (--timeout, --body-timeout, --body-deadline). */
+  limits?: AttemptLimits;
+}
+
+/** How long one attempt may wait and how much it may read (defaults: engine/http.ts attemptLimits). */
+export interface AttemptLimits {
+  /** For the answer's headers, once the request is sent (--timeout). */
+  timeoutMs?: number;
+  /** The body stalls when less than 1 KiB arrives in this long (--body-timeout). */
+  bodyTimeoutMs?: number;
+  /** The whole body, from its headers (--body-deadline). */
+  bodyDeadlineMs?: number;
+  /** The body, decoded. */
+  maxBodyBytes?: number;
 }
 
 /** Generated requests: how many per operation, the wall-time budget of the phase, and the seed. */

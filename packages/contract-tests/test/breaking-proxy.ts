@@ -1,6 +1,6 @@
 // A proxy in front of the real sandbox that breaks the contract on purpose, one way per instance:
 // it can rewrite the request (key, path), answer by itself, or rewrite the response.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 export interface ProxiedRequest {
   method: string;
@@ -18,7 +18,9 @@ export interface ProxiedResponse {
 
 /** Close the caller's connection without an answer (after the sandbox did the work, from `response`). */
 export const DROP = 'drop';
-type Outcome = ProxiedResponse | typeof DROP | void;
+/** An answer written by hand on the caller's response (a body that never ends, a bomb): hostile transports. */
+export type Handwritten = (res: ServerResponse) => void;
+type Outcome = ProxiedResponse | typeof DROP | Handwritten | void;
 
 export interface Break {
   /** Change the request before it is forwarded, or answer it without forwarding. */
@@ -77,6 +79,7 @@ export async function startBreakingProxy(upstreamOrigin: string, brk: Break = {}
         out = (await brk.response?.(answered, pr, upstream)) ?? answered;
       }
       if (out === DROP) return void req.socket.destroy();
+      if (typeof out === 'function') return void out(res);
       res.writeHead(out.status, out.headers);
       res.end(out.text);
     } catch (err) {

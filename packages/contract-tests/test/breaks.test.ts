@@ -29,12 +29,17 @@ describe('each contract break is caught by the expected check', () => {
   it.concurrent.each(BREAKS.map((b) => [b.name, b] as const))('%s', async (_name, b) => {
     const { byId, results } = await runAgainstProxy(b.make, b.operations, {}, undefined, {
       burstInRealTime: b.burstInRealTime,
+      limits: b.limits,
     });
     for (const id of b.expect) {
       const r = byId.get(id);
       expect(r, `check ${id} did not run`).toBeDefined();
       if (b.decision === undefined)
-        expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'failed' });
+        expect({ id, state: r!.state, message: r!.message }).toMatchObject({
+          id,
+          state: 'failed',
+          ...(b.message && { message: expect.stringMatching(b.message) }),
+        });
       else {
         expect({ id, state: r!.state, message: r!.message }).toMatchObject({ id, state: 'drift' });
         expect(

@@ -1,5 +1,7 @@
 // The deliberate contract breaks of the self-test, each with the check that must catch it.
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { constants, createGzip } from 'node:zlib';
 import {
   DROP,
   editJson,
@@ -9,7 +11,7 @@ import {
   type ProxiedRequest,
   type ProxiedResponse,
 } from './breaking-proxy.ts';
-import type { TargetConfig } from '../src/shapes.ts';
+import type { AttemptLimits, TargetConfig } from '../src/shapes.ts';
 
 export interface BreakCase {
   name: string;
@@ -26,6 +28,10 @@ export interface BreakCase {
   burstInRealTime?: boolean;
   /** Operations whose checks run against this break (a subset keeps 20 runs fast). */
   operations: string[];
+  /** What the failing checks' messages must say (every `expect` check's). */
+  message?: RegExp;
+  /** The suite's limits for this run (short deadlines, so that a hostile transport ends in seconds). */
+  limits?: AttemptLimits;
   make(target: TargetConfig): Break;
 }
 
@@ -47,6 +53,31 @@ const json = (status: number, body: unknown): ProxiedResponse => ({
   headers: { 'content-type': 'application/json' },
   text: JSON.stringify(body),
 });
+
+/** Headers, then one byte of JSON whitespace a second for as long as the caller listens: a body that never ends. */
+const drip = (res: ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"video_id": ');
+  const timer = setInterval(() => res.write(' '), 1000);
+  res.on('close', () => clearInterval(timer));
+};
+
+/** 1 GiB of JSON whitespace, gzipped (about 1 MB): made once, when a break first needs it. */
+let bomb: Promise<Buffer> | undefined;
+export function gzipBomb(): Promise<Buffer> {
+  bomb ??= (async () => {
+    const gz = createGzip({ level: constants.Z_BEST_COMPRESSION });
+    const out: Buffer[] = [];
+    gz.on('data', (c: Buffer) => out.push(c));
+    const done = new Promise((r) => gz.on('end', r));
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    for (let i = 0; i < 1024; i++) if (!gz.write(chunk)) await new Promise((r) => gz.once('drain', r));
+    gz.end();
+    await done;
+    return Buffer.concat(out);
+  })();
+  return bomb;
+}
 
 export const BREAKS: BreakCase[] = [
   // Issue 20: what the interface leaves open answered the way a production backend (Django REST Framework)
@@ -557,6 +588,41 @@ export const BREAKS: BreakCase[] = [
         isGenerate(req) && res.status === 400
           ? editJson(res, (b) => void (b.error_code === 'FILE_UPLOAD_ERROR' && (b.error_code = 'INVALID_REQUEST')))
           : undefined,
+    }),
+  },
+  // Issue 28, holes 1 and 2: hostile transports. Before, one attempt had 60 s for headers and body
+  // together, a drip held each request 4 minutes (its retries included), and a bomb was inflated whole.
+  {
+    name: "an expired video's status view drips: headers, then a byte a second (a body that never ends)",
+    expect: ['getVideo › status_view_expired'],
+    only: true,
+    operations: ['getVideo'],
+    message: /stalled: less than 1024 bytes in 1 s/,
+    limits: { bodyTimeoutMs: 1000 },
+    make: (t) => ({
+      response: (res, req) => (pathOf(req) === `/v1/videos/${t.fixtures.expiredVideoId}/` ? drip : undefined),
+    }),
+  },
+  {
+    name: "an unknown video's 404 is a gzip bomb (1 MB that inflates to 1 GiB)",
+    expect: ['getVideo › not_found_unknown_id'],
+    only: true,
+    operations: ['getVideo'],
+    message: /exceeds the limit of 16777216 bytes/,
+    make: (t) => ({
+      response: async (res, req) => {
+        const id = VIDEO.exec(pathOf(req))?.[1];
+        if (res.status !== 404 || !id || id === t.fixtures.otherAccountVideoId) return undefined;
+        const body = await gzipBomb();
+        return (out: ServerResponse) =>
+          out
+            .writeHead(404, {
+              'content-type': 'application/json',
+              'content-encoding': 'gzip',
+              'content-length': String(body.length),
+            })
+            .end(body);
+      },
     }),
   },
   {

@@ -41,7 +41,11 @@ export async function runAgainstProxy(
   sandboxOptions: Record<string, unknown> = {},
   profile?: Profile,
   /** The sandbox's time runs during the burst (no holdTime): for a break that waits upstream for it to pass. */
-  { burstInRealTime = false, generation }: { burstInRealTime?: boolean; generation?: GenerationSettings } = {},
+  {
+    burstInRealTime = false,
+    generation,
+    limits,
+  }: { burstInRealTime?: boolean; generation?: GenerationSettings; limits?: TargetConfig['limits'] } = {},
 ): Promise<{ results: RunResult[]; byId: Map<string, RunResult>; run: Run; violations: string[]; bursts: number }> {
   const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, sandboxOptions);
   const proxy = await startBreakingProxy(sandbox.handle.origin, make(sandbox.config));
@@ -51,6 +55,7 @@ export async function runAgainstProxy(
       baseUrl: proxy.baseUrl,
       holdTime: burstInRealTime ? undefined : sandbox.config.holdTime,
       ...(generation && { generation }),
+      ...(limits && { limits }),
     };
     const { run, results, byId, bursts } = await runSuite(target, { operations, profile });
     return { results, byId, run, violations: [...sandbox.handle.violations], bursts };

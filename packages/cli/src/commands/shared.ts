@@ -73,7 +73,12 @@ export async function downloadTo(ctx: Context, videoId: string, out: string): Pr
   try {
     // A signal stops the download; the client removes its temporary file before the process exits.
     const saved = await interruptible((signal) =>
-      ctx.client.download(videoId, path, { signal, onProgress: ({ loaded, total }) => bar.update(loaded, total) }),
+      ctx.client.download(videoId, path, {
+        signal,
+        // A video on a slow link keeps moving: bounded as a whole only when --body-deadline is given.
+        ...(ctx.bodyDeadlineMs !== undefined && { bodyDeadlineMs: ctx.bodyDeadlineMs }),
+        onProgress: ({ loaded, total }) => bar.update(loaded, total),
+      }),
     );
     bar.done();
     return saved;

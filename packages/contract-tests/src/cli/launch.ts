@@ -64,6 +64,7 @@ export function sandboxTarget(
     rateLimited: true,
     strict: s?.strict ?? true,
     everyCombination: s?.everyCombination ?? false,
+    ...(s?.limits && { limits: s.limits }),
     ...(s?.generation && { generation: s.generation }),
     ...(s?.named && { named: s.named }),
     fixtures: {
@@ -176,6 +177,7 @@ export async function startPrismTarget(s: Settings): Promise<Launched> {
     rateLimited: false,
     strict: strictDefault(s, 'prism'),
     everyCombination: s.everyCombination,
+    limits: s.limits,
     generation: s.generation,
     named: s.named,
     fixtures: {},

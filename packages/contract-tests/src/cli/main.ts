@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { BODY_LIMITS } from '@videogen/openapi/rules';
 import { redact } from '../engine/redact.ts';
 import { formatPlans, plans } from '../commands/plan.ts';
 import { checkTraffic, formatTraffic, readTraffic } from '../commands/har.ts';
@@ -20,6 +21,9 @@ const OPTIONS = {
   profile: { type: 'string' },
   'target-kind': { type: 'string' },
   'time-scale': { type: 'string' },
+  timeout: { type: 'string' },
+  'body-timeout': { type: 'string' },
+  'body-deadline': { type: 'string' },
   strict: { type: 'boolean' },
   'no-strict': { type: 'boolean' },
   budget: { type: 'string' },
@@ -63,6 +67,9 @@ Target (an option wins over its environment variable):
   --budget N               CONTRACT_CREDIT_BUDGET  spend at most N credits; what does not fit is skipped, cheapest coverage first
   --every-combination      CONTRACT_EVERY_COMBINATION=1  generate every valid field combination (a full run: 8 credits instead of 5)
   --time-scale N           CONTRACT_TIME_SCALE     the target runs N times faster than real time (sandbox --time-scale)
+  --timeout SECONDS        CONTRACT_TIMEOUT        wait this long for an answer's headers (default 60)
+  --body-timeout SECONDS   CONTRACT_BODY_TIMEOUT   an answer's body stalls when less than 1 KiB arrives in this long (default ${BODY_LIMITS.idleMs / 1000})
+  --body-deadline SECONDS  CONTRACT_BODY_DEADLINE  an answer's whole body within this long of its headers (default ${BODY_LIMITS.totalMs / 1000}; at most ${BODY_LIMITS.maxBytes / 2 ** 20} MiB)
   --strict | --no-strict   CONTRACT_STRICT=1|0     decision mismatches fail the run too (default: only against the sandbox)
   --prism                                          start the Prism mock and run against it (workspace only: needs @stoplight/prism-cli)
   CHECK… / --only CHECK    CONTRACT_ONLY=a,b       judge only these: an operation, a check, or operation.check

@@ -7,6 +7,7 @@ import { registerSecret } from '../engine/redact.ts';
 import {
   FIXTURE_ENV,
   PROFILES,
+  type AttemptLimits,
   type FixtureIds,
   type GenerationSettings,
   type Named,
@@ -38,6 +39,8 @@ export interface Settings {
   fixturesFile: string;
   /** Check filters (`listVideos`, `paging_first_page`, `listVideos.paging_first_page`): only matching checks are judged. */
   only: string[];
+  /** The time limits of each attempt (--timeout, --body-timeout, --body-deadline), when given. */
+  limits: AttemptLimits;
 }
 
 const KINDS: TargetKind[] = ['external', 'sandbox', 'prism'];
@@ -66,6 +69,14 @@ function flag(value: string | boolean | undefined): boolean | undefined {
   return value === '1' || value.toLowerCase() === 'true';
 }
 
+/** Seconds (decimals allowed) → ms; undefined when not given. */
+function seconds(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${name} must be a number of seconds > 0, not ${value}`);
+  return n * 1000;
+}
+
 /** A mistake in the command line or the environment: printed with the usage hint, exit 2. */
 export class UsageError extends Error {}
 
@@ -74,6 +85,9 @@ export interface OptionValues {
   profile?: string;
   'target-kind'?: string;
   'time-scale'?: string;
+  timeout?: string;
+  'body-timeout'?: string;
+  'body-deadline'?: string;
   strict?: boolean;
   'no-strict'?: boolean;
   budget?: string;
@@ -109,6 +123,19 @@ export function settingsFrom(o: OptionValues, env: NodeJS.ProcessEnv = process.e
   const ts = timeScale === undefined || timeScale === '' ? undefined : Number(timeScale);
   if (ts !== undefined && !(ts > 0)) throw new UsageError(`the time scale must be a number > 0, not ${timeScale}`);
   const driftFile = o.drift ?? env.CONTRACT_DRIFT_FILE ?? 'test-results/drift.md';
+  const limits: AttemptLimits = {};
+  const timeoutMs = seconds('--timeout / CONTRACT_TIMEOUT', o.timeout ?? env.CONTRACT_TIMEOUT);
+  const bodyTimeoutMs = seconds(
+    '--body-timeout / CONTRACT_BODY_TIMEOUT',
+    o['body-timeout'] ?? env.CONTRACT_BODY_TIMEOUT,
+  );
+  const bodyDeadlineMs = seconds(
+    '--body-deadline / CONTRACT_BODY_DEADLINE',
+    o['body-deadline'] ?? env.CONTRACT_BODY_DEADLINE,
+  );
+  if (timeoutMs !== undefined) limits.timeoutMs = timeoutMs;
+  if (bodyTimeoutMs !== undefined) limits.bodyTimeoutMs = bodyTimeoutMs;
+  if (bodyDeadlineMs !== undefined) limits.bodyDeadlineMs = bodyDeadlineMs;
   return {
     baseUrl: (o['base-url'] ?? env.VIDEO_API_BASE_URL) || undefined,
     kind: oneOf('--target-kind / CONTRACT_TARGET_KIND', o['target-kind'] ?? env.CONTRACT_TARGET_KIND, KINDS),
@@ -123,6 +150,7 @@ export function settingsFrom(o: OptionValues, env: NodeJS.ProcessEnv = process.e
     failuresDir: o.failures ?? env.CONTRACT_FAILURES_DIR ?? 'test-results/failures',
     fixturesFile: o.fixtures ?? env.CONTRACT_FIXTURES_FILE ?? 'test-results/fixtures.json',
     only: o.only ?? (env.CONTRACT_ONLY ? env.CONTRACT_ONLY.split(',') : []),
+    limits,
     keyless: o.keyless ?? flag(env.CONTRACT_KEYLESS) ?? false,
     generation: {
       examples: count('--examples / CONTRACT_EXAMPLES', o.examples ?? env.CONTRACT_EXAMPLES) ?? DEFAULT_EXAMPLES,
@@ -189,6 +217,7 @@ export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env
     ...(pacingUrl && kind !== 'prism' && { pacingUrl }),
     strict: strictDefault(s, kind),
     everyCombination: s.everyCombination,
+    limits: s.limits,
     generation: s.generation,
     named: s.named,
   };
@@ -210,6 +239,10 @@ export function envForTarget(config: TargetConfig): Record<string, string> {
   if (config.pacingUrl) env[PACING_URL_VARIABLE] = config.pacingUrl;
   if (config.freePlanKey) env.CONTRACT_FREE_PLAN_KEY = config.freePlanKey;
   if (config.noCreditKey) env.CONTRACT_NO_CREDIT_KEY = config.noCreditKey;
+  const { timeoutMs, bodyTimeoutMs, bodyDeadlineMs } = config.limits ?? {};
+  if (timeoutMs !== undefined) env.CONTRACT_TIMEOUT = String(timeoutMs / 1000);
+  if (bodyTimeoutMs !== undefined) env.CONTRACT_BODY_TIMEOUT = String(bodyTimeoutMs / 1000);
+  if (bodyDeadlineMs !== undefined) env.CONTRACT_BODY_DEADLINE = String(bodyDeadlineMs / 1000);
   for (const [k, name] of Object.entries(FIXTURE_ENV)) {
     const v = config.fixtures[k as keyof FixtureIds];
     if (v) env[name] = v;

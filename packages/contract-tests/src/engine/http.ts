@@ -7,8 +7,10 @@
 // operation, as openapi-fetch types a call: `call('getVideo', { path: { video_id } })`; the method and
 // the path template come from the document's operation table, never from a path written here.
 import {
+  BODY_LIMITS,
   noAnswerOf,
   OPERATIONS,
+  readBody,
   retryDecision,
   type AttemptResult,
   type OperationEntry,
@@ -17,7 +19,7 @@ import {
   type RetryDecision,
 } from '@videogen/openapi/rules';
 import type { JsonRequestBody, OperationId, PathParams, QueryParams, Untrusted } from '@videogen/openapi/types';
-import type { Exchange, RecordedRequest, RequestOptions, TransientAnswer } from '../shapes.ts';
+import type { AttemptLimits, Exchange, RecordedRequest, RequestOptions, TransientAnswer } from '../shapes.ts';
 import type { Contract } from './contract.ts';
 import { curlLine, recordRequest } from './recorded-request.ts';
 import { lookForCreated } from './recovery.ts';
@@ -41,10 +43,20 @@ export interface Recorder {
   knownVideos(): ReadonlySet<string>;
   /** A create may have made a video (and spent a credit) although its answer did not say so; the video when found. */
   mayHaveCreated(videoId: string | undefined): void;
+  /** The time and size limits of one attempt (TargetConfig.limits; attemptLimits fills the defaults). */
+  readonly limits?: AttemptLimits;
 }
 
-/** Time limit for the answer's headers and body of one attempt. */
-const ATTEMPT_TIMEOUT_MS = 60_000;
+/** Time limit for the answer's headers, once a request is sent (--timeout). */
+const HEADERS_TIMEOUT_MS = 60_000;
+
+/** The limits of one attempt: what the run was given, else the suite's defaults (the rules' BODY_LIMITS for the body). */
+export const attemptLimits = (l: AttemptLimits = {}): Required<AttemptLimits> => ({
+  timeoutMs: l.timeoutMs ?? HEADERS_TIMEOUT_MS,
+  bodyTimeoutMs: l.bodyTimeoutMs ?? BODY_LIMITS.idleMs,
+  bodyDeadlineMs: l.bodyDeadlineMs ?? BODY_LIMITS.totalMs,
+  maxBodyBytes: l.maxBodyBytes ?? BODY_LIMITS.maxBytes,
+});
 
 /**
  * A request of one operation: its path parameters by name (any text: a malformed id is a request the
@@ -165,7 +177,7 @@ export class Api {
           });
       const started = performance.now();
       firstSentAt ??= Date.now();
-      const sent = await sendOnce(this.baseUrl + path + qs, { method, headers, body });
+      const sent = await sendOnce(this.baseUrl + path + qs, { method, headers, body }, attemptLimits(this.rec.limits));
       const report = (t: Pick<TransientAnswer, 'status' | 'errorCode' | 'detail' | 'action'>) => {
         this.rec.transient({
           scenario,
@@ -313,17 +325,40 @@ export class Api {
 
 /**
  * One attempt: the answer with its whole body, or the error that left none. redirect manual: a 3xx is
- * recorded and judged like any other answer, never followed.
+ * recorded and judged like any other answer, never followed. The headers within `timeoutMs`; then the
+ * body under the rules' one watch (readBody): it stalls when less than 1 KiB arrives in `bodyTimeoutMs`,
+ * is whole within `bodyDeadlineMs`, and at most `maxBodyBytes` decoded. Its errors carry undici's codes,
+ * which noAnswerOf reads: a body that failed is a lost answer, decided like one.
  */
 async function sendOnce(
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string | FormData },
+  limits: Required<AttemptLimits>,
 ): Promise<{ res: Response; text: string } | { error: Error }> {
+  const headers = new AbortController();
+  const timer = setTimeout(
+    () =>
+      headers.abort(
+        new DOMException(
+          `no answer headers within ${Math.round(limits.timeoutMs / 1000)} s (--timeout)`,
+          'TimeoutError',
+        ),
+      ),
+    limits.timeoutMs,
+  );
   try {
-    const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
-    return { res, text: await res.text() };
+    const res = await fetch(url, { ...init, redirect: 'manual', signal: headers.signal });
+    clearTimeout(timer);
+    const bytes = await readBody(res, {
+      idleMs: limits.bodyTimeoutMs,
+      totalMs: limits.bodyDeadlineMs,
+      maxBytes: limits.maxBodyBytes,
+    });
+    return { res, text: new TextDecoder().decode(bytes) };
   } catch (error) {
     return { error: error as Error };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -46,6 +46,7 @@ export class Run implements Recorder {
   readonly exchanges: Exchange[] = [];
   readonly transients: TransientAnswer[] = [];
   readonly timeScale: number;
+  readonly limits?: TargetConfig['limits'];
   readonly main: Api;
   readonly anon: Api;
   readonly other?: Api;
@@ -74,6 +75,7 @@ export class Run implements Recorder {
     for (const k of [target.apiKey, target.otherAccountKey, target.freePlanKey, target.noCreditKey]) registerSecret(k);
     this.contract = loadContract();
     this.timeScale = target.timeScale;
+    this.limits = target.limits;
     this.pacer = pacer ?? pacerFor(target);
     this.pacer.enabled = target.rateLimited;
     const api = (account: string, key: string | undefined) => new Api(this, target.baseUrl, account, key);

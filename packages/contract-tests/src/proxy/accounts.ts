@@ -4,6 +4,11 @@
 // on a command line), and `--one-account` puts every key in one (the safe choice when unsure).
 // Keys are held in memory only, to redact them from everything the proxy writes (the toolkit's one
 // redaction, @videogen/openapi/rules' Redactor).
+//
+// Bounded (issue 28, hole 7): a key with no request in flight is forgotten once it has not been seen for
+// `keyIdleMs`, or, beyond `maxKeys` keys, the one seen least recently first; the pacer is told to drop
+// its account's schedule when no key of the account is left. Nothing is lost by it: a forgotten key that
+// comes back is met afresh, and by then its account's windows have passed.
 import { fingerprint } from '../engine/fingerprint.ts';
 import { Redactor } from '@videogen/openapi/rules';
 
@@ -16,6 +21,27 @@ export interface Caller {
   authorization: string;
 }
 
+/** Keys held at most (the least recently seen idle key goes first). */
+export const MAX_KEYS = 1000;
+/** A key not seen for this long, with no request in flight, is forgotten. */
+export const KEY_IDLE_MS = 60 * 60_000;
+
+interface Held {
+  secret: string;
+  account: string;
+  lastSeen: number;
+  /** Requests of this key not finished yet. */
+  active: number;
+}
+
+export interface AccountsOptions {
+  sameAccount?: string[][];
+  oneAccount?: boolean;
+  maxKeys?: number;
+  keyIdleMs?: number;
+  now?: () => number;
+}
+
 /** The secret of an Authorization header: the token of `Bearer <token>`, else the whole value. */
 function secretOf(header: string): string {
   const m = /^Bearer\s+(.+?)\s*$/i.exec(header);
@@ -25,42 +51,110 @@ function secretOf(header: string): string {
 export class Accounts {
   private readonly groups = new Map<string, string>();
   private readonly secrets = new Redactor();
-  private readonly seen = new Set<string>();
+  /** fingerprint → its key; in the order last seen (a Map keeps insertion order: a use moves it last). */
+  private readonly held = new Map<string, Held>();
+  /** Keys held per account: its schedule goes when the last one does. */
+  private readonly perAccount = new Map<string, number>();
+  /** Accounts without a key whose schedule still held something (a running video): asked again later. */
+  private readonly lingering = new Set<string>();
   private readonly oneAccount: boolean;
+  private readonly maxKeys: number;
+  private readonly keyIdleMs: number;
+  private readonly now: () => number;
+  /** Keys forgotten so far. */
+  forgotten = 0;
 
   constructor(
-    options: { sameAccount?: string[][]; oneAccount?: boolean } = {},
+    options: AccountsOptions = {},
     private readonly onNew: (fingerprint: string, account: string) => void = () => {},
+    /**
+     * Told when the last key of an account is forgotten: the pacer drops its schedule, or says it
+     * cannot yet (false: a video still running), and is asked again on later requests.
+     */
+    private readonly onForget: (account: string) => boolean = () => true,
   ) {
     this.oneAccount = options.oneAccount ?? false;
+    this.maxKeys = options.maxKeys ?? MAX_KEYS;
+    this.keyIdleMs = options.keyIdleMs ?? KEY_IDLE_MS;
+    this.now = options.now ?? Date.now;
     for (const group of options.sameAccount ?? []) {
       const fps = group.map((f) => (f.startsWith('key:') ? f : `key:${f}`).toLowerCase());
       for (const fp of fps) this.groups.set(fp, fps[0]);
     }
   }
 
-  /** The caller of a request, or undefined without an Authorization header (not paced: no account). */
+  /**
+   * The caller of a request, or undefined without an Authorization header (not paced: no account).
+   * The key is held until `done(caller)` is called as often as `of` returned it.
+   */
   of(authorization: string | string[] | undefined): Caller | undefined {
     const header = Array.isArray(authorization) ? authorization[0] : authorization;
     if (!header?.trim()) return undefined;
     const secret = secretOf(header);
-    this.secrets.add(secret);
     const fp = fingerprint(secret);
-    const account = this.oneAccount ? 'all keys' : (this.groups.get(fp) ?? fp);
-    if (!this.seen.has(fp)) {
-      this.seen.add(fp);
+    const now = this.now();
+    let held = this.held.get(fp);
+    if (held) this.held.delete(fp);
+    else {
+      const account = this.oneAccount ? 'all keys' : (this.groups.get(fp) ?? fp);
+      held = { secret, account, lastSeen: now, active: 0 };
+      this.secrets.add(secret);
+      this.perAccount.set(account, (this.perAccount.get(account) ?? 0) + 1);
       this.onNew(fp, account);
     }
-    return { account, fingerprint: fp, authorization: header };
+    held.lastSeen = now;
+    held.active++;
+    this.held.set(fp, held);
+    this.sweep(now);
+    return { account: held.account, fingerprint: fp, authorization: header };
   }
 
-  /** Fingerprints seen so far. */
+  /** The caller's request is over: its key may be forgotten once idle. */
+  done(caller: Caller | undefined): void {
+    const held = caller && this.held.get(caller.fingerprint);
+    if (held) held.active = Math.max(0, held.active - 1);
+  }
+
+  /** Fingerprints of the keys held now (at most maxKeys, besides keys in flight). */
   fingerprints(): string[] {
-    return [...this.seen];
+    return [...this.held.keys()];
   }
 
-  /** `text` with every key seen redacted: as sent, JSON-escaped and URL-encoded. */
+  get size(): number {
+    return this.held.size;
+  }
+
+  /** `text` with every key held redacted: as sent, JSON-escaped and URL-encoded. */
   scrub(text: string): string {
     return this.secrets.text(text);
+  }
+
+  /** Forgets keys idle too long, then the least recently seen idle ones beyond maxKeys. */
+  private sweep(now: number): void {
+    // A few accounts left behind are asked again each time (each is dropped within the polling limit).
+    let asked = 0;
+    for (const account of this.lingering) {
+      if (asked++ >= 4) break;
+      this.lingering.delete(account);
+      if (!this.perAccount.has(account) && !this.onForget(account)) this.lingering.add(account);
+    }
+    let over = this.held.size - this.maxKeys;
+    for (const [fp, held] of this.held) {
+      const expired = now - held.lastSeen >= this.keyIdleMs;
+      if (!expired && over <= 0) break;
+      if (held.active > 0) continue;
+      this.forget(fp, held);
+      over--;
+    }
+  }
+
+  private forget(fp: string, held: Held): void {
+    this.held.delete(fp);
+    this.secrets.remove(held.secret);
+    this.forgotten++;
+    const left = (this.perAccount.get(held.account) ?? 1) - 1;
+    if (left > 0) return void this.perAccount.set(held.account, left);
+    this.perAccount.delete(held.account);
+    if (!this.onForget(held.account)) this.lingering.add(held.account);
   }
 }

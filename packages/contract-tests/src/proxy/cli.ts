@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
+import { BODY_LIMITS } from '@videogen/openapi/rules';
 import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
 import { operationById } from '@videogen/openapi/rules';
 import { checkProxyTarget } from './preflight.ts';
@@ -31,6 +32,9 @@ at the URL it prints.
   --max-wait SECONDS    the longest the proxy holds one request (pacing, 429 and 503 waits) before it
                         passes the target's last answer through unchanged (default 900)
   --timeout SECONDS     how long to wait for the target's answer once a request is sent (default 120)
+  --body-timeout SECONDS  the target's answer body stalls when less than 1 KiB arrives in this long
+                        (default ${BODY_LIMITS.idleMs / 1000}): the attempt ends and the account's queue moves on
+  --body-deadline SECONDS  the target's whole answer body within this long of its headers (default ${BODY_LIMITS.totalMs / 1000})
   --time-scale N        the target runs N times faster than real time (a sandbox started with
                         --time-scale N); learned from RateLimit-Policy when the target sends it
   --same-account FP,FP  keys of one account, by the fingerprints the proxy prints (key:0123456789ab):
@@ -76,6 +80,8 @@ const OPTIONS = {
   'credit-budget': { type: 'string' },
   'max-wait': { type: 'string' },
   timeout: { type: 'string' },
+  'body-timeout': { type: 'string' },
+  'body-deadline': { type: 'string' },
   'time-scale': { type: 'string' },
   'same-account': { type: 'string', multiple: true },
   'one-account': { type: 'boolean' },
@@ -113,6 +119,8 @@ export function proxyOptions(
   }
   const maxWait = positiveNumber('--max-wait', values['max-wait']);
   const timeout = positiveNumber('--timeout', values.timeout);
+  const bodyTimeout = positiveNumber('--body-timeout', values['body-timeout']);
+  const bodyDeadline = positiveNumber('--body-deadline', values['body-deadline']);
   const sameAccount = (values['same-account'] ?? []).map((group: string) => {
     const fps = group
       .split(',')
@@ -144,6 +152,8 @@ export function proxyOptions(
     ...(creditBudget !== undefined && { creditBudget }),
     ...(maxWait !== undefined && { maxWaitMs: maxWait * 1000 }),
     ...(timeout !== undefined && { timeoutMs: timeout * 1000 }),
+    ...(bodyTimeout !== undefined && { bodyTimeoutMs: bodyTimeout * 1000 }),
+    ...(bodyDeadline !== undefined && { bodyDeadlineMs: bodyDeadline * 1000 }),
     ...(values['time-scale'] !== undefined && { timeScale: positiveNumber('--time-scale', values['time-scale']) }),
     ...(sameAccount.length && { sameAccount }),
     ...(values['one-account'] && { oneAccount: true }),
@@ -236,6 +246,7 @@ export function summary(s: PacingProxyStats): string {
       `  target answered ${statuses(s.upstream.answered)}${s.upstream.failed ? `, ${s.upstream.failed} attempts without answer` : ''}; sent again: ${resent}` +
         ` (429: ${s.resent.rateLimit}, 503: ${s.resent.unavailable}, other 5xx: ${s.resent.serverError}, network: ${s.resent.network}); POST 5xx not sent again: ${s.notResent}.`,
       `  credits spent: ${s.credits.spent}${s.credits.budget !== undefined ? ` of ${s.credits.budget}, ${s.credits.refused} refused` : ''}; starts held for a running slot: ${s.heldForConcurrency}; status reads by the proxy: ${s.statusReads}.`,
+      `  callers that left before being sent: ${s.abandoned}, while the target answered: ${s.left}; keys held: ${s.keys.held}, forgotten: ${s.keys.forgotten}.`,
     ].join('\n') + '\n'
   );
 }

@@ -19,6 +19,7 @@ import { pipeline, Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MAX_RUNNING,
+  noAnswerOf,
   operationById,
   operationFor,
   pathParametersOf,
@@ -33,6 +34,7 @@ import {
   type Ticket,
 } from '@videogen/openapi/rules';
 import type { Accounts, Caller } from './accounts.ts';
+import { watchBody, type BodyTimes } from './body-watch.ts';
 import type { CreditBudget, StartOutcome } from './budget.ts';
 import { NOT_RESENT_HEADER, proxyAnswer, sendAnswer, type ProxyAnswer } from './envelope.ts';
 import { HAR_TEXT_BYTES, type Exchange as Recorded } from './har-log.ts';
@@ -54,6 +56,8 @@ export interface ProxyContext {
   maxWaitMs: number;
   /** Time limit for the target's answer headers once a request is sent. */
   timeoutMs: number;
+  /** Time limits of the target's answer body (a stall, the whole body), from its headers. */
+  body: BodyTimes;
   /** How much faster than real time the target runs (the proxy's own waits: 503, backoff). */
   timeScale: number;
   maxBodyBytes: number;
@@ -161,6 +165,7 @@ export async function handleRequest(ctx: ProxyContext, req: IncomingMessage, res
     outcome = await forward(ctx, t, r, res);
   } finally {
     if (startsVideo) ctx.budget.settle(outcome);
+    ctx.accounts.done(r.caller);
     await r.body?.dispose();
   }
 }
@@ -218,6 +223,7 @@ async function forward(ctx: ProxyContext, t: Trace, r: Request, res: ServerRespo
     const slot = await acquireSlot(ctx, t, r, deadline);
     if ('stop' in slot) return stopped(ctx, t, r, res, slot, kept);
     const a = await attempt(ctx, t, r, headers, slot);
+    if (r.gone.aborted) return left(ctx, t, r, a);
     const d = decide(ctx, r, a, retries, deadline);
     if (!d.retry) return deliver(ctx, t, r, res, a, d, { headers, n });
     if (a.kind === 'answer') kept = keepForResend(ctx, t, r, a, { headers, n }) ?? kept;
@@ -297,6 +303,7 @@ async function attempt(
     body: r.body,
     fresh: r.startsVideo,
     timeoutMs: ctx.timeoutMs,
+    signal: r.gone,
   });
   const failed = (error: Error, failure: NoAnswer): Attempted => {
     slot.ticket?.settle();
@@ -309,11 +316,19 @@ async function attempt(
   const status = up.statusCode ?? 0;
   // Only bodies that can change what happens next are read first: an error, a start's id, a status view.
   const needBody = status >= 400 || r.startsVideo || r.videoId !== undefined;
-  let head: { bytes: Buffer; complete: boolean };
-  try {
-    head = needBody ? await readUpTo(up, BODY_BYTES) : { bytes: Buffer.alloc(0), complete: false };
-  } catch (error) {
-    return failed(error as Error, 'dropped');
+  let head: { bytes: Buffer; complete: boolean } = { bytes: Buffer.alloc(0), complete: false };
+  if (needBody) {
+    // The caller leaving, a stall or the body's deadline ends the read at once, and frees the slot.
+    const onGone = () => up.destroy(new Error('the caller closed the connection'));
+    r.gone.addEventListener('abort', onGone, { once: true });
+    try {
+      watchBody(up, ctx.body);
+      head = await readUpTo(up, BODY_BYTES);
+    } catch (error) {
+      return failed(error as Error, noAnswerOf(error));
+    } finally {
+      r.gone.removeEventListener('abort', onGone);
+    }
   }
   ctx.observe.answered(t, status);
   const json = head.complete ? jsonOf(head.bytes) : undefined;
@@ -409,18 +424,24 @@ async function deliver(
   if (notResent) ctx.observe.notResent(t);
   if (a.kind === 'failed') {
     const reason = ctx.accounts.scrub(a.error.message);
-    const timedOut = a.result.failure === 'timeout';
+    const { failure } = a.result;
+    const timedOut = failure === 'timeout' || failure === 'body-timeout';
     const hint = /certificate|self.signed|unable to verify/i.test(reason)
       ? ' (an HTTPS target with a private CA: pass --ca FILE or set NODE_EXTRA_CA_CERTS)'
       : '';
+    const what =
+      failure === 'timeout'
+        ? 'The target did not answer'
+        : failure === 'body-timeout'
+          ? `The target's answer did not arrive whole (--body-timeout ${seconds(ctx.body.idleMs)} s, --body-deadline ${seconds(ctx.body.totalMs)} s)`
+          : `The target ${ctx.target.origin} could not be reached`;
     reply(
       ctx,
       t,
       res,
       proxyAnswer(
         timedOut ? 'PROXY_TARGET_TIMEOUT' : 'PROXY_TARGET_UNREACHABLE',
-        `${timedOut ? 'The target did not answer' : `The target ${ctx.target.origin} could not be reached`}: ${reason}${hint}.` +
-          (notResent ? ' The request may have reached it, so it was not sent again.' : ''),
+        `${what}: ${reason}${hint}.` + (notResent ? ' The request may have reached it, so it was not sent again.' : ''),
         { headers: notResent ? { [NOT_RESENT_HEADER]: 'the request may have reached the target' } : {} },
       ),
     );
@@ -460,6 +481,9 @@ async function passThrough(
   if (head.complete) res.end(head.bytes);
   else {
     if (head.bytes.length) res.write(head.bytes);
+    // A stall or the body's deadline cuts the answer off (the caller sees its connection end); a caller
+    // that leaves ends the pipeline, and with it the target's answer.
+    watchBody(up, ctx.body);
     const tee = new Transform({
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
@@ -553,6 +577,7 @@ async function statusRead(ctx: ProxyContext, caller: Caller, videoId: string, si
       return;
     }
     const up = sent.res;
+    watchBody(up, ctx.body);
     const head = await readUpTo(up, BODY_BYTES);
     const json = head.complete ? jsonOf(head.bytes) : undefined;
     ctx.observe.answered(undefined, up.statusCode ?? 0);
@@ -652,6 +677,17 @@ async function pause(
 function abandon(ctx: ProxyContext, t: Trace): StartOutcome {
   ctx.observe.abandoned(t);
   return 'refused';
+}
+
+/**
+ * The caller left while the target was answering: the attempt was stopped at once (its pacer slot
+ * freed), and nothing more is sent. A start that reached the target may have spent a credit.
+ */
+function left(ctx: ProxyContext, t: Trace, r: Request, a: Attempted): StartOutcome {
+  if (a.kind === 'answer') a.up.destroy();
+  ctx.observe.left(t);
+  const reached = a.kind === 'answer' || a.result.failure !== 'refused';
+  return r.startsVideo && reached ? 'maybe' : 'refused';
 }
 
 /** The proxy's own answer to the caller. */

@@ -46,6 +46,8 @@ export interface ExchangeObserver {
   delivered?(t: Trace, status: number, own?: { error_code: ProxyErrorCode }, note?: string): void;
   /** The caller left before its request was sent: nothing was sent. */
   abandoned?(t: Trace): void;
+  /** The caller left while the target answered: the attempt was stopped at once and its place freed. */
+  left?(t: Trace): void;
   /** The proxy read a running video's status itself, for a held start (no status: no answer). */
   statusRead?(caller: Caller, status?: number, videoStatus?: string): void;
 }
@@ -66,6 +68,7 @@ export function observeAll(observers: ExchangeObserver[]): Required<ExchangeObse
     'notResent',
     'delivered',
     'abandoned',
+    'left',
     'statusRead',
   ];
   for (const name of names)
@@ -91,6 +94,7 @@ export function statsObserver(stats: PacingProxyStats): ExchangeObserver {
       if (own) count(stats.ownAnswers, own.error_code);
     },
     abandoned: () => void stats.abandoned++,
+    left: () => void stats.left++,
     statusRead: () => void stats.statusReads++,
   };
 }
@@ -150,6 +154,10 @@ export function logObserver(log: (line: string) => void, scrub: (s: string) => s
     abandoned: (t) => {
       if (written.has(t)) return;
       note(t, 'the caller left before it was sent: not sent');
+      line(t, 0);
+    },
+    left: (t) => {
+      note(t, "the caller left while the target answered: the target's answer was not waited for");
       line(t, 0);
     },
     statusRead: (caller, status, videoStatus) => {

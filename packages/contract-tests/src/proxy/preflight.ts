@@ -2,9 +2,14 @@
 // theirs): a target that cannot be reached or is not the API stops `videogen-contract proxy` in seconds
 // with the cause and the fix, instead of a proxy that answers 502 to every tool later. Sent over the
 // proxy's own transport (Upstream: node:http/https with its --ca), so that what it proves holds for it.
-import { headerValue } from '@videogen/openapi/rules';
+import { BODY_LIMITS, headerValue } from '@videogen/openapi/rules';
 import { preflight, type PreflightResult, type ProbeSend } from '../preflight.ts';
+import { watchBody } from './body-watch.ts';
+import { readUpTo } from './messages.ts';
 import { Upstream } from './upstream.ts';
+
+/** The most of a probe's answer read: a page of settings is a few KB; an endless or huge body is cut here. */
+const PROBE_BYTES = 1024 * 1024;
 
 export async function checkProxyTarget(
   target: URL,
@@ -27,13 +32,16 @@ export async function checkProxyTarget(
         late,
       ]);
       if (a.kind === 'failed') throw a.error;
-      const chunks: Buffer[] = [];
-      for await (const c of a.res) chunks.push(c as Buffer);
+      // The body too within the probe's time, and at most PROBE_BYTES of it (issue 28: a body that never
+      // ends held the check forever).
+      watchBody(a.res, { idleMs: BODY_LIMITS.idleMs, totalMs: timeoutMs });
+      const head = await readUpTo(a.res, PROBE_BYTES);
+      a.res.destroy();
       const resHeaders = a.res.headers;
       return {
         status: a.res.statusCode ?? 0,
         headers: { get: (name: string) => headerValue(resHeaders, name) ?? null },
-        text: Buffer.concat(chunks).toString('utf8'),
+        text: head.bytes.toString('utf8'),
       };
     } finally {
       clearTimeout(timer);

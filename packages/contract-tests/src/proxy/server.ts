@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Har } from 'har-format';
-import { MAX_TIMER_MS, Pacer, UPLOAD_LIMITS } from '@videogen/openapi/rules';
+import { BODY_LIMITS, MAX_TIMER_MS, MemoryPacerStore, Pacer, UPLOAD_LIMITS } from '@videogen/openapi/rules';
 import { createRedisPacerStore } from '@videogen/pacer-redis';
 import { Accounts } from './accounts.ts';
 import { CreditBudget } from './budget.ts';
@@ -39,6 +39,20 @@ export interface PacingProxyOptions {
   maxWaitMs?: number;
   /** Time limit for the target's answer headers once a request is sent; default 120 s. */
   timeoutMs?: number;
+  /**
+   * The target's answer body stalls when less than 1 KiB arrives in this long (default 30 s): the
+   * attempt ends (a GET is sent again, a POST answered PROXY_TARGET_TIMEOUT), its pacer slot is freed.
+   */
+  bodyTimeoutMs?: number;
+  /** The target's whole answer body within this long of its headers (default 60 s). */
+  bodyDeadlineMs?: number;
+  /**
+   * Keys held at most (default 1,000): beyond it, the key seen least recently with no request in flight
+   * is forgotten (its redaction and, with no other key of its account, its pacing schedule).
+   */
+  maxKeys?: number;
+  /** A key not seen for this long, with no request in flight, is forgotten (default 1 hour). */
+  keyIdleMs?: number;
   /** Keys of one account, by fingerprint (`key:0123456789ab`, as the proxy prints them): they share its limits. */
   sameAccount?: string[][];
   /** Every key shares one account's limits. */
@@ -132,10 +146,14 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
       storeName: (account: string) => `${base} ${account}`,
     }),
   });
-  const accounts = new Accounts(options, (fp, account) =>
-    log(
-      `proxy: new key ${fp}, paced as ${account === fp ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`,
-    ),
+  const accounts = new Accounts(
+    options,
+    (fp, account) =>
+      log(
+        `proxy: new key ${fp}, paced as ${account === fp ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`,
+      ),
+    // The last key of an account forgotten: its schedule too, when nothing of it is pending.
+    (account) => pacer.forget(account),
   );
   const har = options.harFile
     ? new HarLog(options.harFile, { name: '@videogen/contract-tests pacing proxy', version: '1.0.0' })
@@ -156,6 +174,10 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
     ]),
     maxWaitMs,
     timeoutMs: Math.min(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS),
+    body: {
+      idleMs: Math.min(options.bodyTimeoutMs ?? BODY_LIMITS.idleMs, MAX_TIMER_MS),
+      totalMs: Math.min(options.bodyDeadlineMs ?? BODY_LIMITS.totalMs, MAX_TIMER_MS),
+    },
     timeScale,
     maxBodyBytes: maxRequestBytes(),
     tmpDir: () => (tmp ??= mkdtemp(join(tmpdir(), 'videogen-proxy-'))),
@@ -245,6 +267,11 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
       ...structuredClone(stats),
       credits: { ...stats.credits, spent: budget.spent, inFlight: budget.inFlight, refused: budget.refused },
       waitedMs: pacer.stats.waitedMs,
+      keys: {
+        held: accounts.size,
+        forgotten: accounts.forgotten,
+        ...(pacer.store instanceof MemoryPacerStore && { pacedAccounts: pacer.store.size }),
+      },
     }),
     har: () => har?.har(),
     fingerprints: () => accounts.fingerprints(),

@@ -24,6 +24,10 @@ export interface PacingProxyStats {
   statusReads: number;
   /** Callers that left before their request was sent: nothing was sent for them. */
   abandoned: number;
+  /** Callers that left while the target answered: the attempt was stopped at once, its pacer slot freed. */
+  left: number;
+  /** API keys held now (bounded by maxKeys and keyIdleMs), keys forgotten so far, and the accounts whose schedule the pacer holds in this process. */
+  keys: { held: number; forgotten: number; pacedAccounts?: number };
   /** Request bodies that went to a temporary file (over 1 MiB). */
   spooledToDisk: number;
   credits: { budget?: number; spent: number; inFlight: number; refused: number };
@@ -42,6 +46,8 @@ export function emptyStats(budget?: number): PacingProxyStats {
     heldForConcurrency: 0,
     statusReads: 0,
     abandoned: 0,
+    left: 0,
+    keys: { held: 0, forgotten: 0 },
     spooledToDisk: 0,
     credits: { ...(budget !== undefined && { budget }), spent: 0, inFlight: 0, refused: 0 },
     waitedMs: 0,

@@ -1,6 +1,7 @@
 // One attempt at the target: node:http or node:https, the body streamed from its spool, a time limit
 // for the answer's headers once the request is sent, and whether the request can have reached the
-// target at all (a refused or failed connection, or a failed TLS handshake, sent nothing).
+// target at all (a refused or failed connection, or a failed TLS handshake, sent nothing). The answer's
+// body is watched by its reader (body-watch.ts); a caller that leaves stops the attempt at once.
 import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { rootCertificates } from 'node:tls';
@@ -42,6 +43,8 @@ export class Upstream {
     body?: BodySpool;
     fresh?: boolean;
     timeoutMs: number;
+    /** Aborted when the caller leaves: the attempt stops at once (no answer will be waited for). */
+    signal?: AbortSignal;
   }): Promise<Attempt> {
     const sentAt = Date.now();
     return new Promise<Attempt>((resolve) => {
@@ -70,14 +73,19 @@ export class Upstream {
           request.destroy(new Error(`no answer from the target within ${Math.round(o.timeoutMs / 1000)} s`));
         }, o.timeoutMs);
       });
+      const onAbort = () => request.destroy(new Error('the caller closed the connection'));
+      o.signal?.addEventListener('abort', onAbort, { once: true });
       request.on('response', (res) => {
         clearTimeout(timer);
+        o.signal?.removeEventListener('abort', onAbort);
         resolve({ kind: 'answer', res, sentAt, bodySentAt, headersAt: Date.now() });
       });
       request.on('error', (error) => {
         clearTimeout(timer);
+        o.signal?.removeEventListener('abort', onAbort);
         resolve({ kind: 'failed', error, reached, timedOut, sentAt });
       });
+      if (o.signal?.aborted) onAbort();
       if (o.body) pipeline(o.body.stream(), request, () => {});
       else request.end();
     });
