@@ -2,9 +2,9 @@
 // share: a real redis-server on a free port, a sandbox, and N replicas as real child processes
 // (replica.mjs), each with its own client, one account.
 import { spawn } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { FIXTURES, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
+import { FIXTURES, SANDBOX_KEYS } from '@videogen/sandbox';
+import { sandboxFor } from '../../pacing-bench/measure.mjs';
 import { freePort, startRedis } from '../../pacer-redis/test/redis-server.mjs';
 
 export { freePort, startRedis };
@@ -15,21 +15,8 @@ const REPLICA = fileURLToPath(new URL('./replica.mjs', import.meta.url));
  * A sandbox on a free port whose every /v1 answer is logged with when it arrived and ended (sandbox
  * side, as packages/pacing-bench measures): `sb.answers`. Statuses are counted by sb.stats().
  */
-export async function sandbox({ style, personality, timeScale, generationSeconds = 6 }) {
-  const answers = [];
-  const sb = await startSandbox({
-    port: 0,
-    timeScale,
-    rateLimiter: style,
-    personality,
-    generationSeconds,
-    logger: (line) => {
-      const end = performance.now();
-      const m = /^(\S+) (\S+) (\d+) ([\d.]+)ms (\S+)$/.exec(line);
-      if (m && m[2].startsWith('/v1/'))
-        answers.push({ method: m[1], path: m[2], status: +m[3], start: end - Number(m[4]), end, account: m[5] });
-    },
-  });
+export async function sandbox({ generationSeconds = 6, ...options }) {
+  const { sb, answers } = await sandboxFor({ generationSeconds, ...options });
   return Object.assign(sb, { answers });
 }
 
