@@ -75,3 +75,4 @@ export {
   type AccountView,
   type MaybePromise,
 } from './pacer-store.js';
+export { keyFingerprint, scheduleName } from './accounts.js';

@@ -2,7 +2,13 @@
 // resources (resources/: videos, settings, conversions) → the flows built on them (waiting,
 // downloading). `client.api` is openapi-fetch over the same transport.
 import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
-import { BODY_LIMITS, PRODUCTION_BASE_URL, type PacerStore } from '@videogen/openapi/rules';
+import {
+  BODY_LIMITS,
+  keyFingerprint,
+  PRODUCTION_BASE_URL,
+  type PacerStore,
+  scheduleName,
+} from '@videogen/openapi/rules';
 import { APIPromise } from './api-promise.js';
 import { type Clock, realClock } from './clock.js';
 import { createCore } from './core.js';
@@ -86,13 +92,13 @@ export interface ClientOptions {
 }
 
 /**
- * The scheduler's name for a key, never the key itself: `key:` and 12 hex digits of its SHA-256 (the
- * name the pacing proxy prints and paces by, so that a shared schedule is the same account for both),
- * else a 53-bit hash where node:crypto does not exist.
+ * The scheduler's name for a key, never the key itself: the rules' keyFingerprint (the name the pacing
+ * proxy prints and paces by, so that a shared schedule is the same account for both), else a 53-bit
+ * hash where node:crypto does not exist.
  */
 function fingerprint(key: string) {
   const crypto = builtin<typeof import('node:crypto')>('node:crypto');
-  if (crypto?.createHash) return `key:${crypto.createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+  if (crypto?.createHash) return keyFingerprint(crypto.createHash('sha256').update(key).digest('hex'));
   let h1 = 0xdeadbeef,
     h2 = 0x41c6ce57; // cyrb53
   for (let i = 0; i < key.length; i++) {
@@ -148,7 +154,10 @@ export function createClient(options: ClientOptions = {}) {
     pacer:
       options.pacing === false
         ? undefined
-        : pacerFor(`${baseUrl} ${options.account ?? fingerprint(key)}`, clock, { maxWaitMs: retry.maxWaitMs, store }),
+        : pacerFor(scheduleName(baseUrl, options.account ?? fingerprint(key)), clock, {
+            maxWaitMs: retry.maxWaitMs,
+            store,
+          }),
     check: (id) => videos.get(id),
     log,
   });

@@ -1,7 +1,7 @@
 // The state of one contract run: the target, the pacer (one per run), the keys, every final exchange,
 // every transient answer, the credits spent and the guard that keeps them within the run's limit.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Pacer } from '@videogen/openapi/rules';
+import { Pacer, scheduleName } from '@videogen/openapi/rules';
 import { createRedisPacerStore } from '@videogen/pacer-redis';
 import { fingerprint } from './fingerprint.ts';
 import type { Exchange, TargetConfig, TransientAnswer } from '../shapes.ts';
@@ -35,7 +35,7 @@ export function pacerFor(target: TargetConfig, timeScale: number | undefined = t
         url: target.pacingUrl,
         log: (_level, message) => process.stderr.write(`videogen-contract: ${message}\n`),
       }),
-      storeName: (label: string) => `${target.baseUrl} ${keys[label] ? fingerprint(keys[label]) : label}`,
+      storeName: (label: string) => scheduleName(target.baseUrl, keys[label] ? fingerprint(keys[label]) : label),
     }),
   });
 }

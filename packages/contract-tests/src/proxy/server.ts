@@ -10,7 +10,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Har } from 'har-format';
-import { BODY_LIMITS, MAX_TIMER_MS, MemoryPacerStore, Pacer, UPLOAD_LIMITS } from '@videogen/openapi/rules';
+import {
+  BODY_LIMITS,
+  MAX_TIMER_MS,
+  MemoryPacerStore,
+  Pacer,
+  scheduleName,
+  UPLOAD_LIMITS,
+} from '@videogen/openapi/rules';
 import { createRedisPacerStore } from '@videogen/pacer-redis';
 import { Accounts } from './accounts.ts';
 import { CreditBudget } from './budget.ts';
@@ -143,7 +150,7 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
     // Shared: an account is named as the client names it, base URL and key fingerprint.
     ...(options.pacingUrl && {
       store: createRedisPacerStore({ url: options.pacingUrl, log: (_level, message) => log(`proxy: ${message}`) }),
-      storeName: (account: string) => `${base} ${account}`,
+      storeName: (account: string) => scheduleName(base, account),
     }),
   });
   const accounts = new Accounts(
