@@ -274,6 +274,28 @@ export class RedisPacerStore implements PacerStore {
     this.listeners.add(listener);
   }
 
+  /** Accounts this process keeps something of (its view, key names, subscription, mirror). */
+  get size(): number {
+    return Math.max(this.keys.size, this.local.size);
+  }
+
+  /**
+   * Drops what this process keeps of an idle account (its view, key names, wake-up subscription and
+   * its own mirror of the schedule): a pacing proxy meeting thousands of keys stays bounded. Redis
+   * keeps the shared schedule, whose keys lapse on their own (TTL). An account with a place held here,
+   * or whose mirror is still busy (a wait, a running video), is kept.
+   */
+  forget(account: string): boolean {
+    for (const h of this.held.values()) if (h.account === account) return false;
+    if (!this.local.forget(account)) return false;
+    const k = this.keys.get(account);
+    if (k && this.subscribed.delete(k.wake)) this.sub?.unsubscribe(k.wake).catch(() => {});
+    this.keys.delete(account);
+    this.views.delete(account);
+    this.peers.delete(account);
+    return true;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.probe);

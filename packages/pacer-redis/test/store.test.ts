@@ -52,6 +52,25 @@ describe('RedisPacerStore', () => {
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(19);
   });
 
+  it('forgets an idle account (a pacing proxy meeting many keys stays bounded), never one it holds a place of', async () => {
+    const store = createRedisPacerStore({ url: redis.url, prefix: 'tf' });
+    const pacer = new Pacer({ store, timeScale: 100 });
+    for (let i = 0; i < 50; i++)
+      await (await pacer.acquire({ rateClass: 'B', account: `k${i}` })).settle({ status: 200 });
+    expect(store.size).toBe(50);
+    const held = await pacer.acquire({ rateClass: 'B', account: 'busy' });
+    expect(pacer.forget('busy')).toBe(false);
+    await held.settle({ status: 200 });
+    let forgotten = 0;
+    for (let i = 0; i < 50; i++) if (pacer.forget(`k${i}`)) forgotten++;
+    expect(forgotten).toBe(50);
+    expect(store.size).toBe(1);
+    // What this process kept of them is gone: a forgotten account is paced again from Redis's schedule.
+    const again = await pacer.acquire({ rateClass: 'B', account: 'k0' });
+    await again.settle({ status: 200 });
+    await pacer.close();
+  });
+
   it('puts a TTL on every key it writes', async () => {
     const { pacers, stores, close } = twoPacers('t2');
     const start = await pacers[0].acquire({ rateClass: 'A', account: 'acct', startsVideo: true });
