@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxTarget } from '../src/cli/launch.ts';
@@ -140,7 +140,10 @@ describe('the reports of a run', () => {
       expect(hrefs.some((h) => h.endsWith('.drift.json'))).toBe(true);
       for (const h of hrefs) expect(existsSync(resolve(dirname(file), h)), h).toBe(true);
       await page.screenshot({
-        path: process.env.CONTRACT_REPORT_SCREENSHOT ?? join(dir, 'report.png'),
+        // Kept as a test artifact (test-results/ is the package's turbo output), beside the docs' screenshots.
+        path:
+          process.env.CONTRACT_REPORT_SCREENSHOT ??
+          fileURLToPath(new URL('../test-results/report.png', import.meta.url)),
         fullPage: true,
       });
       expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
