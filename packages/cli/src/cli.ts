@@ -22,7 +22,7 @@ Environment:
   VIDEO_API_PLAN       free | personal | business: upload limits to check against (default personal)
   VIDEO_API_PACING_URL redis:// or rediss:// URL: share the account's rate and concurrency limits with
                        every other process pacing it (replicas, other commands, the contract suite)
-  VIDEO_API_LOG        warn | info | debug: log lines on stderr (e.g. when Redis is unreachable)`;
+  VIDEO_API_LOG        warn | info | debug: log lines on stderr (Redis unreachable is said even without)`;
 
 // The installed version: package.json sits one level above both src/ and dist/.
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {

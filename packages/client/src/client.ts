@@ -15,7 +15,7 @@ import { createCore } from './core.js';
 import { download, type DownloadOptions } from './download.js';
 import { AuthenticationError } from './errors.js';
 import type { components, paths } from '@videogen/openapi/types';
-import { createLog, type LogLevel, type Logger, type TrafficLogger } from './logger.js';
+import { createLog, parseLevel, type LogLevel, type Logger, type TrafficLogger } from './logger.js';
 import { pacerFor } from './pacer.js';
 import { checkPathParameter } from './path-parameters.js';
 import { pacingUrlProblem, sharedPacingStore } from './pacing-store.js';
@@ -87,7 +87,10 @@ export interface ClientOptions {
    * `(fields, message)`), or a function given each record as one JSON line. Default: stderr, as JSON lines.
    */
   logger?: Logger | TrafficLogger;
-  /** Default: VIDEO_API_LOG, else `off` (with a `logger` and neither: `info`, or `debug` for a function). */
+  /**
+   * Default: VIDEO_API_LOG, else `off` (with a `logger` and neither: `info`, or `debug` for a function).
+   * Shared pacing's two lines (Redis lost, back) reach stderr when neither a level nor a logger is given.
+   */
   logLevel?: LogLevel;
 }
 
@@ -136,7 +139,12 @@ export function createClient(options: ClientOptions = {}) {
   const pacingProblem = pacingUrl === undefined ? undefined : pacingUrlProblem(pacingUrl);
   if (pacingProblem) throw new TypeError(pacingProblem);
   const log = createLog({ logger: options.logger, level: options.logLevel, env: env.VIDEO_API_LOG, key });
-  const store = options.pacingStore ?? (pacingUrl ? sharedPacingStore(pacingUrl, log) : undefined);
+  // Shared pacing lost is a fact its operator must hear (the replicas now pace at 1/N each): its two
+  // lines (Redis away, Redis back) reach stderr even when no log was asked for; a level or a logger
+  // given decides for them as for every other line.
+  const logChosen = options.logger !== undefined || options.logLevel !== undefined || parseLevel(env.VIDEO_API_LOG);
+  const pacingLog = logChosen ? log : createLog({ level: 'info', key });
+  const store = options.pacingStore ?? (pacingUrl ? sharedPacingStore(pacingUrl, pacingLog) : undefined);
   const dispatcher = options.fetchOptions?.dispatcher ?? envProxyDispatcher(env);
   const fetchOptions = dispatcher ? { ...options.fetchOptions, dispatcher } : options.fetchOptions;
 
