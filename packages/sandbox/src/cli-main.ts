@@ -7,12 +7,15 @@ import { SANDBOX_KEYS } from './accounts.js';
 import { RATE_LIMITER_STYLES, isRateLimiterStyle } from './rate-limit.js';
 import { PERSONALITIES, isPersonality, personality as personalityOf } from './personality.js';
 
-const HELP = `Usage: videogen-sandbox [--port 4010] [--host 127.0.0.1] [--time-scale N] [--data-dir DIR]
-                        [--personality default] [--rate-limiter even] [--no-validate] [--no-rate-limits] [--quiet]
+const HELP = `Usage: videogen-sandbox [--port 4010] [--host 127.0.0.1] [--public-url URL] [--time-scale N]
+                        [--data-dir DIR] [--personality default] [--rate-limiter even] [--no-validate]
+                        [--no-rate-limits] [--quiet]
 
   --port N          port to listen on (0 = any free port); default 4010
   --host H          address to bind; default 127.0.0.1 (0.0.0.0: every interface, reachable from the
                     network with the public keys and the /_sandbox/ controls: the banner warns)
+  --public-url URL  the origin the base URL and download URLs name, when clients reach the sandbox by
+                    another name (http://sandbox:4010 in a compose network); default the address bound
   --time-scale N    run N times faster (generation, expiry, links, rate-limit windows)
   --data-dir DIR    keep state in DIR/sandbox.mdb across restarts (one sandbox per DIR)
   --personality P   ${PERSONALITIES.join(' | ')}: our choices, or other choices inside the interface
@@ -26,6 +29,7 @@ async function main() {
     options: {
       port: { type: 'string', default: '4010' },
       host: { type: 'string', default: '127.0.0.1' },
+      'public-url': { type: 'string' },
       'time-scale': { type: 'string', default: '1' },
       'data-dir': { type: 'string' },
       'rate-limiter': { type: 'string' },
@@ -57,6 +61,7 @@ async function main() {
   const sandbox = await startSandbox({
     port,
     host: values.host,
+    publicUrl: values['public-url'],
     timeScale,
     dataDir: values['data-dir'],
     validateResponses: !values['no-validate'],
@@ -102,7 +107,7 @@ async function main() {
         '  Anyone who can reach it can use the keys above (they are public) and the /_sandbox/ controls, which',
         '  reset accounts (erasing their videos, in the data dir too), move the clock and inject faults. Web',
         '  pages of other origins are refused the controls; other programs on the network are not.',
-        `  Use --host 127.0.0.1 unless other machines must reach it. Download URLs name ${sandbox.origin}.`,
+        `  Use --host 127.0.0.1 unless other machines must reach it. Download URLs name ${sandbox.origin}${values['public-url'] ? '' : ' (--public-url to name the address other machines use)'}.`,
         '',
       ].join('\n'),
     );

@@ -42,6 +42,12 @@ export interface SandboxOptions {
   port?: number;
   /** The address to listen on when there is a port. Default 127.0.0.1. */
   host?: string;
+  /**
+   * The origin that `baseUrl` and the download URLs name, when clients reach the sandbox by another name
+   * than the address bound: a container's service name (`http://sandbox:4010`), this machine's LAN
+   * address, a tunnel. Default: the address bound (loopback for a wildcard bind).
+   */
+  publicUrl?: string;
   /** N: run N times faster (generation, expiry, link lifetime, rate-limit windows, Retry-After). Default 1. */
   timeScale?: number;
   /** Keep state (videos, credits, signing secret) in DIR/sandbox.mdb so a restart loses nothing. */
@@ -107,7 +113,7 @@ export interface SandboxFaults {
 
 /** A sandbox created by createSandbox: answered in-process by `fetch`, and on a port when one was given. */
 export interface Sandbox {
-  /** `http://127.0.0.1:PORT` when listening; else `https://sandbox-N.videogen.test`, reachable only through `fetch`. */
+  /** `publicUrl` when given; else `http://127.0.0.1:PORT` when listening, `https://sandbox-N.videogen.test` (reachable only through `fetch`) when not. */
   origin: string;
   /** origin + '/v1': the base URL to give the client. */
   baseUrl: string;
@@ -181,17 +187,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   let port: number | undefined;
   try {
+    const publicOrigin = options.publicUrl === undefined ? undefined : originOf(options.publicUrl);
     if (options.port === undefined) {
       await app.ready();
-      ctx.origin = `https://sandbox-${++inProcessCount}.videogen.test`;
+      ctx.origin = publicOrigin ?? `https://sandbox-${++inProcessCount}.videogen.test`;
     } else {
       const host = options.host ?? '127.0.0.1';
       await app.listen({ port: options.port, host });
       const address = app.server.address();
       port = typeof address === 'object' && address ? address.port : options.port;
-      // Download URLs must be reachable by the client: a wildcard bind is reached on loopback.
+      // Download URLs must be reachable by the client: a wildcard bind is reached on loopback, unless
+      // the operator names the origin its clients use.
       const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-      ctx.origin = `http://${publicHost}:${port}`;
+      ctx.origin = publicOrigin ?? `http://${publicHost}:${port}`;
     }
   } catch (err) {
     await store.close(); // releases the data dir
@@ -378,4 +386,25 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   registerDownloads(app, ctx);
   registerDocs(app, ctx);
   return app;
+}
+
+/** The origin a public URL names; anything more (a path, a query, credentials) is a mistake said at once. */
+function originOf(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(
+      `publicUrl (--public-url) must be an http:// or https:// origin such as http://sandbox:4010, got ${url}`,
+    );
+  }
+  if (!/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password || parsed.search || parsed.hash)
+    throw new TypeError(
+      `publicUrl (--public-url) must be an http:// or https:// origin such as http://sandbox:4010, got ${url}`,
+    );
+  if (parsed.pathname !== '/')
+    throw new TypeError(
+      `publicUrl (--public-url) names the origin only (the sandbox adds /v1), got the path ${parsed.pathname}`,
+    );
+  return parsed.origin;
 }

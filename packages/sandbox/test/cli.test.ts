@@ -78,6 +78,22 @@ it('takes --personality and --rate-limiter, and refuses unknown values with a cl
   }
 });
 
+it('refuses a --public-url that is not an origin, naming the flag', () => {
+  let message = '';
+  try {
+    execFileSync(process.execPath, ['dist/cli.js', '--port', '0', '--public-url', 'http://sandbox:4010/v1'], {
+      cwd: pkg,
+      stdio: 'pipe',
+      timeout: WAIT_MS,
+    });
+  } catch (err: any) {
+    message = String(err.stderr);
+    expect(err.status).toBe(1);
+  }
+  expect(message).toContain('--public-url');
+  expect(message).toContain('origin only');
+});
+
 it('on loopback (the default) prints no warning', () => {
   expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\n/);
   expect(out).not.toContain('WARNING');
@@ -122,6 +138,7 @@ it('with --host 0.0.0.0 prints the real addresses and warns that the keys and co
     expect(stderr).toContain('/_sandbox/ controls');
     expect(stderr).toContain('Use --host 127.0.0.1');
     for (const address of external) expect(stderr).toContain(`http://${address}:${port}`);
+    expect(stderr).toContain('--public-url to name the address other machines use');
   } finally {
     wide.kill('SIGTERM');
   }

@@ -3,6 +3,7 @@
 // (Request or (input, init), streamed bodies, abort signals, download URLs, the same envelopes as
 // over a socket); the clock, the faults, reset and stats as functions.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -131,6 +132,33 @@ describe('with a port', () => {
     // A download URL of a listening sandbox works both ways.
     expect((await fetch(done.download_url)).status).toBe(200);
     expect((await sb.fetch(done.download_url)).status).toBe(200);
+  });
+
+  it('publicUrl names the origin clients use, in baseUrl and download URLs (a wildcard bind names loopback)', async () => {
+    // A port that was free a moment ago, so that the name given can carry it.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const wildcard = await sandboxFor({ port: 0, host: '0.0.0.0' });
+    expect(wildcard.origin).toBe(`http://127.0.0.1:${wildcard.port}`);
+
+    // "localhost" stands for the name other machines would use (a LAN address, a compose service).
+    const sb = await sandboxFor({ port, host: '0.0.0.0', publicUrl: `http://localhost:${port}/`, timeScale: 100 });
+    expect(sb.baseUrl).toBe(`http://localhost:${port}/v1`);
+    const client = createClient({ apiKey: key, baseUrl: sb.baseUrl, clock: sb.clock });
+    const { video_id } = await client.videos.generate({ video_setting_id: A.settings.text, text: 'by name' });
+    const done = await client.waitForVideo(video_id);
+    expect(new URL(done.download_url).origin).toBe(`http://localhost:${port}`);
+    const video = await fetch(done.download_url);
+    expect(video.status).toBe(200);
+    expect(video.headers.get('content-type')).toBe('video/mp4');
+  });
+
+  it('publicUrl that is not an origin is refused, naming what is wrong', async () => {
+    await expect(createSandbox({ publicUrl: 'sandbox:4010' })).rejects.toThrow(/http:\/\/ or https:\/\/ origin/);
+    await expect(createSandbox({ publicUrl: 'ftp://sandbox:4010' })).rejects.toThrow(/http:\/\/ or https:\/\/ origin/);
+    await expect(createSandbox({ publicUrl: 'http://sandbox:4010/v1' })).rejects.toThrow(/origin only .* \/v1/);
   });
 
   it('startSandbox is createSandbox with a port (4010 unless given), with the same members', async () => {
