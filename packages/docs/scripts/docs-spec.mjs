@@ -125,13 +125,51 @@ export function joinSoftBreaks(markdown) {
   return out.join('\n');
 }
 
+/** A space that Markdown keeps at the end of a block (a literal one is trimmed with the line). */
+const KEPT_SPACE = '&#32;';
+
+/**
+ * Ends each list item and table cell with a space that survives parsing. Redoc's search index joins the
+ * text of a block's children with nothing between them, so neighbouring items and cells ran together in
+ * its snippets ("(stop).Download from", "FieldPersonal planBusiness plan"); the page shows a trailing
+ * space as nothing. Code (fenced or indented) and hard breaks are left as they are.
+ */
+export function spaceBlockEnds(markdown) {
+  const out = [];
+  let fence = false;
+  let indentedCode = false;
+  for (const line of markdown.split('\n')) {
+    const previous = out.at(-1);
+    const trimmed = line.trim();
+    if (/^(```|~~~)/.test(trimmed)) fence = !fence;
+    else if (!fence && (previous === undefined || previous.trim() === '' || indentedCode))
+      indentedCode = /^ {4,}\S/.test(line) && (previous === undefined || previous.trim() === '' || indentedCode);
+    if (fence || indentedCode || /^(```|~~~)/.test(trimmed)) out.push(line);
+    else if (/^\s*([-*+]|\d+[.)])\s+\S/.test(line) && !/( {2}|\\)$/.test(line))
+      out.push(`${line.trimEnd()}${KEPT_SPACE}`);
+    else if (trimmed.startsWith('|') && !/^\|?[\s:|-]+$/.test(trimmed)) out.push(spaceCells(line));
+    else out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** A table row with each non-empty cell ending in a kept space (`\|` inside a cell is not a border). */
+function spaceCells(row) {
+  const cells = row.split(/(?<!\\)\|/);
+  return cells
+    .map((cell, i) =>
+      i === 0 || i === cells.length - 1 || cell.trim() === '' ? cell : ` ${cell.trim()}${KEPT_SPACE} `,
+    )
+    .join('|');
+}
+
 /** Every `description` of the docs copy (guides, operations, parameters, schemas), soft breaks joined. */
 function joinDescriptions(node) {
   if (Array.isArray(node)) {
     for (const item of node) joinDescriptions(item);
   } else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'description' && typeof value === 'string') node[key] = joinSoftBreaks(value);
+      if (key === 'description' && typeof value === 'string') node[key] = spaceBlockEnds(joinSoftBreaks(value));
       // Examples are data, not prose.
       else if (key !== 'example' && key !== 'examples' && key !== 'x-codeSamples') joinDescriptions(value);
     }

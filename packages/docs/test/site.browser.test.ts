@@ -112,6 +112,8 @@ describe('the built site in Chromium', () => {
       guides.map((g) => g.title),
     );
     for (const guide of guides) expect(headings, `guide "${guide.title}"`).toContain(guide.title);
+    // The spaces kept at the end of list items and table cells (spaceBlockEnds) never show as text.
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain('&#32;');
 
     // A tag's operations render when it is opened: open each from the menu, as a reader would.
     expect(ops).toHaveLength(6);
@@ -146,6 +148,31 @@ describe('the built site in Chromium', () => {
     await expect.poll(() => page.getByText('"$VIDEO_API_BASE_URL/videos/generate/"').first().isVisible()).toBe(true);
     expect(watch.errors).toEqual([]);
     expect(outsideRequests()).toEqual([]);
+    await page.close();
+  });
+
+  test('search snippets keep the spaces between words, list items and table cells', async () => {
+    const { page, watch } = await openPage('light');
+    await page.goto(`${origin}/docs/`);
+    await waitForRedoc(page);
+    await page.getByTestId('search-trigger').first().click();
+    /** The results shown for a query, each as its text (title, path, snippets). */
+    const snippets = async (query: string) => {
+      await page.getByPlaceholder('Search docs...').fill(query);
+      const results = page.locator('[data-component-name="Search/SearchItem"]');
+      await expect
+        .poll(() => results.allTextContents().then((t) => t.join('\n')), { timeout: 20_000 })
+        .toContain(query);
+      return (await results.allTextContents()).map((t) => t.replace(/\s+/g, ' '));
+    };
+    // A soft break (a wrapped source line), list items, table cells: each ran words together before.
+    const presigned = (await snippets('presigned')).join('\n');
+    expect(presigned).toContain('presigned download_url');
+    expect(presigned).toContain('(stop). Download from download_url');
+    const plans = (await snippets('business')).join('\n');
+    expect(plans).toContain('Field Personal plan Business plan');
+    expect(`${presigned}\n${plans}`).not.toMatch(/&#32;|&amp;/);
+    expect(watch.errors).toEqual([]);
     await page.close();
   });
 

@@ -11,6 +11,7 @@ import {
   loadGuides,
   loadSamples,
   joinSoftBreaks,
+  spaceBlockEnds,
   operations,
   orphanSamples,
   packageDir,
@@ -227,6 +228,16 @@ describe('the docs copy of the document', () => {
     );
     const presigned = docs.paths['/videos/{video_id}/'].get.description as string;
     expect(presigned).toMatch(/presigned `download_url`/);
+  });
+
+  test('ends list items and table cells with a space Markdown keeps, so that search snippets do not join them', () => {
+    const source =
+      '1. one\n2. two  \n- [link](x)\n\n| a | b \\| c | |\n|---|:--|\n\n```\n- x\n| y |\n```\n\n    - code';
+    expect(spaceBlockEnds(source)).toBe(
+      '1. one&#32;\n2. two  \n- [link](x)&#32;\n\n| a&#32; | b \\| c&#32; | |\n|---|:--|\n\n```\n- x\n| y |\n```\n\n    - code',
+    );
+    const steps = docs.tags.find((t: { name: string }) => t.name === 'Generate, poll, download').description as string;
+    expect(steps).toMatch(/\(stop\)\.&#32;$/m);
   });
 
   test('leaves the bundled document itself untouched', () => {
