@@ -57,39 +57,29 @@ it('prints the base URL and the keys table, then one log line per request withou
   expect(log).not.toContain('VIOLATES');
 });
 
-it('takes --personality and --rate-limiter, and refuses unknown values with a clear message', () => {
-  expect(out).toMatch(/rate limiter even, personality default/);
-  for (const [flag, value] of [
-    ['--rate-limiter', 'leaky'],
-    ['--personality', 'grumpy'],
-  ]) {
-    let message = '';
-    try {
-      execFileSync(process.execPath, ['dist/cli.js', '--port', '0', flag, value], {
-        cwd: pkg,
-        stdio: 'pipe',
-        timeout: WAIT_MS,
-      });
-    } catch (err: any) {
-      message = String(err.stderr);
-      expect(err.status).toBe(1);
-    }
-    expect(message).toContain(`${flag} must be one of`);
-  }
-});
-
-it('refuses a --public-url that is not an origin, naming the flag', () => {
-  let message = '';
+/** The CLI refusing its arguments: its stderr, after it exited 1 (a start that succeeds fails the test). */
+function refusal(args: string[]): string {
   try {
-    execFileSync(process.execPath, ['dist/cli.js', '--port', '0', '--public-url', 'http://sandbox:4010/v1'], {
+    execFileSync(process.execPath, ['dist/cli.js', '--port', '0', ...args], {
       cwd: pkg,
       stdio: 'pipe',
       timeout: WAIT_MS,
     });
   } catch (err: any) {
-    message = String(err.stderr);
     expect(err.status).toBe(1);
+    return String(err.stderr);
   }
+  throw new Error(`videogen-sandbox ${args.join(' ')} started`);
+}
+
+it('takes --personality and --rate-limiter, and refuses unknown values with a clear message', () => {
+  expect(out).toMatch(/rate limiter even, personality default/);
+  expect(refusal(['--rate-limiter', 'leaky'])).toContain('--rate-limiter must be one of');
+  expect(refusal(['--personality', 'grumpy'])).toContain('--personality must be one of');
+});
+
+it('refuses a --public-url that is not an origin, naming the flag', () => {
+  const message = refusal(['--public-url', 'http://sandbox:4010/v1']);
   expect(message).toContain('--public-url');
   expect(message).toContain('origin only');
 });
