@@ -40,13 +40,18 @@ export interface AcquireOptions {
 export class Pacer {
   readonly inner: RulesPacer;
   readonly #clock: Clock;
-  constructor(clock: Clock, config: PacerConfig = {}) {
+  /**
+   * `schedule` is the account's name in the store (the rules' scheduleName: base URL and account): a
+   * store shared by several accounts, or several services, keeps one schedule for each.
+   */
+  constructor(clock: Clock, schedule: string, config: PacerConfig = {}) {
     this.#clock = clock;
     this.inner = new RulesPacer({
       now: () => clock.now(),
       sleep: async (ms, s) => void (await clock.sleep(ms, s)),
       maxWaitMs: config.maxWaitMs,
       store: config.store,
+      storeName: () => schedule,
     });
   }
 
@@ -119,6 +124,6 @@ export const pacerFor = (key: string, clock: Clock, config: PacerConfig = {}) =>
   if (store && !storeIds.has(store)) storeIds.set(store, ++stores);
   const id = `${store ? storeIds.get(store) : 'memory'} ${key}`;
   let p = byKey.get(id);
-  if (!p) byKey.set(id, (p = new Pacer(clock, config)));
+  if (!p) byKey.set(id, (p = new Pacer(clock, key, config)));
   return p;
 };

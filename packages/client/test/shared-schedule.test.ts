@@ -1,0 +1,66 @@
+// @module-tag full/tools
+// One Redis (VIDEO_API_PACING_URL) shared by clients of several accounts and services keeps one schedule
+// for each, named as the rules' scheduleName says (base URL, then the key's fingerprint). Before, every
+// client's schedule was named '' in the store: the clients of two accounts shared one account's limits
+// and its two running slots, and a start of one account waited on the other's videos (and read their
+// status with its own key, answered 404). A real redis-server on a free port.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { keyFingerprint, MAX_RUNNING, scheduleName } from '@videogen/openapi/rules';
+import { createRedisPacerStore } from '@videogen/pacer-redis';
+import { FIXTURES, SANDBOX_KEYS, startSandbox, type RunningSandbox } from '@videogen/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type RedisServer } from '../../pacer-redis/test/redis-server.mjs';
+import { createClient } from '../src/index.js';
+
+let redis: RedisServer;
+let sb: RunningSandbox;
+beforeAll(async () => {
+  redis = await startRedis();
+  // Generations that outlast the test: a slot taken stays taken.
+  sb = await startSandbox({ port: 0, generationSeconds: 3600 });
+});
+afterAll(async () => {
+  await sb?.close();
+  await redis?.stop();
+});
+
+/** The hash tag the Redis store gives a schedule's keys (pacer-redis keysOf: a hash of the name). */
+const tagOf = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 24);
+const fingerprint = (key: string) => keyFingerprint(createHash('sha256').update(key).digest('hex'));
+
+describe('a Redis shared by the clients of two accounts', () => {
+  it('keeps a schedule per account: one account full does not hold the other', async () => {
+    const store = createRedisPacerStore({ url: redis.url });
+    try {
+      const acme = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, pacingStore: store });
+      const globex = createClient({ apiKey: SANDBOX_KEYS.globex, baseUrl: sb.baseUrl, pacingStore: store });
+      // acme takes every running slot of its account.
+      for (let i = 0; i < MAX_RUNNING; i++)
+        await acme.videos.generate({ video_setting_id: FIXTURES.acme.settings.text, text: `acme ${i}` });
+      const before = sb.stats();
+
+      // globex starts at once: nothing of acme's is read, nothing is refused.
+      const started = Date.now();
+      await globex.videos.generate({ video_setting_id: FIXTURES.globex.settings.text, text: 'globex' });
+      const after = sb.stats();
+      expect(after['404'] ?? 0).toBe(before['404'] ?? 0);
+      expect(after['503'] ?? 0).toBe(0);
+      // A start held for acme's slots waits the polling interval (10 s) before reading a status.
+      expect(Date.now() - started).toBeLessThan(10_000);
+
+      // In Redis: one schedule per account, each under its scheduleName, none under the empty name.
+      const keys = execFileSync('redis-cli', ['-p', String(redis.port), '--scan', '--pattern', 'videogen:pacer:*'])
+        .toString()
+        .split('\n')
+        .filter(Boolean);
+      const tags = new Set(keys.map((k) => /\{([0-9a-f]+)\}/.exec(k)?.[1]));
+      expect(tags).toEqual(
+        new Set([SANDBOX_KEYS.acme, SANDBOX_KEYS.globex].map((k) => tagOf(scheduleName(sb.baseUrl, fingerprint(k))))),
+      );
+      expect(tags.has(tagOf(''))).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+});
