@@ -68,6 +68,7 @@ export {
 export {
   MemoryPacerStore,
   type PacerStore,
+  type ScheduleSnapshot,
   type TakeRequest,
   type TakeResult,
   type Lesson,

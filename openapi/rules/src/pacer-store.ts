@@ -65,6 +65,38 @@ export interface AccountView {
   running: number;
 }
 
+/**
+ * An account's schedule as an operator reads it (`videogen pacing`, `client.schedule()`): what the
+ * store holds now, every time a duration from now. Read only: reading it takes no place.
+ */
+export interface ScheduleSnapshot {
+  /** `shared`: read from the store every process of the account uses (Redis); `process`: this process's own. */
+  scope: 'shared' | 'process';
+  classes: Record<
+    RateClass,
+    {
+      /** Requests of the class sent and not answered yet. */
+      inFlight: number;
+      /** Since the class's last answer; absent when none is known. */
+      lastAnswerAgoMs?: number;
+      /** The server said no request of the class before this long from now (0: nothing pending). */
+      blockedForMs: number;
+      /** The class's spacing grown by 429s (1: as stated). */
+      slowdown: number;
+      /** The server's RateLimit-Policy for the class, when one was read. */
+      learned?: { limit: number; windowMs: number };
+    }
+  >;
+  /** Videos holding a running slot, each until seen finished or until its slot lapses (absent: never). */
+  running: Array<{ videoId: string; lapsesInMs?: number }>;
+  /** Starts sent and not answered yet: each holds a slot too. */
+  startsInFlight: number;
+  /** A 503 said the account is full: no start before this long from now (0: nothing pending). */
+  fullForMs: number;
+  /** Processes pacing the account (a shared store counts those that decided lately; here, 1). */
+  processes: number;
+}
+
 export interface PacerStore {
   take(account: string, request: TakeRequest): MaybePromise<TakeResult>;
   /** Gives a taken place back with what its answer taught. Never rejects. */
@@ -82,6 +114,8 @@ export interface PacerStore {
    * bounded. Returns whether it was dropped. A shared store may keep its own (with its own expiry).
    */
   forget?(account: string): boolean;
+  /** The account's schedule as it stands (ScheduleSnapshot); rejects when a shared store cannot be read. */
+  inspect?(account: string): MaybePromise<ScheduleSnapshot>;
   close?(): Promise<void>;
 }
 
@@ -207,6 +241,29 @@ export class MemoryPacerStore implements PacerStore {
     return {
       classes: { A: { learned: A.learned, slowdown: A.slowdown }, B: { learned: B.learned, slowdown: B.slowdown } },
       running: this.runningOf(state, this.now()),
+    };
+  }
+
+  inspect(account: string): ScheduleSnapshot {
+    const now = this.now();
+    const state = this.account(account);
+    const cls = (c: ClassState) => ({
+      inFlight: c.inFlight,
+      ...(Number.isFinite(c.lastAt) ? { lastAnswerAgoMs: Math.max(0, now - c.lastAt) } : {}),
+      blockedForMs: Math.max(0, c.blockedUntil - now),
+      slowdown: c.slowdown,
+      ...(c.learned ? { learned: c.learned } : {}),
+    });
+    this.runningOf(state, now);
+    return {
+      scope: 'process',
+      classes: { A: cls(state.classes.A), B: cls(state.classes.B) },
+      running: [...state.running].map(([videoId, until]) =>
+        Number.isFinite(until) ? { videoId, lapsesInMs: Math.max(0, until - now) } : { videoId },
+      ),
+      startsInFlight: state.starting,
+      fullForMs: Math.max(0, state.fullUntil - now),
+      processes: 1,
     };
   }
 

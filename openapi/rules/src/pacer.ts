@@ -8,7 +8,13 @@
 // response arrived (the latest instant the server can have counted it), plus a small margin.
 import { MAX_RUNNING, POLLING, RATE_LIMITS, RETRY_POLICY, type RateClass } from './generated/constants.js';
 import { headerValue, parseRateLimitHeaders, parseRetryAfter, retryAfterMs, type HeaderSource } from './headers.js';
-import { MemoryPacerStore, type AccountView, type Lesson, type PacerStore } from './pacer-store.js';
+import {
+  MemoryPacerStore,
+  type AccountView,
+  type Lesson,
+  type PacerStore,
+  type ScheduleSnapshot,
+} from './pacer-store.js';
 import { MAX_TIMER_MS, sleep } from './sleep.js';
 
 /** A wait longer than the pacer accepts (`maxWaitMs`): the call fails instead of hanging for days. */
@@ -245,6 +251,16 @@ export class Pacer {
   forget(account = ''): boolean {
     for (const c of ['A', 'B'] as const) this.retryAfter.delete(`${account} ${c}`);
     return this.store.forget?.(this.storeName(account)) ?? true;
+  }
+
+  /**
+   * The account's schedule as the store holds it now (a shared store: every process's), for an operator
+   * to read; takes no place. Rejects when the store cannot say (a shared store unreachable, or one
+   * without `inspect`).
+   */
+  async inspect(account = ''): Promise<ScheduleSnapshot> {
+    if (!this.store.inspect) throw new TypeError('this pacer store cannot be inspected (it has no inspect method)');
+    return this.store.inspect(this.storeName(account));
   }
 
   /** Ends a shared store's connection (the default store holds none). */

@@ -301,6 +301,35 @@ describe('Pacer', () => {
     expect(store.size).toBe(0);
   });
 
+  it('shows the schedule as it stands (inspect): places in flight, answers, waits, running videos', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    const empty = await pacer.inspect();
+    expect(empty).toEqual({
+      scope: 'process',
+      classes: { A: { inFlight: 0, blockedForMs: 0, slowdown: 1 }, B: { inFlight: 0, blockedForMs: 0, slowdown: 1 } },
+      running: [],
+      startsInFlight: 0,
+      fullForMs: 0,
+      processes: 1,
+    });
+    (await pacer.acquire({ rateClass: 'A', startsVideo: true })).settle({ status: 200, video_id: 'v1' });
+    (await pacer.acquire({ rateClass: 'B' })).settle({ status: 429, headers: { 'retry-after': '30' } });
+    // The second start waits class A's spacing (virtual time), then is held, unanswered.
+    const start = await clock.run(pacer.acquire({ rateClass: 'A', startsVideo: true }));
+    clock.advance(1000);
+    const t = clock.now();
+    const busy = await pacer.inspect();
+    expect(busy.classes.A).toMatchObject({ inFlight: 1, lastAnswerAgoMs: t, blockedForMs: 0 });
+    expect(busy.classes.B).toMatchObject({ inFlight: 0, lastAnswerAgoMs: t, blockedForMs: 30_000 - t, slowdown: 1.5 });
+    expect(busy.running).toEqual([{ videoId: 'v1', lapsesInMs: POLLING.timeoutMs - t }]);
+    expect(busy.startsInFlight).toBe(1);
+    start.settle({ status: 503, headers: { 'retry-after': '40' }, error_code: 'SIMULTANEOUS_GENERATE_LIMIT' });
+    expect((await pacer.inspect()).fullForMs).toBe(40_000);
+    // Reading it took no place: the next request goes as it would have.
+    expect((await pacer.inspect()).classes.A.inFlight).toBe(0);
+  });
+
   it('gives the floor of a sequence', () => {
     expect(pacingFloorMs({ B: 6 })).toBe(5 * (RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests));
     expect(pacingFloorMs({ A: 3, B: 1 }, 10)).toBe((2 * RATE_LIMITS.A.windowMs) / RATE_LIMITS.A.requests / 10);

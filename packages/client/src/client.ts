@@ -7,6 +7,7 @@ import {
   keyFingerprint,
   PRODUCTION_BASE_URL,
   type PacerStore,
+  type ScheduleSnapshot,
   scheduleName,
 } from '@videogen/openapi/rules';
 import { APIPromise } from './api-promise.js';
@@ -148,6 +149,13 @@ export function createClient(options: ClientOptions = {}) {
   const dispatcher = options.fetchOptions?.dispatcher ?? envProxyDispatcher(env);
   const fetchOptions = dispatcher ? { ...options.fetchOptions, dispatcher } : options.fetchOptions;
 
+  const pacer =
+    options.pacing === false
+      ? undefined
+      : pacerFor(scheduleName(baseUrl, options.account ?? fingerprint(key)), clock, {
+          maxWaitMs: retry.maxWaitMs,
+          store,
+        });
   const send = createTransport({
     fetch: options.fetch,
     fetchOptions,
@@ -159,13 +167,7 @@ export function createClient(options: ClientOptions = {}) {
       totalMs: options.bodyDeadlineMs,
       maxBytes: options.maxBodyBytes,
     }),
-    pacer:
-      options.pacing === false
-        ? undefined
-        : pacerFor(scheduleName(baseUrl, options.account ?? fingerprint(key)), clock, {
-            maxWaitMs: retry.maxWaitMs,
-            store,
-          }),
+    pacer,
     check: (id) => videos.get(id),
     log,
   });
@@ -213,6 +215,16 @@ export function createClient(options: ClientOptions = {}) {
           .create(id, target, { ...o, timeoutMs: undefined })
           .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o)),
       ),
+    /**
+     * The account's pacing schedule as it stands (no request is sent, no place taken): requests in
+     * flight and the server's waits per rate class, the videos holding running slots, and, with
+     * `pacingUrl`, what every process of the account shares (`scope: 'shared'`). Rejects when pacing
+     * is off, or when the shared schedule's Redis does not answer.
+     */
+    schedule: async (): Promise<ScheduleSnapshot> => {
+      if (!pacer) throw new TypeError('pacing is off for this client (pacing: false): it keeps no schedule');
+      return pacer.inner.inspect();
+    },
     /** Streams a completed video to a file; the download host never gets the key. */
     download: (id: string, path: string, o?: DownloadOptions) =>
       APIPromise.from(

@@ -2,7 +2,13 @@
 // separate package @videogen/pacer-redis, loaded only when a pacing URL is configured (option
 // `pacingUrl` or VIDEO_API_PACING_URL). The default install and the runtimes without TCP (Workers,
 // browsers) never load it: the client alone paces in memory.
-import { MemoryPacerStore, type AccountView, type PacerStore, type TakeRequest } from '@videogen/openapi/rules';
+import {
+  MemoryPacerStore,
+  type AccountView,
+  type PacerStore,
+  type ScheduleSnapshot,
+  type TakeRequest,
+} from '@videogen/openapi/rules';
 import type { Log } from './logger.js';
 import { builtin } from './runtime.js';
 
@@ -80,6 +86,11 @@ class LazyRedisStore implements PacerStore {
   }
   view(account: string): AccountView {
     return (this.#store ?? this.#empty).view(account);
+  }
+  async inspect(account: string): Promise<ScheduleSnapshot> {
+    const store = await this.#loaded;
+    if (!store.inspect) throw new TypeError(`${PACKAGE} cannot show its schedule: update it`);
+    return store.inspect(account);
   }
   onChange(listener: () => void) {
     if (this.#store) this.#store.onChange?.(listener);

@@ -39,6 +39,17 @@ describe('a Redis shared by the clients of two accounts', () => {
       for (let i = 0; i < MAX_RUNNING; i++)
         await acme.videos.generate({ video_setting_id: FIXTURES.acme.settings.text, text: `acme ${i}` });
       const before = sb.stats();
+      // Any process of the account sees the slots held (here a second store: a second connection).
+      const elsewhere = createRedisPacerStore({ url: redis.url });
+      try {
+        const watcher = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, pacingStore: elsewhere });
+        const seen = await watcher.schedule();
+        expect(seen.scope).toBe('shared');
+        expect(seen.running).toHaveLength(MAX_RUNNING);
+        expect(seen.processes).toBe(1);
+      } finally {
+        await elsewhere.close();
+      }
 
       // globex starts at once: nothing of acme's is read, nothing is refused.
       const started = Date.now();
@@ -62,5 +73,17 @@ describe('a Redis shared by the clients of two accounts', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('client.schedule()', () => {
+  it('without a shared store: this process, and pacing off has none', async () => {
+    const alone = createClient({ apiKey: SANDBOX_KEYS.initech, baseUrl: sb.baseUrl });
+    await alone.settings.list();
+    const own = await alone.schedule();
+    expect(own).toMatchObject({ scope: 'process', running: [], processes: 1 });
+    expect(own.classes.B.lastAnswerAgoMs).toBeGreaterThanOrEqual(0);
+    const off = createClient({ apiKey: SANDBOX_KEYS.initech, baseUrl: sb.baseUrl, pacing: false });
+    await expect(off.schedule()).rejects.toThrow(/pacing is off/);
   });
 });

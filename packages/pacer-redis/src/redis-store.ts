@@ -14,11 +14,12 @@ import {
   type AccountView,
   type PacerStore,
   type RateClass,
+  type ScheduleSnapshot,
   type Settlement,
   type TakeRequest,
   type TakeResult,
 } from '@videogen/openapi/rules';
-import { MERGE_CLASS, MERGE_FULL, NOTE_RUNNING, RENEW, SETTLE, TAKE } from './scripts.js';
+import { INSPECT, MERGE_CLASS, MERGE_FULL, NOTE_RUNNING, RENEW, SETTLE, TAKE } from './scripts.js';
 import { pacingUrlProblem, redactPacingUrl } from './url.js';
 
 export type PacingLog = (level: 'info' | 'warn', message: string) => void;
@@ -130,6 +131,7 @@ export class RedisPacerStore implements PacerStore {
       ['vgNoteRunning', NOTE_RUNNING, 1],
       ['vgMergeClass', MERGE_CLASS, 1],
       ['vgMergeFull', MERGE_FULL, 1],
+      ['vgInspect', INSPECT, 7],
     ] as const)
       this.redis.defineCommand(name, { numberOfKeys: keys, lua });
     this.connecting = this.redis.connect().then(
@@ -268,6 +270,50 @@ export class RedisPacerStore implements PacerStore {
 
   view(account: string): AccountView {
     return (this.up && this.views.get(account)) || this.local.view(account);
+  }
+
+  /**
+   * The account's shared schedule as Redis holds it (every process's places, waits and running videos);
+   * takes no place. Rejects when Redis does not answer: this process's own view is not the account's.
+   */
+  async inspect(account: string): Promise<ScheduleSnapshot> {
+    const unreachable = (why: string) =>
+      new Error(`shared pacing: Redis at ${this.url} did not answer (${why}); the shared schedule cannot be read`);
+    if (!(await this.ready())) throw unreachable('no connection');
+    const k = this.keysOf(account);
+    type ClassReply = [number, string, string, string, string, string];
+    let reply: [ClassReply, ClassReply, Array<[string, string]>, number, string, number];
+    try {
+      reply = (await this.call('vgInspect', [
+        k.cls.A,
+        k.cls.B,
+        k.lease.A,
+        k.lease.B,
+        k.run,
+        k.acct,
+        k.peers,
+      ])) as typeof reply;
+    } catch (err) {
+      this.down(err as Error);
+      throw unreachable((err as Error).message);
+    }
+    const [a, b, running, starts, fullFor, processes] = reply;
+    const ms = (v: string) => Number(v) * this.scale;
+    const cls = ([inFlight, lastAgo, blockedFor, slowdown, limit, windowMs]: ClassReply) => ({
+      inFlight: Number(inFlight),
+      ...(lastAgo !== '' ? { lastAnswerAgoMs: ms(lastAgo) } : {}),
+      blockedForMs: ms(blockedFor),
+      slowdown: Number(slowdown),
+      ...(limit !== '' ? { learned: { limit: Number(limit), windowMs: ms(windowMs) } } : {}),
+    });
+    return {
+      scope: 'shared',
+      classes: { A: cls(a), B: cls(b) },
+      running: running.map(([videoId, lapsesIn]) => ({ videoId, lapsesInMs: ms(lapsesIn) })),
+      startsInFlight: Number(starts),
+      fullForMs: ms(fullFor),
+      processes: Number(processes),
+    };
   }
 
   onChange(listener: () => void): void {

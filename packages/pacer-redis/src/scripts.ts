@@ -160,3 +160,32 @@ redis.call('HSET', KEYS[1], 'fullUntil', fullUntil)
 keep(KEYS[1], fullUntil - now + tonumber(ARGV[2]))
 return 1
 `;
+
+/**
+ * KEYS clsA, clsB, leaseA, leaseB, run, acct, peers: the account's schedule as it stands, read only
+ * (an operator's view: `videogen pacing`). Per class: places in flight, since the last answer ('' when
+ * none), blocked for, slowdown, limit, windowMs; then running videos ({id, lapses in} each), starts in flight,
+ * full for, processes.
+ */
+export const INSPECT = `${PRELUDE}
+local out = {}
+for i = 1, 2 do
+  local c = redis.call('HMGET', KEYS[i], 'lastAt', 'blockedUntil', 'slowdown', 'limit', 'windowMs')
+  local lastAt = tonumber(c[1])
+  out[#out + 1] = {redis.call('ZCOUNT', KEYS[i + 2], now, '+inf'), lastAt and tostring(now - lastAt) or '',
+    tostring(math.max(0, num(c[2], 0) - now)), c[3] or '1', c[4] or '', c[5] or ''}
+end
+local running, starts = {}, 0
+local members = redis.call('ZRANGEBYSCORE', KEYS[5], now, '+inf', 'WITHSCORES')
+for i = 1, #members, 2 do
+  if string.sub(members[i], 1, 6) == 'start:' then starts = starts + 1
+  else
+    running[#running + 1] = {members[i], tostring(tonumber(members[i + 1]) - now)}
+  end
+end
+out[#out + 1] = running
+out[#out + 1] = starts
+out[#out + 1] = tostring(math.max(0, num(redis.call('HGET', KEYS[6], 'fullUntil'), 0) - now))
+out[#out + 1] = redis.call('ZCOUNT', KEYS[7], now, '+inf')
+return out
+`;

@@ -125,6 +125,46 @@ describe('RedisPacerStore', () => {
     expect(third).toBe(true);
   });
 
+  it("shows the account's shared schedule to any process (inspect), and reading it takes no place", async () => {
+    const { pacers, close } = twoPacers('t6');
+    const held = await pacers[0].acquire({ rateClass: 'A', account: 'acct', startsVideo: true });
+    await (await pacers[0].acquire({ rateClass: 'B', account: 'acct' })).settle({
+      status: 429,
+      headers: { 'retry-after': '30', 'ratelimit-policy': '5;w=10' },
+    });
+    // The other process has decided nothing: what it reads is the account's, from Redis.
+    const seen = await pacers[1].inspect('acct');
+    expect(seen).toMatchObject({ scope: 'shared', startsInFlight: 1, running: [], fullForMs: 0, processes: 1 });
+    expect(seen.classes.A.inFlight).toBe(1);
+    expect(seen.classes.B).toMatchObject({ inFlight: 0, slowdown: 1.5, learned: { limit: 5, windowMs: 10_000 } });
+    expect(seen.classes.B.blockedForMs).toBeGreaterThan(0);
+    expect(seen.classes.B.lastAnswerAgoMs).toBeGreaterThanOrEqual(0);
+
+    await held.settle({ status: 200, video_id: 'v1' });
+    const after = await pacers[1].inspect('acct');
+    expect(after.startsInFlight).toBe(0);
+    expect(after.running.map((r) => r.videoId)).toEqual(['v1']);
+    // The slot lapses at the polling limit of 4.7 (600 s; 6 s at time scale 100) unless seen finished.
+    expect(after.running[0]?.lapsesInMs).toBeGreaterThan(5000);
+    expect(after.running[0]?.lapsesInMs).toBeLessThanOrEqual(6000);
+    // Inspecting registered no process and left no place behind.
+    expect((await pacers[0].inspect('acct')).processes).toBe(1);
+    const leases = await raw.keys('t6:*:lease');
+    expect(await Promise.all(leases.map((k) => raw.zcard(k)))).toEqual(leases.map(() => 0));
+    await close();
+  });
+
+  it('inspect with Redis away rejects, naming it, instead of showing this process alone as the account', async () => {
+    const own = await startRedis();
+    const store = createRedisPacerStore({ url: own.url, timeoutMs: 200 });
+    const pacer = new Pacer({ store, timeScale: 100 });
+    await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    await own.kill();
+    await expect(pacer.inspect('acct')).rejects.toThrow(/Redis at redis:\/\/127\.0\.0\.1:\d+\/0 did not answer/);
+    await pacer.close();
+    await own.stop();
+  });
+
   it('the place of a process that died in flight lapses: the others go on after its lease', async () => {
     const { pacers, stores, close } = twoPacers('t5');
     // Held and never settled, and its store closed: no renewal, as after kill -9.

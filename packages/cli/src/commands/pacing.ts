@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import type { ScheduleSnapshot } from '@videogen/client';
+import { MAX_RUNNING, RATE_LIMITS, type RateClass } from '@videogen/openapi/rules';
+import { createContext, type Invocation } from '../context.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { table } from '../output.js';
+
+/**
+ * `videogen pacing`: the account's pacing schedule, to see why a replica waits. With
+ * VIDEO_API_PACING_URL it is what every process of the account shares on Redis; without, this
+ * command's own schedule is empty, and the output says where the schedule would be.
+ */
+export function registerPacing(program: Command, invocation: Invocation): void {
+  program
+    .command('pacing')
+    .description(
+      "Show the account's pacing schedule shared through VIDEO_API_PACING_URL: requests in flight and the server's waits per rate class, the videos holding running slots. Sends no request to the service.",
+    )
+    .action(async () => {
+      const ctx = createContext(invocation);
+      let schedule: ScheduleSnapshot;
+      try {
+        schedule = await ctx.client.schedule();
+      } catch (err) {
+        // Redis unreachable: the account's schedule cannot be read; this process's own would mislead.
+        throw new CliError((err as Error).message, EXIT.ERROR, 'PACING_UNAVAILABLE');
+      }
+      ctx.out.result(schedule, () => describe(schedule));
+    });
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function describe(s: ScheduleSnapshot): string {
+  const lines: string[] = [];
+  if (s.scope === 'process')
+    lines.push(
+      'Not shared: VIDEO_API_PACING_URL is unset, so each process paces alone and this one has sent nothing.',
+      'Set VIDEO_API_PACING_URL to the redis:// URL your processes share to see their schedule.',
+      '',
+    );
+  else lines.push(`Shared by ${s.processes} process${s.processes === 1 ? '' : 'es'} pacing this account lately.`, '');
+  lines.push(
+    table(
+      ['CLASS', 'IN FLIGHT', 'LAST ANSWER', 'SERVER SAID WAIT', 'SLOWDOWN', 'POLICY READ'],
+      (Object.keys(RATE_LIMITS) as RateClass[]).map((c) => {
+        const k = s.classes[c];
+        return [
+          c,
+          String(k.inFlight),
+          k.lastAnswerAgoMs === undefined ? '-' : `${seconds(k.lastAnswerAgoMs)} ago`,
+          k.blockedForMs > 0 ? seconds(k.blockedForMs) : '-',
+          k.slowdown === 1 ? '-' : `×${Number(k.slowdown.toFixed(2))}`,
+          k.learned ? `${k.learned.limit} per ${seconds(k.learned.windowMs)}` : '-',
+        ];
+      }),
+    ),
+    '',
+  );
+  const held = s.running.length + s.startsInFlight;
+  lines.push(
+    `Running slots: ${held} of ${MAX_RUNNING} held${s.startsInFlight ? ` (${s.startsInFlight} by a start not answered yet)` : ''}.`,
+  );
+  for (const r of s.running)
+    lines.push(
+      `  ${r.videoId}${r.lapsesInMs === undefined ? '' : `  free in ${seconds(r.lapsesInMs)} at the latest, or when seen finished`}`,
+    );
+  if (s.fullForMs > 0) lines.push(`The service answered 503: no start for ${seconds(s.fullForMs)} more.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,63 @@
+// @module-tag full/tools
+// `videogen pacing`: the account's schedule shared through VIDEO_API_PACING_URL (a real redis-server on a
+// free port), as another command left it: the video a `generate` started holds a running slot, seen by a
+// later process. Without the variable, it says that nothing is shared; with Redis away, exit 1 naming it.
+import { FIXTURES, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startRedis, type RedisServer } from '../../pacer-redis/test/redis-server.mjs';
+import { errorLine, run, type RunOptions } from './helpers.js';
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let redis: RedisServer;
+const shared = (pacingUrl: string): RunOptions => ({
+  key: SANDBOX_KEYS.acme,
+  baseUrl: sandbox.baseUrl,
+  env: { VIDEO_API_PACING_URL: pacingUrl },
+});
+
+beforeAll(async () => {
+  redis = await startRedis();
+  // Generations that outlast the test: the slot stays held.
+  sandbox = await startSandbox({ port: 0, generationSeconds: 3600 });
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await redis?.stop();
+});
+
+describe('videogen pacing', () => {
+  it("shows the slot another command's generation holds, read from Redis by a later process", async () => {
+    const g = await run(
+      ['generate', '--setting', FIXTURES.acme.settings.text, '--text', 'held', '--json'],
+      shared(redis.url),
+    );
+    expect(g.code, g.stderr).toBe(0);
+    const { video_id } = JSON.parse(g.stdout);
+    const answered = sandbox.stats('acme');
+
+    const p = await run(['pacing', '--json'], shared(redis.url));
+    expect(p.code, p.stderr).toBe(0);
+    const schedule = JSON.parse(p.stdout);
+    expect(schedule.scope).toBe('shared');
+    expect(schedule.running.map((r: { videoId: string }) => r.videoId)).toEqual([video_id]);
+    expect(schedule.classes.A.lastAnswerAgoMs).toBeGreaterThanOrEqual(0);
+
+    const text = await run(['pacing'], shared(redis.url));
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Shared by \d+ process/m);
+    expect(text.stdout).toContain('Running slots: 1 of 2 held.');
+    expect(text.stdout).toContain(video_id);
+    // The command sends nothing to the service.
+    expect(sandbox.stats('acme')).toEqual(answered);
+  });
+
+  it('says so when nothing is shared, and exits 1 naming Redis when it does not answer', async () => {
+    const alone = await run(['pacing'], { key: SANDBOX_KEYS.acme, baseUrl: sandbox.baseUrl });
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toMatch(/^Not shared: VIDEO_API_PACING_URL is unset/);
+
+    const away = await run(['pacing'], shared(`redis://127.0.0.1:${await freePort()}/0`));
+    expect(away.code).toBe(1);
+    expect(errorLine(away.stderr)).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+\/0 did not answer/);
+  });
+});
