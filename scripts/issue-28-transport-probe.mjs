@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { constants, createGzip } from 'node:zlib';
+import { gzipBomb } from './hostile/gzip-bomb.mjs';
 
 const args = process.argv.slice(2);
 const capAt = args.indexOf('--cap');
@@ -90,17 +90,6 @@ const completedVideoApi = (host) =>
       }),
     ),
   );
-async function gzipBomb() {
-  const gz = createGzip({ level: constants.Z_BEST_COMPRESSION });
-  const out = [];
-  gz.on('data', (c) => out.push(c));
-  const done = new Promise((r) => gz.on('end', r));
-  const chunk = Buffer.alloc(1024 * 1024, 0x20);
-  for (let i = 0; i < 1024; i++) if (!gz.write(chunk)) await new Promise((r) => gz.once('drain', r));
-  gz.end();
-  await done;
-  return Buffer.concat(out);
-}
 
 /**
  * A bin under GNU time, killed at the cap (or when `stop()` says so, polled every 200 ms): exit code (or

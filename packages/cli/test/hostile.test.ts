@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { constants, createGzip } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { gzipBomb } from '../../../scripts/hostile/gzip-bomb.mjs';
 import { assertNoSecret, CLI, cliEnv, errorLine } from './helpers.js';
 
 const KEY = 'sk-hostile-cli-key-0001';
@@ -93,15 +93,7 @@ describe('an answer body that never ends', () => {
 describe('an answer body too large: refused at the limit, in bounded memory', () => {
   let bomb: Buffer;
   beforeAll(async () => {
-    const gz = createGzip({ level: constants.Z_BEST_COMPRESSION });
-    const out: Buffer[] = [];
-    gz.on('data', (c: Buffer) => out.push(c));
-    const done = new Promise((r) => gz.on('end', r));
-    const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    for (let i = 0; i < 1024; i++) if (!gz.write(chunk)) await new Promise((r) => gz.once('drain', r));
-    gz.end();
-    await done;
-    bomb = Buffer.concat(out);
+    bomb = await gzipBomb();
   });
 
   it('list against a 1 MB gzip body inflating to 1 GiB: exit 1, the limit named', async () => {

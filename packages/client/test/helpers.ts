@@ -112,20 +112,7 @@ export const flood =
     pump();
   };
 
-/** A gzip body of `bytes` JSON whitespace (a few hundred KB per 100 MB): a decompression bomb. */
-export async function gzipBomb(bytes: number): Promise<Buffer> {
-  const { createGzip, constants } = await import('node:zlib');
-  const gz = createGzip({ level: constants.Z_BEST_COMPRESSION });
-  const out: Buffer[] = [];
-  gz.on('data', (c: Buffer) => out.push(c));
-  const done = new Promise((r) => gz.on('end', r));
-  const chunk = Buffer.alloc(1024 * 1024, 0x20);
-  for (let sent = 0; sent < bytes; sent += chunk.length)
-    if (!gz.write(chunk)) await new Promise((r) => gz.once('drain', r));
-  gz.end();
-  await done;
-  return Buffer.concat(out);
-}
+export { gzipBomb } from '../../../scripts/hostile/gzip-bomb.mjs';
 
 /** Answers with `body` as a gzip-encoded JSON body (its Content-Length the compressed size, as honest servers do). */
 export const gzipped =

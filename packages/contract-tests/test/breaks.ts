@@ -1,7 +1,7 @@
 // The deliberate contract breaks of the self-test, each with the check that must catch it.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { constants, createGzip } from 'node:zlib';
+import { gzipBomb as buildGzipBomb } from '../../../scripts/hostile/gzip-bomb.mjs';
 import {
   DROP,
   editJson,
@@ -65,17 +65,7 @@ const drip = (res: ServerResponse) => {
 /** 1 GiB of JSON whitespace, gzipped (about 1 MB): made once, when a break first needs it. */
 let bomb: Promise<Buffer> | undefined;
 export function gzipBomb(): Promise<Buffer> {
-  bomb ??= (async () => {
-    const gz = createGzip({ level: constants.Z_BEST_COMPRESSION });
-    const out: Buffer[] = [];
-    gz.on('data', (c: Buffer) => out.push(c));
-    const done = new Promise((r) => gz.on('end', r));
-    const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    for (let i = 0; i < 1024; i++) if (!gz.write(chunk)) await new Promise((r) => gz.once('drain', r));
-    gz.end();
-    await done;
-    return Buffer.concat(out);
-  })();
+  bomb ??= buildGzipBomb();
   return bomb;
 }
 
