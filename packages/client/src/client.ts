@@ -16,7 +16,7 @@ import { createCore } from './core.js';
 import { download, type DownloadOptions } from './download.js';
 import { AuthenticationError } from './errors.js';
 import type { components, paths } from '@videogen/openapi/types';
-import { createLog, parseLevel, type LogLevel, type Logger, type TrafficLogger } from './logger.js';
+import { createLog, type LogLevel, type Logger, type TrafficLogger } from './logger.js';
 import { pacerFor } from './pacer.js';
 import { checkPathParameter } from './path-parameters.js';
 import { pacingUrlProblem, sharedPacingStore } from './pacing-store.js';
@@ -139,12 +139,12 @@ export function createClient(options: ClientOptions = {}) {
   const pacingUrl = options.pacingUrl ?? (options.clock ? undefined : env.VIDEO_API_PACING_URL || undefined);
   const pacingProblem = pacingUrl === undefined ? undefined : pacingUrlProblem(pacingUrl);
   if (pacingProblem) throw new TypeError(pacingProblem);
-  const log = createLog({ logger: options.logger, level: options.logLevel, env: env.VIDEO_API_LOG, key });
+  const logOptions = { logger: options.logger, level: options.logLevel, env: env.VIDEO_API_LOG, key };
+  const log = createLog(logOptions);
   // Shared pacing lost is a fact its operator must hear (the replicas now pace at 1/N each): its two
   // lines (Redis away, Redis back) reach stderr even when no log was asked for; a level or a logger
   // given decides for them as for every other line.
-  const logChosen = options.logger !== undefined || options.logLevel !== undefined || parseLevel(env.VIDEO_API_LOG);
-  const pacingLog = logChosen ? log : createLog({ level: 'info', key });
+  const pacingLog = createLog({ ...logOptions, unset: 'info' });
   const store = options.pacingStore ?? (pacingUrl ? sharedPacingStore(pacingUrl, pacingLog) : undefined);
   const dispatcher = options.fetchOptions?.dispatcher ?? envProxyDispatcher(env);
   const fetchOptions = dispatcher ? { ...options.fetchOptions, dispatcher } : options.fetchOptions;

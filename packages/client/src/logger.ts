@@ -30,12 +30,21 @@ export const parseLevel = (value: string | undefined): LogLevel | undefined => {
 
 /**
  * The client's log: `level` from the option, else VIDEO_API_LOG; a `logger` given without either
- * logs from `debug` (a function, the earlier traffic log) or `info` (a pino-shaped object). With no
- * logger, lines go to stderr as JSON. Every string is redacted (the key, raw or JSON-escaped).
+ * logs from `debug` (a function, the earlier traffic log) or `info` (a pino-shaped object); with none of
+ * them, from `unset` (default `off`). With no logger, lines go to stderr as JSON. Every string is
+ * redacted (the key, raw or JSON-escaped).
  */
-export function createLog(o: { logger?: Logger | TrafficLogger; level?: LogLevel; env?: string; key: string }): Log {
+export function createLog(o: {
+  logger?: Logger | TrafficLogger;
+  level?: LogLevel;
+  env?: string;
+  key: string;
+  unset?: LogLevel;
+}): Log {
   const level =
-    o.level ?? parseLevel(o.env) ?? (o.logger ? (typeof o.logger === 'function' ? 'debug' : 'info') : 'off');
+    o.level ??
+    parseLevel(o.env) ??
+    (o.logger ? (typeof o.logger === 'function' ? 'debug' : 'info') : (o.unset ?? 'off'));
   const log: Log = {};
   if (level === 'off') return log;
   const sink = o.logger ?? ((line: string) => console.error(line));

@@ -5,6 +5,7 @@ import { createContext, type Invocation } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { table } from '../output.js';
+import { formatDuration } from '../progress.js';
 
 /**
  * `videogen pacing`: the account's pacing schedule, to see why a replica waits. With
@@ -30,8 +31,6 @@ export function registerPacing(program: Command, invocation: Invocation): void {
     });
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
 function describe(s: ScheduleSnapshot): string {
   const lines: string[] = [];
   if (s.scope === 'process')
@@ -49,10 +48,10 @@ function describe(s: ScheduleSnapshot): string {
         return [
           c,
           String(k.inFlight),
-          k.lastAnswerAgoMs === undefined ? '-' : `${seconds(k.lastAnswerAgoMs)} ago`,
-          k.blockedForMs > 0 ? seconds(k.blockedForMs) : '-',
+          k.lastAnswerAgoMs === undefined ? '-' : `${formatDuration(k.lastAnswerAgoMs)} ago`,
+          k.blockedForMs > 0 ? formatDuration(k.blockedForMs) : '-',
           k.slowdown === 1 ? '-' : `×${Number(k.slowdown.toFixed(2))}`,
-          k.learned ? `${k.learned.limit} per ${seconds(k.learned.windowMs)}` : '-',
+          k.learned ? `${k.learned.limit} per ${formatDuration(k.learned.windowMs)}` : '-',
         ];
       }),
     ),
@@ -64,8 +63,8 @@ function describe(s: ScheduleSnapshot): string {
   );
   for (const r of s.running)
     lines.push(
-      `  ${r.videoId}${r.lapsesInMs === undefined ? '' : `  free in ${seconds(r.lapsesInMs)} at the latest, or when seen finished`}`,
+      `  ${r.videoId}${r.lapsesInMs === undefined ? '' : `  free in ${formatDuration(r.lapsesInMs)} at the latest, or when seen finished`}`,
     );
-  if (s.fullForMs > 0) lines.push(`The service answered 503: no start for ${seconds(s.fullForMs)} more.`);
+  if (s.fullForMs > 0) lines.push(`The service answered 503: no start for ${formatDuration(s.fullForMs)} more.`);
   return lines.join('\n');
 }
