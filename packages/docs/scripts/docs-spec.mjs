@@ -93,6 +93,27 @@ export function orphanSamples(spec, dir = samplesDir) {
 const BLOCK_START = /^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>|```|~~~|<|---|\*\*\*|___)/;
 
 /**
+ * Each line of `markdown` with whether it is code: a fence line, a line inside a fence, or a line of an
+ * indented code block (one starts after a blank line and runs while its lines stay indented). Both passes
+ * below leave code as it is.
+ */
+function markdownLines(markdown) {
+  const lines = markdown.split('\n');
+  let fence = false;
+  let indentedCode = false;
+  return lines.map((line, i) => {
+    if (/^(```|~~~)/.test(line.trim())) {
+      fence = !fence;
+      return { line, code: true };
+    }
+    const previous = lines[i - 1];
+    if (!fence && (previous === undefined || previous.trim() === '' || indentedCode))
+      indentedCode = /^ {4,}\S/.test(line) && (previous === undefined || previous.trim() === '' || indentedCode);
+    return { line, code: fence || indentedCode };
+  });
+}
+
+/**
  * Joins the soft line breaks of Markdown paragraphs (a source line wrapped for the editor) into spaces.
  * Rendered Markdown shows them as spaces already; Redoc's search index drops them, which ran words
  * together in its snippets ("presigneddownload_url", "soonafter"). Code blocks, tables, headings, list
@@ -101,26 +122,23 @@ const BLOCK_START = /^(#{1,6}\s|[-*+]\s|\d+[.)]\s|\||>|```|~~~|<|---|\*\*\*|___)
  */
 export function joinSoftBreaks(markdown) {
   const out = [];
-  let fence = false;
-  let indentedCode = false;
-  for (const line of markdown.split('\n')) {
+  let previousCode = true;
+  for (const { line, code } of markdownLines(markdown)) {
     const trimmed = line.trim();
     const previous = out.at(-1);
-    if (/^(```|~~~)/.test(trimmed)) fence = !fence;
-    else if (!fence && (previous === undefined || previous.trim() === '' || indentedCode)) {
-      // An indented code block starts after a blank line and runs while its lines stay indented.
-      indentedCode = /^ {4,}\S/.test(line) && (previous === undefined || previous.trim() === '' || indentedCode);
-    } else if (
-      !fence &&
+    if (
+      !code &&
+      !previousCode &&
+      previous !== undefined &&
+      previous.trim() !== '' &&
       trimmed !== '' &&
       !BLOCK_START.test(trimmed) &&
       !/^\s*(#|\||```|~~~)/.test(previous) &&
       !/( {2}|\\)$/.test(previous)
-    ) {
+    )
       out[out.length - 1] = `${previous.trimEnd()} ${trimmed}`;
-      continue;
-    }
-    out.push(line);
+    else out.push(line);
+    previousCode = code;
   }
   return out.join('\n');
 }
@@ -135,22 +153,15 @@ const KEPT_SPACE = '&#32;';
  * space as nothing. Code (fenced or indented) and hard breaks are left as they are.
  */
 export function spaceBlockEnds(markdown) {
-  const out = [];
-  let fence = false;
-  let indentedCode = false;
-  for (const line of markdown.split('\n')) {
-    const previous = out.at(-1);
-    const trimmed = line.trim();
-    if (/^(```|~~~)/.test(trimmed)) fence = !fence;
-    else if (!fence && (previous === undefined || previous.trim() === '' || indentedCode))
-      indentedCode = /^ {4,}\S/.test(line) && (previous === undefined || previous.trim() === '' || indentedCode);
-    if (fence || indentedCode || /^(```|~~~)/.test(trimmed)) out.push(line);
-    else if (/^\s*([-*+]|\d+[.)])\s+\S/.test(line) && !/( {2}|\\)$/.test(line))
-      out.push(`${line.trimEnd()}${KEPT_SPACE}`);
-    else if (trimmed.startsWith('|') && !/^\|?[\s:|-]+$/.test(trimmed)) out.push(spaceCells(line));
-    else out.push(line);
-  }
-  return out.join('\n');
+  return markdownLines(markdown)
+    .map(({ line, code }) => {
+      const trimmed = line.trim();
+      if (code) return line;
+      if (/^\s*([-*+]|\d+[.)])\s+\S/.test(line) && !/( {2}|\\)$/.test(line)) return `${line.trimEnd()}${KEPT_SPACE}`;
+      if (trimmed.startsWith('|') && !/^\|?[\s:|-]+$/.test(trimmed)) return spaceCells(line);
+      return line;
+    })
+    .join('\n');
 }
 
 /** A table row with each non-empty cell ending in a kept space (`\|` inside a cell is not a border). */
