@@ -1,3 +1,4 @@
+import type { TimeoutDeadline } from '@videogen/client';
 import { classifyError, MAX_RUNNING, Redactor } from '@videogen/openapi/rules';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
@@ -91,6 +92,13 @@ const upgradeHint = (ctx: ErrorContext) =>
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A client message without the client's option names (the command line has flags for them). */
+/** The transport's deadlines (not the wait for a video): what did not come in time, the flag that sets it, the code. */
+const TRANSPORT_DEADLINES: Record<Exclude<TimeoutDeadline, 'polling'>, { what: string; flag: string; code: string }> = {
+  headers: { what: 'did not answer in time', flag: '--request-timeout', code: 'HEADERS_TIMEOUT' },
+  'body-idle': { what: 'stopped sending its answer (the body stalled)', flag: '--body-timeout', code: 'BODY_TIMEOUT' },
+  'body-total': { what: 'did not finish sending its answer in time', flag: '--body-deadline', code: 'BODY_TIMEOUT' },
+};
+
 const clientOptionsOut = (s: string) => s.replace(/ \((timeoutMs|bodyTimeoutMs|bodyDeadlineMs|maxBodyBytes)\)/g, '');
 
 function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError {
@@ -201,25 +209,14 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
       code: 'VIDEO_EXPIRED',
     };
   }
-  // The transport's deadlines (not the wait for a video): the service, or something in between, did not
-  // send its answer in time. Which one passed, and the flag that sets it.
+  // The service, or something in between, did not send its answer in time (TRANSPORT_DEADLINES).
   if (kind === 'timeout' && err.deadline && err.deadline !== 'polling') {
-    const flag =
-      err.deadline === 'headers'
-        ? '--request-timeout'
-        : err.deadline === 'body-idle'
-          ? '--body-timeout'
-          : '--body-deadline';
-    const what =
-      err.deadline === 'headers'
-        ? 'did not answer in time'
-        : err.deadline === 'body-idle'
-          ? 'stopped sending its answer (the body stalled)'
-          : 'did not finish sending its answer in time';
+    const { what, flag, code } =
+      TRANSPORT_DEADLINES[err.deadline as keyof typeof TRANSPORT_DEADLINES] ?? TRANSPORT_DEADLINES['body-total'];
     return {
       message: `${ctx.baseUrl ?? 'The service'} ${what}: ${clientOptionsOut(detail)}. Try again later; if the network is slow, raise ${flag} SECONDS.`,
       exitCode: EXIT.ERROR,
-      code: err.deadline === 'headers' ? 'HEADERS_TIMEOUT' : 'BODY_TIMEOUT',
+      code,
     };
   }
   if (kind === 'response_too_large') {

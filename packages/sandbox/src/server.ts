@@ -390,18 +390,17 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
 
 /** The origin a public URL names; anything more (a path, a query, credentials) is a mistake said at once. */
 function originOf(url: string): string {
+  const notAnOrigin = new TypeError(
+    `publicUrl (--public-url) must be an http:// or https:// origin such as http://sandbox:4010, got ${url}`,
+  );
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new TypeError(
-      `publicUrl (--public-url) must be an http:// or https:// origin such as http://sandbox:4010, got ${url}`,
-    );
+    throw notAnOrigin;
   }
   if (!/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password || parsed.search || parsed.hash)
-    throw new TypeError(
-      `publicUrl (--public-url) must be an http:// or https:// origin such as http://sandbox:4010, got ${url}`,
-    );
+    throw notAnOrigin;
   if (parsed.pathname !== '/')
     throw new TypeError(
       `publicUrl (--public-url) names the origin only (the sandbox adds /v1), got the path ${parsed.pathname}`,
