@@ -316,6 +316,14 @@ export async function readBody(
     watch.end();
     signal?.removeEventListener('abort', onAbort);
   }
+  return joinChunks(chunks, size);
+}
+
+/** The chunks of a body as one array of bytes (a lone chunk that is its whole buffer is not copied). */
+export function joinChunks(
+  chunks: Uint8Array[],
+  size = chunks.reduce((n, c) => n + c.byteLength, 0),
+): Uint8Array<ArrayBuffer> {
   const [only] = chunks;
   if (chunks.length === 1 && only && only.byteOffset === 0 && only.byteLength === only.buffer.byteLength)
     return only as Uint8Array<ArrayBuffer>;

@@ -40,6 +40,7 @@ export {
   BodyTimeoutError,
   BodyWatch,
   declaredTooLarge,
+  joinChunks,
   limitBody,
   readBody,
   ResponseTooLargeError,

@@ -3,7 +3,7 @@
 import type { components } from '@videogen/openapi/types';
 import type { WithResponse } from './api-promise.js';
 import type { APIPromise } from './api-promise.js';
-import { BodyTimeoutError, declaredTooLarge, ResponseTooLargeError } from '@videogen/openapi/rules';
+import { BodyTimeoutError, declaredTooLarge, joinChunks, ResponseTooLargeError } from '@videogen/openapi/rules';
 import { DownloadError, VideoExpiredError, VideoFailedError, VideoNotReadyError } from './errors.js';
 import type { RequestOptions, Send } from './transport.js';
 import { builtin, noFileSystem } from './runtime.js';
@@ -208,22 +208,14 @@ async function readHead(body: ReadableStream<Uint8Array>, signal?: AbortSignal) 
     reader.cancel().catch(() => {});
   };
   const chunks: Uint8Array[] = [];
-  let n = 0;
   try {
-    while (n < SIGNATURE_BYTES) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      n += value.byteLength;
-    }
+    await readInto(chunks, reader, SIGNATURE_BYTES);
     signal?.throwIfAborted();
   } catch (e) {
     cancel();
     throw e;
   }
-  const bytes = new Uint8Array(n);
-  let at = 0;
-  for (const c of chunks) bytes.set(c, at), (at += c.byteLength);
+  const bytes = joinChunks(chunks);
   async function* stream() {
     try {
       yield* chunks;
@@ -244,21 +236,22 @@ async function firstBytes(res: Response): Promise<string | undefined> {
   if (!res.body) return undefined;
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
-  let n = 0;
   try {
-    while (n < BODY_BYTES) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      n += value.byteLength;
-    }
+    await readInto(chunks, reader, BODY_BYTES);
   } catch {
     // A dropped connection mid-body: what arrived is enough.
   } finally {
     reader.cancel().catch(() => {});
   }
-  const bytes = new Uint8Array(n);
-  let at = 0;
-  for (const c of chunks) bytes.set(c, at), (at += c.byteLength);
-  return new TextDecoder().decode(bytes.subarray(0, BODY_BYTES)) || undefined;
+  return new TextDecoder().decode(joinChunks(chunks).subarray(0, BODY_BYTES)) || undefined;
+}
+
+/** Reads into `chunks` until they hold `count` bytes or the body ends; a failure leaves what arrived there. */
+async function readInto(chunks: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>, count: number) {
+  for (let n = 0; n < count; ) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    chunks.push(value);
+    n += value.byteLength;
+  }
 }
