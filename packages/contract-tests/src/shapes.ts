@@ -184,6 +184,8 @@ export interface Exchange<Id extends string = string> {
   body: unknown;
   text: string;
   ms: number;
+  /** When its final attempt was sent (epoch ms): what calibrate times latencies, durations and limits by. */
+  at?: number;
   problems: Problem[];
   /** How many earlier answers to this request were transient (retried or waited out, not judged). */
   transients: number;

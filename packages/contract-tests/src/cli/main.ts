@@ -2,7 +2,7 @@
 // resolves options against their environment variables, and runs one command: a run (default), --plan,
 // --seed-fixtures, --replay, --har, or the `proxy` subcommand. Exit codes: 0 passed, 1 an interface failure (or
 // a decision mismatch when strict; a reproduced failure for --replay), 2 a usage or setup error.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BODY_LIMITS } from '@videogen/openapi/rules';
@@ -13,8 +13,11 @@ import { formatReplay, readBundle, replay } from '../commands/replay.ts';
 import { runContract, type Io } from '../commands/run.ts';
 import { checkTarget } from '../commands/preflight.ts';
 import { seed } from '../commands/seed.ts';
+import { calibrateCommand } from '../commands/calibrate.ts';
+import { compareCommand } from '../commands/compare.ts';
 import { launchTarget, loadSandbox, SANDBOX_TIME_SCALE, sandboxTarget, startSandboxTarget } from './launch.ts';
 import { externalTarget, settingsFrom, UsageError, type OptionValues } from './target.ts';
+import { version } from './version.ts';
 
 const OPTIONS = {
   'base-url': { type: 'string' },
@@ -55,6 +58,8 @@ export const USAGE = `usage: videogen-contract [options] [CHECK…]      run the
        videogen-contract --replay FILE [--target sandbox]   re-send a failure bundle and say whether it reproduces
        videogen-contract --har FILE               check recorded traffic (HAR 1.2 or JSON lines) offline; nothing sent
        videogen-contract proxy …                  a pacing proxy for any tool (videogen-contract proxy --help)
+       videogen-contract calibrate …              observe the target and write its twin (videogen-contract calibrate --help)
+       videogen-contract compare --twin FILE …    the target and a sandbox started from a twin, side by side (videogen-contract compare --help)
 
 Target (an option wins over its environment variable):
   --base-url URL           VIDEO_API_BASE_URL      the API, including /v1; none: the embedded sandbox is started
@@ -94,17 +99,6 @@ Exit: 0 passed, 1 an interface failure (or a mismatch when strict; a reproduced 
       2 a usage or setup error (no key, a key the target rejects, a URL that is not reachable or not the API).
 `;
 
-function version(): string {
-  for (const rel of ['../package.json', '../../package.json']) {
-    const file = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8'));
-      if (pkg.name === '@videogen/contract-tests') return pkg.version;
-    }
-  }
-  return 'unknown';
-}
-
 /**
  * `videogen-contract proxy …`: the pacing proxy (src/proxy/, its own module). Loaded only when asked,
  * from the build (dist/proxy/index.js) or the sources (src/proxy/index.ts).
@@ -125,6 +119,8 @@ const stdio: Io = { out: (t) => process.stdout.write(t), err: (t) => process.std
 /** Runs the command line `argv` (without node and the script); returns the exit code. */
 export async function main(argv: string[], io: Io = stdio, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (argv[0] === 'proxy') return proxy(argv.slice(1), io);
+  if (argv[0] === 'calibrate') return calibrateCommand(argv.slice(1), io, env);
+  if (argv[0] === 'compare') return compareCommand(argv.slice(1), io, env);
   try {
     // --seed was the fixtures command before it took the generation seed: say so rather than "argument missing".
     const at = argv.indexOf('--seed');

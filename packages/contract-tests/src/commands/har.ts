@@ -59,7 +59,8 @@ function compileHarSchema(): ValidateFunction {
   if (!validate) throw new Error('har-schema has no har.json schema');
   return validate;
 }
-function validateHar(doc: unknown): string[] {
+/** The problems of a would-be HAR 1.2 document (none: valid). */
+export function validateHar(doc: unknown): string[] {
   harValidator ??= compileHarSchema();
   return harValidator(doc)
     ? []
@@ -146,7 +147,7 @@ export function readTraffic(file: string): { source: 'har' | 'jsonl'; exchanges:
 }
 
 /** The spec path of a recorded URL: the part after the base path (`/v1` or wherever the operations start). */
-function operationOf(spec: OpenApiDocument, method: string, url: string) {
+export function operationOf(spec: OpenApiDocument, method: string, url: string) {
   const segments = new URL(url, 'http://recorded.invalid').pathname.split('/');
   for (let i = 0; i < segments.length; i++) {
     const op = matchOperation(spec, method, '/' + segments.slice(i + 1).join('/'));

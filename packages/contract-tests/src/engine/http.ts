@@ -176,8 +176,11 @@ export class Api {
             checkRunning: (id) => this.call('getVideo', { path: { video_id: id } }),
           });
       const started = performance.now();
-      firstSentAt ??= Date.now();
+      const sentAt = Date.now();
+      firstSentAt ??= sentAt;
       const sent = await sendOnce(this.baseUrl + path + qs, { method, headers, body }, attemptLimits(this.rec.limits));
+      // The exchange's own time, before the suite reads and checks the answer.
+      const elapsed = performance.now() - started;
       const report = (t: Pick<TransientAnswer, 'status' | 'errorCode' | 'detail' | 'action'>) => {
         this.rec.transient({
           scenario,
@@ -259,7 +262,8 @@ export class Api {
         headers: res.headers,
         body: parsed,
         text: redact(text.slice(0, 2000)),
-        ms: performance.now() - started,
+        ms: elapsed,
+        at: sentAt,
         problems: problems.map((p) => ({ ...p, message: redact(p.message) })),
         transients,
         request,

@@ -27,10 +27,12 @@ export interface HtmlReport {
   startedAt: Date;
 }
 
-const esc = (s: string) =>
+/** HTML-escaped text (every report of the suite writes its text through it). */
+export const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-const STYLE = `
+/** The reports' one stylesheet (the compare report shares it). */
+export const STYLE = `
 :root { --ok:#1a7f37; --okbg:#dafbe1; --bad:#cf222e; --badbg:#ffebe9; --warn:#9a6700; --warnbg:#fff8c5; --off:#6e7781; --offbg:#f0f1f3; --line:#d0d7de; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color:#1f2328; margin: 24px auto; max-width: 1280px; padding: 0 20px; }

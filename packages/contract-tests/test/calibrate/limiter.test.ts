@@ -1,0 +1,97 @@
+// The limiter probe's schedule and its inference (src/calibrate/limiter.ts), as a property: whatever
+// the behaviour of a target's limiter (each of the four styles, counting refused requests or not),
+// whatever the phase of its fixed windows and however late each request leaves (up to 6% of a spacing
+// interval), the answers to the schedule are explained by that behaviour alone. The servers the end-to-end
+// tests calibrate (test/fixtures/independent, the sandbox) check the same against implementations of their own.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { RATE_LIMITS } from '@videogen/openapi/rules';
+import {
+  infer,
+  schedule,
+  scheduleCost,
+  simulate,
+  STYLES,
+  type Attempt,
+  type LimiterModel,
+  type Style,
+} from '../../src/calibrate/limiter.ts';
+
+const BEHAVIOURS: Array<[Style, boolean]> = STYLES.flatMap(
+  (style): Array<[Style, boolean]> =>
+    style === 'fixed'
+      ? [[style, false]]
+      : [
+          [style, false],
+          [style, true],
+        ],
+);
+const label = (style: string, counted: boolean) =>
+  style === 'fixed' ? 'fixed' : `${style}${counted ? ' (refusals counted)' : ''}`;
+
+/** The answers a limiter gives the schedule, each request late by its jitter (a fraction of the spacing). */
+function answers(model: LimiterModel, jitter: number[]): Attempt[] {
+  const sim = simulate(model);
+  const interval = model.windowMs / model.limit;
+  const out: Attempt[] = [];
+  let j = 0;
+  for (const step of schedule(model.limit, model.windowMs)) {
+    let t = step.at;
+    for (let i = 0; i < step.max; i++) {
+      t += (jitter[j++ % jitter.length] ?? 0) * interval;
+      const allowed = sim.allowedAt(t);
+      sim.take(t, allowed);
+      out.push({ at: t, slack: 1, allowed });
+      t += 3; // the next request of a burst leaves when the answer is in
+      if (!allowed) break;
+    }
+  }
+  return out;
+}
+
+describe.each(Object.entries(RATE_LIMITS))('class %s', (_cls, { requests, windowMs }) => {
+  test('every behaviour, at every window phase and with late requests, is told apart from the others', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...BEHAVIOURS),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.array(fc.double({ min: 0, max: 0.06, noNaN: true }), { minLength: 1, maxLength: 8 }),
+        ([style, counted], phase, jitter) => {
+          const model: LimiterModel = {
+            style,
+            limit: requests,
+            windowMs,
+            refusedCount: counted,
+            phaseMs: phase * windowMs,
+          };
+          const inferred = infer(answers(model, jitter), [requests], [windowMs]);
+          expect(inferred?.candidates).toEqual([label(style, counted)]);
+          expect(inferred).toMatchObject({ style, limit: requests, windowMs });
+        },
+      ),
+      { numRuns: 300, seed: 33 },
+    );
+  });
+
+  test('a target with other numbers is read with them, from its burst', () => {
+    const model: LimiterModel = { style: 'sliding', limit: requests * 2, windowMs, refusedCount: false };
+    const seen = answers(model, [0]);
+    // The interface's numbers explain nothing here; the burst's count does.
+    const inferred = infer(seen, [requests, ...new Set(seen.map((_, i) => i + 1))], [windowMs]);
+    expect(inferred).toMatchObject({ style: 'sliding', limit: requests * 2 });
+  });
+
+  test('what the probe costs: the requests at most, and about three 429s', () => {
+    const cost = scheduleCost(requests, windowMs);
+    const refusals = answers({ style: 'sliding', limit: requests, windowMs, refusedCount: false }, [0]).filter(
+      (a) => !a.allowed,
+    );
+    expect(cost.requests).toBe(4 * requests + 5);
+    expect(refusals.length).toBeLessThanOrEqual(3);
+  });
+});
+
+test('answers no style explains (a limit that moves) are said so, not forced into one', () => {
+  const seen: Attempt[] = [0, 1, 2, 3].map((i) => ({ at: i * 10, slack: 1, allowed: i % 2 === 0 }));
+  expect(infer(seen, [5], [10_000])).toBeUndefined();
+});
