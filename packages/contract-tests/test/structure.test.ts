@@ -1,7 +1,7 @@
 // The package's shape: no import circle (type-only imports count: madge sees them), and the folders in
 // layers: shapes.ts imports nothing; engine/ imports no other folder; scenarios/ only engine/;
 // generation/ only engine/ and scenarios/; checks/ only engine/, scenarios/ and generation/; report/ only
-// engine/; commands/ and cli/ on top.
+// engine/; commands/ and cli/ on top, and calibrate/ (calibrate and compare) beside them.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -78,6 +78,11 @@ export function compareObservations(
   o: { latencyNoiseMs?: number } = {},
 ): { behaviours: BehaviourComparison[]; verdicts: VerdictComparison[] } {
   const behaviours: BehaviourComparison[] = [];
+  // A latency's noise: what the user says, and at least twice this machine's own round trip to an empty
+  // local server as measured beside each observation (its median for medians, its p95 for tails).
+  const own = (q: 'p50' | 'p95') => 2 * Math.max(target.roundTrip?.[q] ?? 0, twin.roundTrip?.[q] ?? 0);
+  const floor = o.latencyNoiseMs ?? 3;
+  const latencyNoiseMs = { p50: Math.max(floor, own('p50')), p95: Math.max(floor, own('p95')) };
   for (const key of BEHAVIOUR_KEYS) {
     const a = target.findings.found.get(key);
     const b = twin.findings.found.get(key);
@@ -99,7 +104,7 @@ export function compareObservations(
       key,
       { value: a.value, samples: a.samples },
       { value: b.value, samples: b.samples },
-      { timeScale: Math.max(target.timeScale, twin.timeScale), latencyNoiseMs: o.latencyNoiseMs },
+      { timeScale: Math.max(target.timeScale, twin.timeScale), latencyNoiseMs },
     );
     behaviours.push({ ...base, verdict: s.same ? 'same' : 'differs', ...(s.tolerance && { tolerance: s.tolerance }) });
   }

@@ -2,7 +2,9 @@
 // constant, or a log-normal by its median and 95th percentile (twin/schema.yaml, Distribution). How:
 //   - the median is the samples' median;
 //   - the 95th percentile is the samples' own from MIN_EMPIRICAL_P95 samples on; below that, the
-//     log-normal's: p50 · e^(1.6449 · s), s the standard deviation of the samples' logarithms (n ≥ 2);
+//     log-normal's: p50 · e^(1.6449 · s), s the spread of the samples' logarithms: their standard
+//     deviation below MIN_ROBUST samples, their interquartile range / 1.349 from there (one slow answer
+//     of a busy network then moves the fit less);
 //   - samples that all lie within the measurement's resolution of each other (a polling interval, a
 //     timer's grain) are a constant: the spread seen is the measurement's, not the target's;
 //   - one sample is a constant at that sample, and says so: its median is known only within a factor
@@ -24,6 +26,8 @@ export interface Fit {
 
 /** From this many samples on, the 95th percentile is read from the samples themselves. */
 export const MIN_EMPIRICAL_P95 = 20;
+/** From this many samples on, the log spread is read from the interquartile range. */
+const MIN_ROBUST = 8;
 /** From this many samples on, the 99th percentile is written too (as observed). */
 const MIN_P99 = 100;
 /** z of the 95th percentile of a normal. */
@@ -47,9 +51,17 @@ export function quantile(sorted: readonly number[], q: number): number {
 }
 
 function logStats(values: readonly number[]) {
-  const logs = values.filter((v) => v > 0).map(Math.log);
+  const logs = values
+    .filter((v) => v > 0)
+    .map(Math.log)
+    .sort((a, b) => a - b);
   const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
-  const sd = logs.length > 1 ? Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1)) : 0;
+  const sd =
+    logs.length >= MIN_ROBUST
+      ? (quantile(logs, 0.75) - quantile(logs, 0.25)) / 1.349
+      : logs.length > 1
+        ? Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1))
+        : 0;
   return { mean, sd, n: logs.length };
 }
 

@@ -3,6 +3,7 @@
 // paced as every run is; then every behaviour read from the exchanges, and from recorded traffic when
 // given. Calibrate writes a twin from it; compare makes two (the target's and the twin's) and sets
 // them side by side.
+import { basename } from 'node:path';
 import { loadSpec } from '@videogen/openapi';
 import type { RateClass } from '@videogen/openapi/rules';
 import type { BehaviourKey } from '@videogen/openapi/twin';
@@ -137,7 +138,7 @@ export async function observe(
   }
   for (const file of o.from ?? []) {
     seen.push(...(await readRecorded(file, spec, baseUrl)));
-    sources.push(file);
+    sources.push(basename(file));
   }
   baseUrl ??= baseUrlOf(seen, spec);
   if (!baseUrl)

@@ -15,7 +15,7 @@ import { roles } from '../scenarios/generations.ts';
 import { idOf, ok, TERMINAL } from '../scenarios/videos.ts';
 import type { Exchange, TargetConfig } from '../shapes.ts';
 import { IDLE_WINDOWS, schedule, scheduleCost } from './limiter.ts';
-import type { Probe as ProbeKind, Seen } from './seen.ts';
+import { SIGNATURE_PARAM, type Probe as ProbeKind, type Seen } from './seen.ts';
 
 /** What the probes hand to calibration: the limiter's exchanges per class, and the downloads tried. */
 export interface ProbeRecords {
@@ -136,7 +136,7 @@ async function fetchDownload(url: string, kind: ProbeKind, headers: Record<strin
 /** The URL with the last character of its signature changed (a tampered or stale link). */
 export function tampered(url: string): string {
   const u = new URL(url);
-  const name = [...u.searchParams.keys()].find((k) => /signature|sig|token/i.test(k));
+  const name = [...u.searchParams.keys()].find((k) => SIGNATURE_PARAM.test(k));
   const value = name ? u.searchParams.get(name) : undefined;
   if (!name || !value) return `${url}${u.search ? '&' : '?'}tampered=1`;
   const last = value.slice(-1);

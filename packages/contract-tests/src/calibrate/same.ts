@@ -19,8 +19,11 @@ export interface Sameness {
 export interface ToleranceOptions {
   /** How much faster than real time the targets run (a latency's noise floor is real milliseconds). */
   timeScale?: number;
-  /** Real ms of a round trip that is the measurement's, not the target's (loopback, scheduling). */
-  latencyNoiseMs?: number;
+  /**
+   * Real ms of a round trip that are the measurement's, not the target's (loopback, scheduling): one
+   * number, or the median's and the 95th percentile's apart (a busy machine's slow answers are rare).
+   */
+  latencyNoiseMs?: number | { p50: number; p95: number };
   /** Service seconds a duration can be off by from how often it was polled. */
   durationNoiseS?: number;
 }
@@ -39,7 +42,13 @@ const sigmaOf = (d: Fitted) => (d.family === 'lognormal' && d.p95 > d.p50 ? Math
  * spreads and sample counts, at least ×1.25), or within the measurement's noise; the 95th percentiles
  * within ×2 (or the noise) when both rest on P95_SAMPLES samples or more.
  */
-export function sameDistributions(a: Measured, b: Measured, noise: number, unit: string): Sameness {
+export function sameDistributions(
+  a: Measured,
+  b: Measured,
+  noise: number | { p50: number; p95: number },
+  unit: string,
+): Sameness {
+  const slack = typeof noise === 'number' ? { p50: noise, p95: noise } : noise;
   const x = a.value as Fitted;
   const y = b.value as Fitted;
   const na = Math.max(1, a.samples ?? 1);
@@ -49,12 +58,13 @@ export function sameDistributions(a: Measured, b: Measured, noise: number, unit:
   const allowed = Math.max(1.25, Math.exp(Z * sigma * Math.sqrt(1 / na + 1 / nb)));
   const p = percentiles(x);
   const q = percentiles(y);
-  const medians = Math.abs(p.p50 - q.p50) <= noise || ratio(p.p50, q.p50) <= allowed;
-  const tails = na < P95_SAMPLES || nb < P95_SAMPLES || Math.abs(p.p95 - q.p95) <= noise || ratio(p.p95, q.p95) <= 2;
+  const medians = Math.abs(p.p50 - q.p50) <= slack.p50 || ratio(p.p50, q.p50) <= allowed;
+  const tails =
+    na < P95_SAMPLES || nb < P95_SAMPLES || Math.abs(p.p95 - q.p95) <= slack.p95 || ratio(p.p95, q.p95) <= 2;
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
     same: medians && tails,
-    tolerance: `medians within ×${round(allowed)} (${Z} standard errors of a log-normal median, σ ${round(sigma)}, ${na} and ${nb} samples) or ${round(noise)} ${unit}; 95th percentiles within ×2 ${na >= P95_SAMPLES && nb >= P95_SAMPLES ? 'or the same noise' : `not compared (fewer than ${P95_SAMPLES} samples on a side)`}`,
+    tolerance: `medians within ×${round(allowed)} (${Z} standard errors of a log-normal median, σ ${round(sigma)}, ${na} and ${nb} samples) or ${round(slack.p50)} ${unit}; 95th percentiles within ×2 ${na >= P95_SAMPLES && nb >= P95_SAMPLES ? `or ${round(slack.p95)} ${unit}` : `not compared (fewer than ${P95_SAMPLES} samples on a side)`}`,
   };
 }
 
@@ -88,7 +98,11 @@ function extraShape(v: unknown): unknown {
 /** Whether two values of a behaviour are the same, and the tolerance used for a measured one. */
 export function sameBehaviour(key: string, a: Measured, b: Measured, o: ToleranceOptions = {}): Sameness {
   const scale = o.timeScale ?? 1;
-  if (key.startsWith('latency.')) return sameDistributions(a, b, (o.latencyNoiseMs ?? 3) * scale, 'ms');
+  if (key.startsWith('latency.')) {
+    const n = o.latencyNoiseMs ?? 3;
+    const noise = typeof n === 'number' ? { p50: n, p95: n } : n;
+    return sameDistributions(a, b, { p50: noise.p50 * scale, p95: noise.p95 * scale }, 'ms');
+  }
   if (key.startsWith('duration.')) return sameDistributions(a, b, o.durationNoiseS ?? 5, 's');
   if (key === 'transient.errors') {
     const rates = sameRates(a, b);

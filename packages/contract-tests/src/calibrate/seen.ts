@@ -64,7 +64,8 @@ const lower = (h: Headers) => Object.fromEntries(h);
 /** How an Authorization header authenticates, told from its form: `Bearer <token>` is a key, anything else malformed. */
 export function authOf(header: string | undefined, known: (token: string) => boolean): SeenAuth {
   if (header === undefined) return 'none';
-  const m = /^Bearer +(\S+) *$/i.exec(header);
+  // A recording may hold it redacted (`Bearer [redacted key:…]`, the pacing proxy's form).
+  const m = /^Bearer +(\S.*?) *$/i.exec(header);
   if (!m) return 'malformed';
   return known(m[1]) ? 'key' : 'unknown';
 }
@@ -156,3 +157,6 @@ export function codeOf(s: Seen): string | undefined {
 }
 
 export const isSuccess = (s: Seen) => s.status >= 200 && s.status < 300;
+
+/** The query parameter names that carry a presigned URL's signature (S3's, GCS's, the usual short ones). */
+export const SIGNATURE_PARAM = /^(x-amz-signature|x-goog-signature|signature|sig|token|s)$/i;

@@ -97,6 +97,8 @@ export interface TwinMeta {
   sources: string[];
   /** How much faster than real time the target ran (its values are in service time: real × this). */
   timeScale: number;
+  /** This machine's own round trip to an empty local server during the calibration (real ms). */
+  localRoundTrip?: { p50: number; p95: number };
 }
 
 const clip = (s: string) => (s.length > 2000 ? `${s.slice(0, 1997)}…` : s);
@@ -149,6 +151,13 @@ function kept(
   };
 }
 
+/** A value observed in part, completed from the base twin: the form of a transient 5xx never seen (rate 0). */
+function completed(key: BehaviourKey, value: unknown, base: Twin): unknown {
+  if (key !== 'transient.errors') return value;
+  const v = value as { rate: number; answers?: unknown[] };
+  return v.answers?.length ? v : { ...v, answers: base.behaviours['transient.errors'].value.answers };
+}
+
 /** The twin file of a calibration, validated against the format (an invalid one is a bug of calibrate: it throws). */
 export function twinOf(findings: Findings, base: Twin, meta: TwinMeta): TwinFile {
   const now = new Date();
@@ -159,7 +168,7 @@ export function twinOf(findings: Findings, base: Twin, meta: TwinMeta): TwinFile
     const f = findings.found.get(key);
     const provenance = f && observed(f, meta.baseUrl);
     if (f && provenance) {
-      behaviours[key] = { value: f.value, provenance };
+      behaviours[key] = { value: completed(key, f.value, base), provenance };
       continue;
     }
     unobserved.push(key);
@@ -180,6 +189,12 @@ export function twinOf(findings: Findings, base: Twin, meta: TwinMeta): TwinFile
       requests: meta.requests,
       wall_seconds: Math.round(meta.wallSeconds * 10) / 10,
       time_scale: meta.timeScale,
+      ...(meta.localRoundTrip && {
+        local_round_trip_ms: {
+          p50: Math.round(meta.localRoundTrip.p50 * 100) / 100,
+          p95: Math.round(meta.localRoundTrip.p95 * 100) / 100,
+        },
+      }),
       sources: meta.sources,
       unobserved,
     },

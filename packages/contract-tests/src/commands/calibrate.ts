@@ -212,6 +212,7 @@ export async function calibrateCommand(
       wallSeconds: o.wallMs / 1000,
       sources: o.sources,
       timeScale: o.timeScale,
+      ...(o.roundTrip && { localRoundTrip: o.roundTrip }),
     });
     write(file, `${redact(JSON.stringify(twin, null, 2))}\n`);
     const unobserved = (twin.calibration?.unobserved ?? []).map((k): [string, string] => [

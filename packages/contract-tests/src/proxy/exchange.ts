@@ -181,7 +181,11 @@ async function readBody(
   try {
     // A declared length over the limit is refused before a byte is read.
     if (Number(req.headers['content-length'] ?? 0) > ctx.maxBodyBytes) throw new BodyTooLargeError(ctx.maxBodyBytes);
-    r.body = await BodySpool.read(req, { maxBytes: ctx.maxBodyBytes, dir: ctx.tmpDir });
+    r.body = await BodySpool.read(req, {
+      maxBytes: ctx.maxBodyBytes,
+      dir: ctx.tmpDir,
+      contentType: req.headers['content-type'],
+    });
     if (r.body.onDisk) ctx.observe.spooled(t);
     return false;
   } catch (err) {

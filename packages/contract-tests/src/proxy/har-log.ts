@@ -55,7 +55,13 @@ export interface Exchange {
   method: string;
   url: string;
   requestHeaders: Record<string, string | string[] | number | undefined>;
-  requestBody?: { size: number; mimeType: string; text?: string };
+  /** `params`: a multipart body's fields (names, text values, file names), as HAR records a form. */
+  requestBody?: {
+    size: number;
+    mimeType: string;
+    text?: string;
+    params?: Array<{ name: string; value?: string; fileName?: string }>;
+  };
   status: number;
   statusText: string;
   httpVersion: string;
@@ -94,10 +100,21 @@ export function harEntry(x: Exchange, scrub: (s: string) => string): Entry & { _
   const url = new URL(x.url);
   let postData: PostData | undefined;
   if (x.requestBody) {
+    const { params } = x.requestBody;
     postData =
       x.requestBody.text !== undefined
         ? { mimeType: x.requestBody.mimeType, text: scrub(x.requestBody.text) }
-        : { mimeType: x.requestBody.mimeType, params: [], comment: `${x.requestBody.size} bytes not recorded` };
+        : params
+          ? {
+              mimeType: x.requestBody.mimeType,
+              params: params.map((p) => ({
+                name: scrub(p.name),
+                ...(p.value !== undefined && { value: scrub(p.value) }),
+                ...(p.fileName !== undefined && { fileName: scrub(p.fileName) }),
+              })),
+              comment: `${x.requestBody.size} bytes; the fields recorded, not the files' bytes`,
+            }
+          : { mimeType: x.requestBody.mimeType, params: [], comment: `${x.requestBody.size} bytes not recorded` };
   }
   const ms = (a: number, b: number) => Math.max(0, b - a);
   const timings = {

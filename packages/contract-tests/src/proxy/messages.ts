@@ -91,7 +91,12 @@ export function requestBodyOf(body: BodySpool | undefined, headers: OutgoingHttp
   const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
   const mimeType = Array.isArray(type) ? type.join(', ') : String(type ?? '');
   const bytes = body.bytes();
-  return { size: body.size, mimeType, ...(bytes && isTextual(mimeType) && { text: bytes.toString('utf8') }) };
+  return {
+    size: body.size,
+    mimeType,
+    ...(bytes && isTextual(mimeType) && { text: bytes.toString('utf8') }),
+    ...(body.fields && { params: body.fields }),
+  };
 }
 
 /** Reads at most about `cap` bytes; `complete` when the body ended within them. The rest stays in the stream. */

@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { formFields, type FormField } from './form-fields.ts';
 
 /** Bodies up to this size stay in memory (JSON bodies, text generations, small uploads). */
 export const MEMORY_BYTES = 1024 * 1024;
@@ -21,14 +22,23 @@ export class BodyTooLargeError extends Error {
 let counter = 0;
 
 export class BodySpool {
+  /** A multipart body's fields (held in memory), for the HAR. */
+  fields?: FormField[];
+
   private constructor(
     readonly size: number,
     private readonly memory: Buffer | undefined,
     private readonly file: string | undefined,
   ) {}
 
-  /** Reads `source` to its end. Throws BodyTooLargeError past `maxBytes`, or the source's error. */
-  static async read(source: Readable, o: { maxBytes: number; dir: () => Promise<string> }): Promise<BodySpool> {
+  /**
+   * Reads `source` to its end. Throws BodyTooLargeError past `maxBytes`, or the source's error. A
+   * multipart body kept in memory (its `contentType` given) also has its fields read.
+   */
+  static async read(
+    source: Readable,
+    o: { maxBytes: number; dir: () => Promise<string>; contentType?: string },
+  ): Promise<BodySpool> {
     const chunks: Buffer[] = [];
     let size = 0;
     let file: string | undefined;
@@ -57,7 +67,10 @@ export class BodySpool {
       if (file) await rm(file, { force: true });
       throw err;
     }
-    return new BodySpool(size, out ? undefined : Buffer.concat(chunks), file);
+    const spool = new BodySpool(size, out ? undefined : Buffer.concat(chunks), file);
+    if (spool.memory && o.contentType && /^multipart\/form-data/i.test(o.contentType))
+      spool.fields = await formFields(spool.memory, o.contentType);
+    return spool;
   }
 
   /** Whether the body went to a file. */
