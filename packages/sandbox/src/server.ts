@@ -266,7 +266,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   return {
     origin: ctx.origin,
     downloadOrigin: ctx.downloadOrigin,
-    twin: twin.twin,
+    // A copy: the built-in twins are shared by every sandbox of the process.
+    twin: structuredClone(twin.twin),
     baseUrl: ctx.origin + API_PREFIX,
     port,
     fetch: inProcessFetch(app, state),
