@@ -2,7 +2,6 @@
 // checkResponse. Problems are loud: printed to stderr and collected for the tests to assert on.
 import { checkResponse, type Operation } from '@videogen/openapi';
 import type { SpecModel } from './spec.js';
-import type { OperationId } from '@videogen/openapi/types';
 import type { TwinBehaviour } from './twin-behaviour.js';
 import { BoundedMap } from './bounded-map.js';
 
@@ -40,8 +39,7 @@ export function responseProblems(
   if (!twin || !problems.length) return problems;
   // Where the twin chose otherwise than our document (its success status, its codes of the open refusals),
   // its answer is checked as the one our document gives there: the interface's facts are still checked.
-  for (const ours of twin.declared(op.operationId as OperationId, status, body))
-    if (!problemsOf(ours.status, ours.body).length) return [];
+  for (const ours of twin.declared(op, status, body)) if (!problemsOf(ours.status, ours.body).length) return [];
   return problems;
 }
 

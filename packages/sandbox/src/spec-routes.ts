@@ -34,7 +34,7 @@ export interface OperationInput<Id extends OperationId> {
 }
 /** What a handler answers: the operation's success body as the document types it, or that body serialized once. */
 export type OperationAnswer<Id extends OperationId> = SuccessBody<Id> | Json<SuccessBody<Id>>;
-/** An operation's handler; it throws an ApiError for any other answer (the personality words it). */
+/** An operation's handler; it throws an ApiError for any other answer (the twin words it). */
 export type OperationHandler<Id extends OperationId> = (
   input: OperationInput<Id>,
 ) => OperationAnswer<Id> | Promise<OperationAnswer<Id>>;

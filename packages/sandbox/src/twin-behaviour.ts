@@ -22,6 +22,7 @@ import {
   type Twin,
   type TwinFile,
 } from '@videogen/openapi/twin';
+import type { Operation } from '@videogen/openapi';
 import type { OperationId } from '@videogen/openapi/types';
 import { ApiError, type RefusalKind } from './errors.js';
 import type { RateLimiterStyle } from './rate-limit.js';
@@ -96,7 +97,7 @@ export interface TwinBehaviour {
    * For the response self-check: the answers our document would give where this twin chose otherwise
    * (its success status mapped back, its refusal codes mapped to ours); [] when the answer is ours.
    */
-  declared(op: OperationId, status: number, body: unknown): Array<{ status: number; body: unknown }>;
+  declared(op: Operation, status: number, body: unknown): Array<{ status: number; body: unknown }>;
   /** Headers the twin writes in a form of its own where our document declares one (left out of the self-check). */
   ownHeaders: readonly string[];
   /** The account's samples start again from the first (`/_sandbox/reset`). */
@@ -127,6 +128,36 @@ function timestampIn(iso: string, utc: string, digits: number): string {
 }
 
 const SIMULTANEOUS = 'SIMULTANEOUS_GENERATE_LIMIT';
+
+/**
+ * Whether the sandbox raises an open refusal on an operation, read from the document: the self-check
+ * maps a twin's answer back to ours only where that refusal can be the answer.
+ */
+function raisedOn(kind: RefusalKind, op: Operation): boolean {
+  const content = op.operation.requestBody?.content ?? {};
+  const form = 'multipart/form-data' in content;
+  const hasPathId = op.parameters.some((p) => p.in === 'path');
+  switch (kind) {
+    case 'missing_credentials':
+    case 'malformed_credentials':
+    case 'unknown_key':
+    case 'rate_limited':
+      return true;
+    case 'malformed_id':
+      return hasPathId;
+    case 'unknown_id':
+      return hasPathId && op.method === 'GET';
+    case 'bad_page':
+      return op.parameters.some((p) => p.in === 'query');
+    case 'conversion_body_invalid':
+      return 'application/json' in content;
+    case 'payload_too_large':
+      return op.operation.requestBody !== undefined;
+    default:
+      // The generation's refusals: its form's.
+      return form;
+  }
+}
 
 /** The median of a distribution. */
 const medianOf = (d: Distribution) => (d.family === 'constant' ? d.value : d.p50);
@@ -278,25 +309,35 @@ export function compileTwin(twin: Twin, overrides: TwinOverrides = {}): TwinBeha
   }
 
   // ---- the self-check's mapping back to our document ---------------------------------------------------
-  const backToOurs = new Map<string, Array<{ status: number; code: string }>>();
-  for (const kind of refusalKinds) {
-    const theirs = refusalOf(kind);
-    const mine = ours[`refusal.${kind}`].value;
-    if (theirs.status === mine.status && theirs.error_code === mine.error_code) continue;
-    const key = `${theirs.status} ${theirs.error_code}`;
-    const list = backToOurs.get(key) ?? [];
-    if (!list.some((c) => c.status === mine.status && c.code === mine.error_code))
-      list.push({ status: mine.status, code: mine.error_code });
-    backToOurs.set(key, list);
+  /** Per operation: the twin's (status, code) of each open refusal raised there → ours. */
+  const backToOurs = new Map<string, Map<string, Array<{ status: number; code: string }>>>();
+  function mappingOf(op: Operation) {
+    let map = backToOurs.get(op.operationId);
+    if (map) return map;
+    map = new Map();
+    for (const kind of refusalKinds) {
+      if (!raisedOn(kind, op)) continue;
+      const theirs = refusalOf(kind);
+      const mine = ours[`refusal.${kind}`].value;
+      if (theirs.status === mine.status && theirs.error_code === mine.error_code) continue;
+      const key = `${theirs.status} ${theirs.error_code}`;
+      const list = map.get(key) ?? [];
+      if (!list.some((c) => c.status === mine.status && c.code === mine.error_code))
+        list.push({ status: mine.status, code: mine.error_code });
+      map.set(key, list);
+    }
+    backToOurs.set(op.operationId, map);
+    return map;
   }
-  function declared(op: OperationId, status: number, body: unknown) {
-    const success = b[`success.status.${op}`].value;
+  function declared(op: Operation, status: number, body: unknown) {
+    const id = op.operationId as OperationId;
+    const success = b[`success.status.${id}`].value;
     if (status === success) {
-      const mine = ours[`success.status.${op}`].value;
+      const mine = ours[`success.status.${id}`].value;
       return mine === status ? [] : [{ status: mine, body }];
     }
     const code = (body as { error_code?: unknown } | undefined)?.error_code;
-    return (backToOurs.get(`${status} ${String(code)}`) ?? []).map((c) => ({
+    return (mappingOf(op).get(`${status} ${String(code)}`) ?? []).map((c) => ({
       status: c.status,
       body: { ...(body as object), error_code: c.code },
     }));

@@ -14,6 +14,8 @@ import { createSandbox, FIXTURES, SANDBOX_KEYS, startSandbox, TwinError } from '
 import { Sampler } from '../src/sampling.js';
 import { UrlSigner } from '../src/signing.js';
 import { compileTwin } from '../src/twin-behaviour.js';
+import { responseProblems } from '../src/response-check.js';
+import { specModel } from '../src/spec.js';
 import { call, expectError, form, manualClock, sandbox } from './helpers.js';
 
 const A = FIXTURES.acme;
@@ -558,4 +560,85 @@ describe('presigned URLs in each form (signing.ts, download.query)', () => {
       expect(signer.verify(id, query(), now)).toBe('invalid');
     });
   }
+});
+
+describe('the client against a twin of a staging that chose otherwise (in-process)', () => {
+  it('generates, polls, downloads from the other origin and converts, with no 4xx of its own making', async () => {
+    const { createClient } = await import('@videogen/client');
+    const sb = await createSandbox({ twin: STAGING, validateResponses: true, seed: 2 });
+    try {
+      const client = createClient({
+        apiKey: key,
+        baseUrl: sb.baseUrl,
+        fetch: sb.fetch,
+        clock: sb.clock,
+        plan: 'business',
+      });
+      const video = await client.generateAndWait({ video_setting_id: A.settings.text, text: 'Explain tides' });
+      expect(video.status).toBe('completed');
+      expect(new URL(video.download_url).origin).toBe(sb.downloadOrigin);
+      const dir = mkdtempSync(join(tmpdir(), 'twin-client-'));
+      try {
+        const { bytes } = await client.download(video.video_id, join(dir, 'tides.mp4'));
+        expect(bytes).toBeGreaterThan(1000);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const converted = await client.convertAndWait(video.video_id, { aspect_ratio: '9:16' });
+      expect(converted.status).toBe('completed');
+      // The download succeeded, so the client sent the storage host no key (it refuses one); and no API
+      // request was refused for its form (a 429 is the twin's tighter limiter, waited out).
+      const stats = sb.stats('acme');
+      expect(Object.keys(stats).filter((s) => /^4/.test(s) && s !== '429')).toEqual([]);
+      expect(sb.violations).toEqual([]);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('the response self-check with a twin (response-check.ts)', () => {
+  const twin = compileTwin(parseTwin(STAGING));
+  const model = specModel();
+  const op = (id: string) => model.operations.find((o) => o.operationId === id)!;
+  const json = 'application/json';
+  it('takes the twin’s deliberate answers for the document’s, and still finds what breaks the interface', () => {
+    // Statuses and codes the document does not declare, each the twin's answer to an open case.
+    expect(
+      responseProblems(model, op('generateVideo'), 202, json, { video_id: A.videos.convertible }, {}, twin),
+    ).toEqual([]);
+    expect(
+      responseProblems(model, op('generateVideo'), 402, json, { error_code: 'PAYMENT_REQUIRED', error: 'x' }, {}, twin),
+    ).toEqual([]);
+    expect(
+      responseProblems(
+        model,
+        op('getVideo'),
+        422,
+        json,
+        { error_code: 'BAD_ID', error: 'x', trace_id: 'tr-1' },
+        {},
+        twin,
+      ),
+    ).toEqual([]);
+    // Without the twin, the same answers break our document's decisions.
+    expect(
+      responseProblems(model, op('generateVideo'), 402, json, { error_code: 'PAYMENT_REQUIRED', error: 'x' }),
+    ).not.toEqual([]);
+    // A code the twin gives another case is no excuse here; a missing 2.1 field is a violation whatever the twin.
+    expect(
+      responseProblems(model, op('getVideo'), 402, json, { error_code: 'PAYMENT_REQUIRED', error: 'x' }, {}, twin),
+    ).not.toEqual([]);
+    expect(
+      responseProblems(
+        model,
+        op('getVideo'),
+        200,
+        json,
+        { video_id: A.videos.convertible, status: 'completed', copyright: [] },
+        {},
+        twin,
+      ),
+    ).not.toEqual([]);
+  });
 });
