@@ -96,6 +96,8 @@ forTypes.properties.behaviours.properties = Object.fromEntries(
   entries.map((e) => [e.key, { description: e.description, tsType: `Behaviour<${tsTypeOf(e.value, e.key)}>` }]),
 );
 forTypes.title = 'TwinFile';
+// `x-` extensions are allowed on a file but not typed: an index signature would hide every named field.
+delete forTypes.patternProperties;
 // Plain value types get a name too, so that the types file names every value of a behaviour.
 for (const [name, def] of Object.entries(forTypes.$defs)) def.title ??= name;
 // A $ref with words beside it (a description) would be a new, numbered type: the $ref alone names it.

@@ -47,7 +47,8 @@ export class TwinError extends Error {
   }
 }
 
-const validate = validatorOf(TWIN_SCHEMA);
+// Compiled on first use: a process that reads only the built-in twins compiles nothing.
+let validate: ((data: unknown) => TwinProblem[]) | undefined;
 
 /**
  * Every problem of a would-be twin file against the schema, each naming its field and the reason;
@@ -70,7 +71,7 @@ export function validateTwin(data: unknown): TwinProblem[] {
       },
     ];
   }
-  const problems = validate(data);
+  const problems = (validate ??= validatorOf(TWIN_SCHEMA))(data);
   if (problems.length) return problems;
   return semanticProblems(data as TwinFile);
 }
@@ -124,7 +125,12 @@ export function parseTwin(input: unknown, options: { source?: string } = {}): Tw
   }
   const problems = validateTwin(data);
   if (problems.length) throw new TwinError(source, problems);
-  const file = structuredClone(data) as TwinFile;
+  return resolved(data as TwinFile);
+}
+
+/** A copy of a valid file with the values the interface states filled in. */
+function resolved(data: TwinFile): Twin {
+  const file = structuredClone(data);
   const behaviours = file.behaviours as Record<string, { value?: unknown }>;
   for (const key of BEHAVIOUR_KEYS) behaviours[key].value ??= interfaceValue(key);
   return file as Twin;
@@ -157,9 +163,12 @@ export function builtinTwinPath(name: BuiltinTwinName): string {
 }
 
 const builtins = new Map<BuiltinTwinName, Twin>();
-/** A built-in twin, read once per process (do not change it: it is shared). */
+/**
+ * A built-in twin, read once per process (do not change it: it is shared). Its file is validated by this
+ * package's tests, so reading it compiles no schema (the sandbox reads one at every start).
+ */
 export function builtinTwin(name: BuiltinTwinName): Twin {
   let twin = builtins.get(name);
-  if (!twin) builtins.set(name, (twin = readTwin(builtinTwinPath(name))));
+  if (!twin) builtins.set(name, (twin = resolved(JSON.parse(readFileSync(builtinTwinPath(name), 'utf8')))));
   return twin;
 }

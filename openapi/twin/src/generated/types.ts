@@ -501,11 +501,6 @@ export interface TwinFile {
      */
     'rules.request_fields': Behaviour<'every_listed' | 'any_listed_subset'>;
   };
-  /**
-   * This interface was referenced by `TwinFile`'s JSON-Schema definition
-   * via the `patternProperty` "^x-".
-   */
-  [k: string]: unknown;
 }
 /**
  * This interface was referenced by `TwinFile`'s JSON-Schema
