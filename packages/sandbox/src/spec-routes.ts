@@ -5,7 +5,14 @@
 // parameters, and the success body it answers.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { Operation, SchemaObject } from '@videogen/openapi';
+import {
+  deref,
+  enumDecisionsOf,
+  errorCodesOf,
+  type Operation,
+  type ResponseObject,
+  type SchemaObject,
+} from '@videogen/openapi';
 import { RETRY_POLICY } from '@videogen/openapi/rules';
 import type { TransientAnswer } from '@videogen/openapi/twin';
 import type { FilledQueryParams, OperationId, PathParams, SuccessBody } from '@videogen/openapi/types';
@@ -74,6 +81,7 @@ export function registerSpecRoutes(
       throw new Error(`the document has an operation ${op.operationId} that the sandbox does not implement`);
     const handler: RouteHandler = implemented;
     const validateParams = compileParameters(ctx, op);
+    const stated = statedCodes(ctx, op);
     const operationId = op.operationId as OperationId;
     const rateClass = rateLimitOf(op).class;
     const success = ctx.twin.successStatus(operationId);
@@ -206,10 +214,19 @@ export function registerSpecRoutes(
         .send(`<html><head><title>${t.status} ${text}</title></head><body><h1>${t.status} ${text}</h1></body></html>`);
     }
 
-    /** The operation's error in the twin's words (a non-API error stays a sandbox bug). */
+    /**
+     * The operation's error in the twin's words (a non-API error stays a sandbox bug); where the interface
+     * states the one code of that status for this operation (7.2: a conversion's 404 is NOT_FOUND), it stays.
+     */
     function fail(err: unknown): never {
       if (!(err instanceof ApiError)) throw err;
-      throw ctx.twin.error(err, ctx.clock.now());
+      const out = ctx.twin.error(err, ctx.clock.now());
+      const code = stated.get(out.status);
+      if (!code || code === out.code) throw out;
+      const kept = new ApiError(out.status, code, out.message, out.headers);
+      kept.extra = out.extra;
+      kept.refusal = out.refusal;
+      throw kept;
     }
 
     function answer(input: RouteInput, body: unknown): unknown {
@@ -259,6 +276,19 @@ function unauthenticated(authorization: string | undefined): ApiError {
   if (authorization === undefined) return refusal('missing_credentials', message);
   if (!BEARER.test(authorization)) return refusal('malformed_credentials', message);
   return refusal('unknown_key', message);
+}
+
+/** Statuses of an operation whose one error_code the interface states (no decision of ours behind it). */
+function statedCodes(ctx: Context, op: Operation): Map<number, string> {
+  const { spec } = ctx.model;
+  const decided = enumDecisionsOf(spec);
+  const out = new Map<number, string>();
+  for (const [status, response] of Object.entries(op.operation.responses ?? {})) {
+    const schema = deref<ResponseObject | undefined>(spec, response)?.content?.['application/json']?.schema;
+    const codes = schema ? errorCodesOf(spec, schema) : undefined;
+    if (codes?.length === 1 && !decided[codes[0]] && /^\d+$/.test(status)) out.set(Number(status), codes[0]);
+  }
+  return out;
 }
 
 /** A parameter that failed its schema: a path parameter is the malformed id, a query parameter the bad page. */

@@ -1,6 +1,7 @@
 // What a twin adds to every answer of the API, each registered only when the twin has it (the default
 // twin has neither, and its answers pay nothing for them):
-//   latency   the operation's answer waits the twin's latency for it (sampled under the seed, scaled)
+//   latency   the operation's answer leaves the twin's latency for it (sampled under the seed, scaled)
+//             after the request arrived: the sandbox's own work is part of it, not added to it
 //   encoding  an answer of at least `min_bytes` goes out in the best coding the request accepts (gzip, br,
 //             deflate: node:zlib; the Accept-Encoding negotiation: @fastify/accept-negotiator)
 import { promisify } from 'node:util';
@@ -22,11 +23,13 @@ const CODERS: Record<string, (body: Buffer) => Promise<Buffer>> = {
 export function registerTwinHooks(app: FastifyInstance, ctx: Context, apiPrefix: string) {
   const { twin } = ctx;
   if (twin.hasLatency) {
-    app.addHook('onSend', (request, _reply, payload, done) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const op = request.routeOptions.config?.operation;
       if (!op) return done(null, payload);
       const serviceMs = twin.latencyMs(op.operationId as OperationId, request.account?.name ?? '-');
-      const realMs = Math.min(MAX_LATENCY_MS, ctx.clock.ms(serviceMs / 1000));
+      // A target's latency, as calibrated, is the whole time to its answer: the time spent here so far
+      // (reading an upload, handling it) counts toward it.
+      const realMs = Math.min(MAX_LATENCY_MS, ctx.clock.ms(serviceMs / 1000)) - reply.elapsedTime;
       if (!(realMs > 0)) return done(null, payload);
       setTimeout(() => done(null, payload), realMs);
     });
