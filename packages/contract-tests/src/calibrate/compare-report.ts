@@ -31,8 +31,12 @@ export function formatComparison(c: Comparison): string {
     };
     show('target', b.target, c.target.baseUrl);
     show('twin  ', b.twin, c.twin.baseUrl);
+    if (b.twinFile) lines.push(`           (${b.twinFile})`);
   }
-  for (const v of c.verdicts) lines.push(`  DIFFERS  contract check ${v.check}: target ${v.target}, twin ${v.twin}`);
+  for (const v of c.verdicts)
+    lines.push(
+      `  DIFFERS  contract check ${v.check}: target ${v.target}${v.targetMessage ? ` (${v.targetMessage})` : ''}, twin ${v.twin}${v.twinMessage ? ` (${v.twinMessage})` : ''}`,
+    );
   if (skipped.length) lines.push(`  not compared: ${skipped.map((b) => b.key).join(', ')}`);
   lines.push(
     c.differences
@@ -66,6 +70,7 @@ export function comparisonJson(c: Comparison): string {
           ...(b.tolerance && { tolerance: b.tolerance }),
           target: sideJson(b.target, c.target.baseUrl),
           twin: sideJson(b.twin, c.twin.baseUrl),
+          ...(b.twinFile && { twinFile: b.twinFile }),
         })),
         verdicts: c.verdicts,
         costs: {
@@ -106,7 +111,7 @@ export function comparisonHtml(c: Comparison): string {
   const body = rows
     .map(
       (b) =>
-        `<tr class="${b.verdict === 'differs' ? 'differs' : b.verdict === 'same' ? 'same' : 'skip'}"><td class="verdict">${esc(b.verdict)}</td><td><b>${esc(b.name)}</b><br><code>${esc(b.key)}</code></td><td>${esc(b.target.words)}${b.target.samples ? ` <span class="meta">(${b.target.samples})</span>` : ''}</td><td>${esc(b.twin.words)}${b.twin.unobserved ? `<div class="msg">${esc(b.twin.unobserved)}</div>` : ''}</td><td class="msg">${esc(b.tolerance ?? '')}</td><td>${b.verdict === 'differs' ? exchangesHtml(b, c) : ''}</td></tr>`,
+        `<tr class="${b.verdict === 'differs' ? 'differs' : b.verdict === 'same' ? 'same' : 'skip'}"><td class="verdict">${esc(b.verdict)}</td><td><b>${esc(b.name)}</b><br><code>${esc(b.key)}</code></td><td>${esc(b.target.words)}${b.target.samples ? ` <span class="meta">(${b.target.samples})</span>` : ''}</td><td>${esc(b.twin.words)}${b.twin.unobserved ? `<div class="msg">${esc(b.twin.unobserved)}</div>` : ''}${b.twinFile ? `<div class="msg">${esc(b.twinFile)}</div>` : ''}</td><td class="msg">${esc(b.tolerance ?? '')}</td><td>${b.verdict === 'differs' ? exchangesHtml(b, c) : ''}</td></tr>`,
     )
     .join('\n');
   const verdicts = c.verdicts.length

@@ -12,11 +12,12 @@ import { checkId } from '../engine/catalogue.ts';
 import { loadSandbox } from '../cli/launch.ts';
 import { checkTarget } from '../commands/preflight.ts';
 import { registerSecret } from '../engine/redact.ts';
+import type { RunResult } from '../engine/runner.ts';
 import type { Profile, TargetConfig } from '../shapes.ts';
 import type { Finding } from './extract.ts';
 import { isSetupFailure, observe, type Observation, type SetupFailure } from './observe.ts';
 import { sameBehaviour } from './same.ts';
-import type { Seen } from './seen.ts';
+import { codeOf, type Seen } from './seen.ts';
 import { behaviourName, valueWords } from './words.ts';
 
 export interface Side {
@@ -36,12 +37,17 @@ export interface BehaviourComparison {
   target: Side;
   twin: Side;
   tolerance?: string;
+  /** The twin file's value is not observed (a decision, the interface): the calibration did not see it. */
+  twinFile?: string;
 }
 
 export interface VerdictComparison {
   check: string;
   target: string;
   twin: string;
+  /** The first line of each side's message (a failure's, a drift's). */
+  targetMessage?: string;
+  twinMessage?: string;
 }
 
 export interface Comparison {
@@ -75,7 +81,7 @@ const side = (key: BehaviourKey, f: Finding | undefined, missing: string | undef
 export function compareObservations(
   target: Observation,
   twin: Observation,
-  o: { latencyNoiseMs?: number } = {},
+  o: { latencyNoiseMs?: number; declared?: Twin } = {},
 ): { behaviours: BehaviourComparison[]; verdicts: VerdictComparison[] } {
   const behaviours: BehaviourComparison[] = [];
   // A latency's noise: what the user says, and at least twice this machine's own round trip to an empty
@@ -86,37 +92,78 @@ export function compareObservations(
   for (const key of BEHAVIOUR_KEYS) {
     const a = target.findings.found.get(key);
     const b = twin.findings.found.get(key);
+    const file = o.declared?.behaviours[key];
     const base = {
       key,
       name: behaviourName(key),
       target: side(key, a, target.findings.missing.get(key)),
       twin: side(key, b, twin.findings.missing.get(key)),
+      ...(file &&
+        file.provenance.source !== 'observed' && {
+          twinFile: `the twin file holds ${file.provenance.source === 'interface' ? `the interface's value (${file.provenance.section})` : 'our decision'}${file.provenance.note ? `: ${file.provenance.note}` : ''}`,
+        }),
     };
     if (!a) {
       behaviours.push({ ...base, verdict: 'not compared' });
       continue;
     }
     if (!b) {
-      behaviours.push({ ...base, verdict: 'differs' });
+      // A transient 5xx the suite does not send again (a POST that may have created) may have taken the
+      // place of the request that shows it: random, not the twin's behaviour.
+      const lost = transientPosts(twin);
+      behaviours.push(
+        lost
+          ? {
+              ...base,
+              verdict: 'not compared',
+              twin: {
+                ...base.twin,
+                unobserved: `${base.twin.unobserved}; ${lost} POST${lost === 1 ? ' was' : 's were'} answered a transient 5xx and not sent again, which may have taken its place`,
+              },
+            }
+          : { ...base, verdict: 'differs' },
+      );
       continue;
     }
+    // The twin's samples are drawn from its declared distribution, fitted from the target's: its spread.
+    const declared = file;
+    const d = declared?.value as { family?: string; p50?: number; p95?: number } | undefined;
+    const sigma = d?.family === 'lognormal' && d.p50 && d.p95 ? Math.log(d.p95 / d.p50) / 1.6449 : undefined;
+    const fittedFrom = declared?.provenance.source === 'observed' ? declared.provenance.samples : undefined;
     const s = sameBehaviour(
       key,
-      { value: a.value, samples: a.samples },
-      { value: b.value, samples: b.samples },
+      { value: a.value, samples: a.samples, sigma },
+      { value: b.value, samples: b.samples, sigma, fittedFrom },
       { timeScale: Math.max(target.timeScale, twin.timeScale), latencyNoiseMs },
     );
     behaviours.push({ ...base, verdict: s.same ? 'same' : 'differs', ...(s.tolerance && { tolerance: s.tolerance }) });
   }
-  const judged = (r: { state: string }) => r.state !== 'skipped';
+  // A check failed on one side and not on the other: the twin lets through what the target refuses, or
+  // the reverse. A failure that rests on a 5xx answer is a transient one (random), not compared; a drift
+  // on one side only is a decision's difference, which the behaviours above say better.
+  const failed = (r: RunResult) => r.state === 'failed' && !(r.exchanges ?? []).some((e) => e.status >= 500);
   const twinResults = new Map((twin.results ?? []).map((r) => [checkId(r), r]));
   const verdicts: VerdictComparison[] = [];
   for (const r of target.results ?? []) {
     const t = twinResults.get(checkId(r));
-    if (!t || !judged(r) || !judged(t) || r.name.startsWith('calibrate_')) continue;
-    if (r.state !== t.state) verdicts.push({ check: checkId(r), target: r.state, twin: t.state });
+    if (!t || r.state === 'skipped' || t.state === 'skipped' || r.name.startsWith('calibrate_')) continue;
+    if ((r.state === 'failed') === (t.state === 'failed') || !(failed(r) || failed(t))) continue;
+    verdicts.push({
+      check: checkId(r),
+      target: r.state,
+      twin: t.state,
+      ...(r.message && { targetMessage: r.message.split('\n')[0] }),
+      ...(t.message && { twinMessage: t.message.split('\n')[0] }),
+    });
   }
   return { behaviours, verdicts };
+}
+
+/** POSTs of an observation answered a transient 5xx at last (not sent again: they may have created). */
+function transientPosts(o: Observation): number {
+  return o.seen.filter(
+    (s) => s.method === 'POST' && s.operationId && s.status >= 500 && s.status !== 503 && codeOf(s) !== 'UNKNOWN_ERROR',
+  ).length;
 }
 
 /** The sandbox keys that stand for the target's accounts (the same accounts the suite's sandbox target uses). */
@@ -169,7 +216,10 @@ export async function compareWithTwin(
     ]);
     if (isSetupFailure(target)) return target;
     if (isSetupFailure(copy)) return { setupError: `the sandbox started from the twin: ${copy.setupError}` };
-    const { behaviours, verdicts } = compareObservations(target, copy, { latencyNoiseMs: o.latencyNoiseMs });
+    const { behaviours, verdicts } = compareObservations(target, copy, {
+      latencyNoiseMs: o.latencyNoiseMs,
+      declared: twin,
+    });
     return {
       target: { baseUrl: target.baseUrl, profile: o.profile, timeScale },
       twin: { name: String(twin.name), source, baseUrl: handle.baseUrl },

@@ -24,9 +24,15 @@ export interface TwinDiff {
 }
 
 const timeScaleOf = (t: Twin) => Number((t.calibration as { time_scale?: unknown } | undefined)?.time_scale) || 1;
+/** The local round trip a calibration measured beside itself (real ms), when it wrote one. */
+const roundTripOf = (t: Twin) =>
+  (t.calibration as { local_round_trip_ms?: { p50: number; p95: number } } | undefined)?.local_round_trip_ms;
 
 export function diffTwins(a: Twin, b: Twin): TwinDiff {
   const changes: BehaviourChange[] = [];
+  // A latency's noise: twice the machines' own round trips, as each calibration measured them.
+  const own = (q: 'p50' | 'p95') => 2 * Math.max(roundTripOf(a)?.[q] ?? 0, roundTripOf(b)?.[q] ?? 0);
+  const latencyNoiseMs = { p50: Math.max(3, own('p50')), p95: Math.max(3, own('p95')) };
   for (const key of BEHAVIOUR_KEYS) {
     const x = a.behaviours[key];
     const y = b.behaviours[key];
@@ -38,7 +44,7 @@ export function diffTwins(a: Twin, b: Twin): TwinDiff {
         key,
         { value: x.value, samples: x.provenance.source === 'observed' ? x.provenance.samples : undefined },
         { value: y.value, samples: y.provenance.source === 'observed' ? y.provenance.samples : undefined },
-        { timeScale: Math.max(timeScaleOf(a), timeScaleOf(b)) },
+        { timeScale: Math.max(timeScaleOf(a), timeScaleOf(b)), latencyNoiseMs },
       );
       if (!s.same)
         changes.push({

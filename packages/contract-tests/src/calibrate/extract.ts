@@ -5,6 +5,7 @@
 import { deref, type OpenApiDocument } from '@videogen/openapi';
 import { MAX_RUNNING, PAGE_SIZE, UPLOAD_LIMITS } from '@videogen/openapi/rules';
 import type { BehaviourKey } from '@videogen/openapi/twin';
+import { NOT_MADE } from '../engine/http.ts';
 import { fitSamples } from './fit.ts';
 import { WATCH_SECONDS } from './probes.ts';
 import { codeOf, isSuccess, isUuid, modeOf, objectOf, SIGNATURE_PARAM, type Seen } from './seen.ts';
@@ -851,22 +852,27 @@ const transient: Reader = (seen, ctx, add) => {
   const recorded = seen.filter(
     (s) => s.source !== 'live' && s.operationId && s.status >= 500 && codeOf(s) !== 'UNKNOWN_ERROR',
   );
-  const live = ctx.transients?.filter((t) => t.status >= 500 && t.status !== 503) ?? [];
+  // Every transient 5xx but the concurrency limit's 503 (a limit, not a failure).
+  const live = ctx.transients?.filter((t) => t.status >= 500 && t.errorCode !== 'SIMULTANEOUS_GENERATE_LIMIT') ?? [];
   const total = seen.filter((s) => s.operationId).length + live.length;
   if (total < 20) return add('transient.errors', `too few answers (${total}) to say how often a transient 5xx happens`);
+  // A create's transient answer whose body was not kept (its look for a video said why it went again)
+  // counts in the rate, not in the forms.
   const forms = [
-    ...live.map((t) => ({
-      status: t.status,
-      form: t.errorCode ? 'envelope' : /^\s*</.test(t.detail ?? '') ? 'html' : t.detail ? 'text' : 'empty',
-      ...(t.errorCode && { error_code: t.errorCode }),
-    })),
+    ...live
+      .filter((t) => t.detail !== NOT_MADE)
+      .map((t) => ({
+        status: t.status,
+        form: t.errorCode ? 'envelope' : /^\s*</.test(t.detail ?? '') ? 'html' : t.detail ? 'text' : 'empty',
+        ...(t.errorCode && { error_code: t.errorCode }),
+      })),
     ...recorded.map((s) => ({
       status: s.status,
       form: codeOf(s) ? 'envelope' : /^\s*</.test(s.text) ? 'html' : s.text ? 'text' : 'empty',
       ...(codeOf(s) && { error_code: codeOf(s) }),
     })),
   ];
-  const k = forms.length;
+  const k = forms.length + live.filter((t) => t.detail === NOT_MADE).length;
   const rate = k / total;
   if (!k)
     return add('transient.errors', {

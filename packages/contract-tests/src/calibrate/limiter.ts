@@ -102,19 +102,26 @@ export function simulate(m: LimiterModel): Sim {
 }
 
 /**
- * Whether a model gives the answers seen. An answer the model would give otherwise at both ends of its
- * attempt's slack rules it out; one it would give either way within the slack (a boundary) is taken as seen.
+ * Whether a model gives the answers seen, and with how much benefit of the doubt: an answer the model
+ * would give otherwise at both ends of its attempt's slack rules it out (-1); one it would give only
+ * somewhere within the slack (a boundary, not at the attempt's own time) is taken as seen, and counted.
+ * The model of the target itself needs the fewest of those.
  */
-export function explains(m: LimiterModel, attempts: readonly Attempt[]): boolean {
+export function doubts(m: LimiterModel, attempts: readonly Attempt[]): number {
   const sim = simulate(m);
+  let doubted = 0;
   for (const a of [...attempts].sort((x, y) => x.at - y.at)) {
     const early = sim.allowedAt(a.at - a.slack);
     const late = sim.allowedAt(a.at + a.slack);
-    if (early === late && early !== a.allowed) return false;
+    if (early === late && early !== a.allowed) return -1;
+    if (sim.allowedAt(a.at) !== a.allowed) doubted++;
     sim.take(a.at, a.allowed);
   }
-  return true;
+  return doubted;
 }
+
+/** Whether a model gives the answers seen (within each attempt's slack). */
+export const explains = (m: LimiterModel, attempts: readonly Attempt[]) => doubts(m, attempts) >= 0;
 
 /** A step of the probe: at `at` ms after it starts, up to `max` requests back to back, stopping at the first refusal. */
 export interface Step {
@@ -181,7 +188,14 @@ export function infer(
   limits: readonly number[],
   windows: readonly number[],
 ): Inferred | undefined {
-  const found: Array<{ style: Style; counted: boolean; limit: number; windowMs: number; rank: number }> = [];
+  const found: Array<{
+    style: Style;
+    counted: boolean;
+    limit: number;
+    windowMs: number;
+    rank: number;
+    doubted: number;
+  }> = [];
   let rank = 0;
   for (const windowMs of windows)
     for (const limit of limits) {
@@ -189,24 +203,31 @@ export function infer(
       for (const style of STYLES)
         for (const counted of style === 'fixed' ? [false] : [false, true]) {
           const phases = style === 'fixed' ? Array.from({ length: 200 }, (_, i) => (i / 200) * windowMs) : [0];
-          const fits = phases.some((phaseMs) =>
-            explains({ style, limit, windowMs, refusedCount: counted, phaseMs }, attempts),
-          );
-          if (fits) found.push({ style, counted, limit, windowMs, rank });
+          const fits = phases
+            .map((phaseMs) => doubts({ style, limit, windowMs, refusedCount: counted, phaseMs }, attempts))
+            .filter((d) => d >= 0);
+          if (fits.length) found.push({ style, counted, limit, windowMs, rank, doubted: Math.min(...fits) });
         }
       rank++;
     }
   if (!found.length) return undefined;
-  // Prefer the earliest numbers (the interface's, then the target's statement), then the strictest style.
+  // Prefer the earliest numbers (the interface's, then the target's statement); then the behaviour that
+  // needs the least benefit of the doubt (answers it gives only elsewhere within their round trip); then
+  // the strictest.
   found.sort(
     (a, b) =>
       a.rank - b.rank ||
+      a.doubted - b.doubted ||
       PREFERENCE.indexOf(a.style) - PREFERENCE.indexOf(b.style) ||
       Number(b.counted) - Number(a.counted),
   );
   const best = found[0];
-  // Ambiguity among the behaviours at the same numbers (other numbers explain more, as a 1-per-interval limit does).
-  const candidates = [...new Set(found.filter((f) => f.rank === best.rank).map((f) => label(f.style, f.counted)))];
+  // Ambiguity: the behaviours at the same numbers that explain the answers as well.
+  const candidates = [
+    ...new Set(
+      found.filter((f) => f.rank === best.rank && f.doubted === best.doubted).map((f) => label(f.style, f.counted)),
+    ),
+  ];
   return {
     style: best.style,
     limit: best.limit,

@@ -29,12 +29,15 @@ const sig3 = (x: number) => Number(x.toPrecision(3));
 
 /** The answers of a probe as the limiter models read them: when (real ms), the slack of its round trip, let through or not. */
 export function attemptsOf(exchanges: Exchange[]): Attempt[] {
-  return exchanges.map((ex) => ({
-    at: (ex.at ?? 0) + ex.ms / 2,
-    // The target decided somewhere in the round trip; a millisecond more for its own clock's grain.
-    slack: ex.ms / 2 + 1,
-    allowed: !(ex.status === 429 && codeOf(fromExchange(ex)) !== 'INSUFFICIENT_CREDIT'),
-  }));
+  // A 5xx after the retries (a gateway's page) says nothing of the limiter: it may never have reached it.
+  return exchanges
+    .filter((ex) => ex.status < 500)
+    .map((ex) => ({
+      at: (ex.at ?? 0) + ex.ms / 2,
+      // The target decided somewhere in the round trip; a millisecond more for its own clock's grain.
+      slack: ex.ms / 2 + 1,
+      allowed: !(ex.status === 429 && codeOf(fromExchange(ex)) !== 'INSUFFICIENT_CREDIT'),
+    }));
 }
 
 export function limiterFindings(
@@ -97,7 +100,7 @@ export function limiterFindings(
     return;
   }
   const ambiguous = inferred.candidates.length > 1;
-  const note = `${attempts.length} answers of the probe (${sequence}: ✓ let through, ✗ 429) ${ambiguous ? `are explained by ${inferred.candidates.join(', ')}; the strictest is kept` : `are explained by ${inferred.candidates[0]} alone among the four styles`}`;
+  const note = `${attempts.length} answers of the probe (${sequence}: ✓ let through, ✗ 429) ${ambiguous ? `are explained as well by ${inferred.candidates.join(', ')}; the strictest is kept` : `are explained best by ${inferred.candidates[0]} among the four styles (the fewest answers taken at a boundary within their round trip)`}`;
   add(key('style'), { value: inferred.style, evidence: shown, samples: attempts.length, note });
   add(key('limit'), { value: inferred.limit, evidence: shown, samples: attempts.length, note });
   add(key('window_seconds'), { value: toService(inferred.windowMs), evidence: shown, samples: attempts.length, note });

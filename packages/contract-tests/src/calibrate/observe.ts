@@ -72,10 +72,14 @@ export interface SetupFailure {
   preflight?: PreflightResult;
 }
 
-/** The catalogue of a calibration: the suite's checks, then the probes (after conformance: the contract's verdict stays the suite's). */
+/**
+ * The catalogue of a calibration: the probes that spend no credit, the suite's checks, then the probes
+ * that spend (within what the budget leaves).
+ */
 export function calibrationCatalogue(config: TargetConfig, records: ProbeRecords) {
   const cat = catalogue(config);
-  return { ...cat, checks: [...cat.checks, ...calibrationChecks(config, records)] };
+  const probes = calibrationChecks(config, records);
+  return { ...cat, checks: [...probes.first, ...cat.checks, ...probes.last] };
 }
 
 /** A target prepared for calibration: its profile, no generated requests (calibration sends what the scenarios send). */

@@ -216,14 +216,18 @@ const FULL = need.profile('full', 'generations to time (a credit each)');
 const BURSTS = need.profile('no-credit', 'limiter probes (bursts that meet a few 429s, no credit)');
 const POSTS = need.profile('no-credit', 'POST requests');
 
-/** The calibration probes, each handing its record to `records`. */
-export function calibrationChecks(target: TargetConfig, records: ProbeRecords): Check[] {
+/**
+ * The calibration probes, each handing its record to `records`: `first`, those that spend no credit (sent
+ * before the suite's scenarios, so that a budget the suite spends, or a create a transient 5xx may have
+ * made, never keeps them from going out); `last`, those that spend, or may.
+ */
+export function calibrationChecks(target: TargetConfig, records: ProbeRecords): { first: Check[]; last: Check[] } {
   const left = modesLeftOut(target);
   const keep =
     <R>(put: (r: R) => void) =>
     (r: R) =>
       put(r);
-  return [
+  const first: Check[] = [
     probe('listVideoSettings', 'calibrate_encoding', {
       cost: { B: 3 },
       send: async (s) => {
@@ -272,6 +276,8 @@ export function calibrationChecks(target: TargetConfig, records: ProbeRecords): 
       send: async (s) => s.main.call('generateVideo', { form: emptyTextForm(await s.fixture('videoSettingId')) }),
       judge: () => undefined,
     }),
+  ];
+  const last: Check[] = [
     probe('generateVideo', 'calibrate_request_fields', {
       // A valid combination that is part of its setting's request_fields (text alone, to a text + PDF
       // setting): refused where every listed field is required (DECISIONS #26), accepted (a credit) where
@@ -352,6 +358,7 @@ export function calibrationChecks(target: TargetConfig, records: ProbeRecords): 
       judge: () => undefined,
     }),
   ];
+  return { first, last };
 }
 
 function emptyTextForm(setting: string): FormData {

@@ -8,6 +8,13 @@ export interface Measured {
   value: unknown;
   /** Samples the value rests on (distributions, rates). */
   samples?: number;
+  /** The log spread the samples are known to come from (a twin's declared distribution), when known. */
+  sigma?: number;
+  /**
+   * The samples a twin's declared distribution was fitted from, when these samples are drawn from it:
+   * its median is itself that uncertain.
+   */
+  fittedFrom?: number;
 }
 
 export interface Sameness {
@@ -30,6 +37,8 @@ export interface ToleranceOptions {
 
 /** z of the comparisons of medians: 3 standard errors (a false difference about once in 370 comparisons). */
 const Z = 3;
+/** The least log spread assumed of a measured behaviour (a generation time, a latency): about ±25%. */
+const SIGMA_FLOOR = 0.25;
 /** A 95th percentile is compared from this many samples on each side (below, it is an extrapolation). */
 export const P95_SAMPLES = 10;
 
@@ -47,24 +56,31 @@ export function sameDistributions(
   b: Measured,
   noise: number | { p50: number; p95: number },
   unit: string,
+  compareTails = true,
 ): Sameness {
   const slack = typeof noise === 'number' ? { p50: noise, p95: noise } : noise;
   const x = a.value as Fitted;
   const y = b.value as Fitted;
   const na = Math.max(1, a.samples ?? 1);
   const nb = Math.max(1, b.samples ?? 1);
-  // A spread from one side only (a constant has none): the larger; at least 0.15 (what one sample cannot rule out).
-  const sigma = Math.max(0.15, sigmaOf(x), sigmaOf(y));
-  const allowed = Math.max(1.25, Math.exp(Z * sigma * Math.sqrt(1 / na + 1 / nb)));
+  // The larger spread: either fit's, or the one the samples are known to come from (a twin's declared
+  // distribution); at least SIGMA_FLOOR (a constant's one sample rules out no spread).
+  const sigma = Math.max(SIGMA_FLOOR, sigmaOf(x), sigmaOf(y), a.sigma ?? 0, b.sigma ?? 0);
+  const fitted = Math.max(a.fittedFrom ?? 0, b.fittedFrom ?? 0);
+  const allowed = Math.max(1.25, Math.exp(Z * sigma * Math.sqrt(1 / na + 1 / nb + (fitted ? 1 / fitted : 0))));
   const p = percentiles(x);
   const q = percentiles(y);
   const medians = Math.abs(p.p50 - q.p50) <= slack.p50 || ratio(p.p50, q.p50) <= allowed;
   const tails =
-    na < P95_SAMPLES || nb < P95_SAMPLES || Math.abs(p.p95 - q.p95) <= slack.p95 || ratio(p.p95, q.p95) <= 2;
+    !compareTails ||
+    na < P95_SAMPLES ||
+    nb < P95_SAMPLES ||
+    Math.abs(p.p95 - q.p95) <= slack.p95 ||
+    ratio(p.p95, q.p95) <= 2;
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
     same: medians && tails,
-    tolerance: `medians within ×${round(allowed)} (${Z} standard errors of a log-normal median, σ ${round(sigma)}, ${na} and ${nb} samples) or ${round(slack.p50)} ${unit}; 95th percentiles within ×2 ${na >= P95_SAMPLES && nb >= P95_SAMPLES ? `or ${round(slack.p95)} ${unit}` : `not compared (fewer than ${P95_SAMPLES} samples on a side)`}`,
+    tolerance: `medians within ×${round(allowed)} (${Z} standard errors of a log-normal median, σ ${round(sigma)}, ${na} and ${nb} samples${fitted ? `, a twin fitted from ${fitted}` : ''}) or ${round(slack.p50)} ${unit}; 95th percentiles ${!compareTails ? 'not compared (at a time scale a latency’s tail is this machine’s)' : na >= P95_SAMPLES && nb >= P95_SAMPLES ? `within ×2 or ${round(slack.p95)} ${unit}` : `not compared (fewer than ${P95_SAMPLES} samples on a side)`}`,
   };
 }
 
@@ -101,7 +117,8 @@ export function sameBehaviour(key: string, a: Measured, b: Measured, o: Toleranc
   if (key.startsWith('latency.')) {
     const n = o.latencyNoiseMs ?? 3;
     const noise = typeof n === 'number' ? { p50: n, p95: n } : n;
-    return sameDistributions(a, b, { p50: noise.p50 * scale, p95: noise.p95 * scale }, 'ms');
+    // At a time scale a latency's tail is this machine's (its slow answers, multiplied): medians only.
+    return sameDistributions(a, b, { p50: noise.p50 * scale, p95: noise.p95 * scale }, 'ms', scale === 1);
   }
   if (key.startsWith('duration.')) return sameDistributions(a, b, o.durationNoiseS ?? 5, 's');
   if (key === 'transient.errors') {

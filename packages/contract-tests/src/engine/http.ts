@@ -47,6 +47,9 @@ export interface Recorder {
   readonly limits?: AttemptLimits;
 }
 
+/** What a transient answer to a create says when the look found no video it made (its own words, not its body). */
+export const NOT_MADE = 'no video was made: sent again';
+
 /** Time limit for the answer's headers, once a request is sent (--timeout). */
 const HEADERS_TIMEOUT_MS = 60_000;
 
@@ -231,7 +234,7 @@ export class Api {
       if (d.lookFirst) {
         const note = await this.lookFirst(d, op?.operationId, opts, firstSentAt);
         if (note === 'resend') {
-          report({ status: res.status, errorCode, detail: 'no video was made: sent again', action: 'retried' });
+          report({ status: res.status, errorCode, detail: NOT_MADE, action: 'retried' });
           continue;
         }
         notResent = note;

@@ -29,8 +29,11 @@ const BEHAVIOURS: Array<[Style, boolean]> = STYLES.flatMap(
 const label = (style: string, counted: boolean) =>
   style === 'fixed' ? 'fixed' : `${style}${counted ? ' (refusals counted)' : ''}`;
 
-/** The answers a limiter gives the schedule, each request late by its jitter (a fraction of the spacing). */
-function answers(model: LimiterModel, jitter: number[]): Attempt[] {
+/**
+ * The answers a limiter gives the schedule, each request late by its jitter (a fraction of the spacing),
+ * each said with a slack of `slack` spacings (half a slow round trip).
+ */
+function answers(model: LimiterModel, jitter: number[], slack = 0): Attempt[] {
   const sim = simulate(model);
   const interval = model.windowMs / model.limit;
   const out: Attempt[] = [];
@@ -41,7 +44,7 @@ function answers(model: LimiterModel, jitter: number[]): Attempt[] {
       t += (jitter[j++ % jitter.length] ?? 0) * interval;
       const allowed = sim.allowedAt(t);
       sim.take(t, allowed);
-      out.push({ at: t, slack: 1, allowed });
+      out.push({ at: t, slack: 1 + slack * interval, allowed });
       t += 3; // the next request of a burst leaves when the answer is in
       if (!allowed) break;
     }
@@ -70,6 +73,28 @@ describe.each(Object.entries(RATE_LIMITS))('class %s', (_cls, { requests, window
         },
       ),
       { numRuns: 300, seed: 33 },
+    );
+  });
+
+  test('with slow round trips (a slack of up to 30% of the spacing) the target’s own behaviour is still the one kept', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...BEHAVIOURS),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 0.3, noNaN: true }),
+        ([style, counted], phase, slack) => {
+          const model: LimiterModel = {
+            style,
+            limit: requests,
+            windowMs,
+            refusedCount: counted,
+            phaseMs: phase * windowMs,
+          };
+          const inferred = infer(answers(model, [0], slack), [requests], [windowMs]);
+          expect(inferred).toMatchObject({ style, ...(style !== 'fixed' && { refusedCount: counted }) });
+        },
+      ),
+      { numRuns: 300, seed: 34 },
     );
   });
 

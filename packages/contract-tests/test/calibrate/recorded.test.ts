@@ -1,3 +1,4 @@
+// @module-tag full/matrix
 // Calibration from recorded traffic (`calibrate --from FILE`): an application's traffic through the pacing
 // proxy (its HAR, multipart fields now recorded), read offline into a twin, and added to a read-only live
 // calibration, where it observes at no cost what that profile cannot (a generation's status and time).
