@@ -52,6 +52,7 @@ export function comparisonJson(c: Comparison): string {
     ...(s.value !== undefined && { value: s.value }),
     words: s.words,
     ...(s.samples && { samples: s.samples }),
+    ...(s.note && { note: redact(s.note) }),
     ...(s.unobserved && { unobserved: s.unobserved }),
     evidence: s.evidence.map((e) => evidenceOf(e, base)),
   });

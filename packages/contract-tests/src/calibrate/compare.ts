@@ -14,7 +14,7 @@ import { checkTarget } from '../commands/preflight.ts';
 import { registerSecret } from '../engine/redact.ts';
 import type { RunResult } from '../engine/runner.ts';
 import type { Profile, TargetConfig } from '../shapes.ts';
-import type { Finding } from './extract.ts';
+import { askedFor, type Finding } from './extract.ts';
 import { isSetupFailure, observe, type Observation, type SetupFailure } from './observe.ts';
 import { sameBehaviour } from './same.ts';
 import { codeOf, type Seen } from './seen.ts';
@@ -24,6 +24,8 @@ export interface Side {
   value?: unknown;
   words: string;
   samples?: number;
+  /** How the value was read (a fit's words, the limiter probe's answers). */
+  note?: string;
   /** Why this side did not show it. */
   unobserved?: string;
   evidence: Seen[];
@@ -74,7 +76,13 @@ export interface CompareOptions {
 
 const side = (key: BehaviourKey, f: Finding | undefined, missing: string | undefined): Side =>
   f
-    ? { value: f.value, words: valueWords(key, f.value), samples: f.samples, evidence: f.evidence.slice(0, 3) }
+    ? {
+        value: f.value,
+        words: valueWords(key, f.value),
+        samples: f.samples,
+        ...(f.note && { note: f.note }),
+        evidence: f.evidence.slice(0, 3),
+      }
     : { words: 'not observed', unobserved: missing ?? 'nothing sent showed it', evidence: [] };
 
 /** Compares two observations behaviour by behaviour (exported for tests: two observations of any targets). */
@@ -84,6 +92,7 @@ export function compareObservations(
   o: { latencyNoiseMs?: number; declared?: Twin } = {},
 ): { behaviours: BehaviourComparison[]; verdicts: VerdictComparison[] } {
   const behaviours: BehaviourComparison[] = [];
+  const twinAsked = askedFor(twin.seen);
   // A latency's noise: what the user says, and at least twice this machine's own round trip to an empty
   // local server as measured beside each observation (its median for medians, its p95 for tails).
   const own = (q: 'p50' | 'p95') => 2 * Math.max(target.roundTrip?.[q] ?? 0, twin.roundTrip?.[q] ?? 0);
@@ -108,6 +117,18 @@ export function compareObservations(
       continue;
     }
     if (!b) {
+      // Not asked: the twin's run sent no request that shows it (a mode it did not generate, a probe
+      // its fixtures skipped), or the timing that shows it did not come (videos that ended before the
+      // concurrency probe's requests were answered).
+      const notAsked = BY_SHAPE.test(key) ? !twinAsked.has(key) : BY_TIMING.test(key);
+      if (notAsked) {
+        behaviours.push({
+          ...base,
+          verdict: 'not compared',
+          twin: { ...base.twin, unobserved: `${base.twin.unobserved} (its run was not asked for it)` },
+        });
+        continue;
+      }
       // A transient 5xx the suite does not send again (a POST that may have created) may have taken the
       // place of the request that shows it: random, not the twin's behaviour.
       const lost = transientPosts(twin);
@@ -158,6 +179,12 @@ export function compareObservations(
   }
   return { behaviours, verdicts };
 }
+
+/** Behaviours a request's own shape asks for (askedFor tells whether a run sent one). */
+const BY_SHAPE =
+  /^(refusal\.(missing_credentials|malformed_credentials|unknown_key|malformed_id|bad_page|invalid_form|bad_combination|empty_text|unknown_setting|setting_mismatch|wrong_extension|too_many_images|conversion_body_invalid)|duration\.)/;
+/** Behaviours only a moment shows (requests answered while the run's videos still ran). */
+const BY_TIMING = /^(concurrency\.limit|retry_after\.concurrency|refusal\.generation_concurrency)$/;
 
 /** POSTs of an observation answered a transient 5xx at last (not sent again: they may have created). */
 function transientPosts(o: Observation): number {

@@ -158,6 +158,25 @@ export function refusalOf(s: Seen, settings: Map<string, string[]>): BehaviourKe
   return undefined;
 }
 
+/**
+ * The behaviours a run sent the requests for, whatever they were answered: the refusals told by a
+ * request's own shape (its key, id, page, form, body), and the durations of the modes it made. A
+ * comparison counts a behaviour one side did not show as a difference only when that side was asked.
+ */
+export function askedFor(seen: Seen[]): Set<BehaviourKey> {
+  const settings = settingsOf(seen);
+  const out = new Set<BehaviourKey>();
+  for (const s of seen) {
+    if (!s.operationId) continue;
+    // As if refused: which refusal the request's shape is.
+    const kind = refusalOf({ ...s, status: s.auth === 'key' ? 400 : 401, body: undefined, text: '' }, settings);
+    if (kind) out.add(kind);
+  }
+  for (const m of madeVideos(seen))
+    out.add(m.op === 'createConversion' ? 'duration.conversion' : (`duration.generation.${m.mode}` as BehaviourKey));
+  return out;
+}
+
 // ---- the readers ----------------------------------------------------------------------------------
 
 type Reader = (seen: Seen[], ctx: ExtractContext, add: (key: BehaviourKey, f: Finding | string) => void) => void;

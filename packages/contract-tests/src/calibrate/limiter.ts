@@ -16,6 +16,9 @@
 //   even          one request per W/N (GCRA, no burst); counted: a refusal moves the next slot by W/N
 //   token-bucket  capacity N, one token back every W/N; counted: a refusal takes a token too (a debt)
 
+import type { Exchange } from '../shapes.ts';
+import { codeOf, fromExchange } from './seen.ts';
+
 export const STYLES = ['sliding', 'fixed', 'even', 'token-bucket'] as const;
 export type Style = (typeof STYLES)[number];
 
@@ -162,6 +165,89 @@ export function scheduleCost(
 /** Windows of silence in the class before a probe: a window, and one more for a refusal earlier in the run that counted. */
 export const IDLE_WINDOWS = 2;
 
+/** A model that explains the answers, and how much benefit of the doubt it needed. */
+interface Fit {
+  model: LimiterModel;
+  label: string;
+  rank: number;
+  doubted: number;
+}
+
+/** Every model of the grid (limits × windows × styles × counting × fixed phases) that explains the answers. */
+function fits(attempts: readonly Attempt[], limits: readonly number[], windows: readonly number[]): Fit[] {
+  const out: Fit[] = [];
+  let rank = 0;
+  for (const windowMs of windows)
+    for (const limit of limits) {
+      if (!(limit >= 1) || !(windowMs > 0)) continue;
+      for (const style of STYLES)
+        for (const counted of style === 'fixed' ? [false] : [false, true]) {
+          const phases = style === 'fixed' ? Array.from({ length: 200 }, (_, i) => (i / 200) * windowMs) : [0];
+          for (const phaseMs of phases) {
+            const model = { style, limit, windowMs, refusedCount: counted, phaseMs };
+            const doubted = doubts(model, attempts);
+            if (doubted >= 0) out.push({ model, label: label(style, counted), rank, doubted });
+          }
+        }
+      rank++;
+    }
+  return out;
+}
+
+/**
+ * When the answers leave more than one behaviour (a request lost to a transient 5xx, round trips that blur
+ * a boundary), the soonest step from `from` (ms) that tells two of them apart whatever their numbers and
+ * phase: one request, or else the fewest back to back (stopping at a refusal; at most the limit and one
+ * more), whose answers one behaviour gives and the other cannot, even if the step leaves up to an eighth
+ * of a spacing late. The probe sends it
+ * and infers again. Undefined when one behaviour is left, or no step in the next two windows tells any apart.
+ */
+export function nextAttempt(
+  attempts: readonly Attempt[],
+  limits: readonly number[],
+  windows: readonly number[],
+  from: number,
+): Step | undefined {
+  const all = fits(attempts, limits, windows);
+  if (!all.length) return undefined;
+  const rank = Math.min(...all.map((f) => f.rank));
+  const atRank = all.filter((f) => f.rank === rank);
+  const least = Math.min(...atRank.map((f) => f.doubted));
+  const best = atRank.filter((f) => f.doubted === least);
+  if (new Set(best.map((f) => f.label)).size < 2) return undefined;
+  const sorted = [...attempts].sort((a, b) => a.at - b.at);
+  const windowMs = Math.max(...best.map((f) => f.model.windowMs));
+  const step = Math.min(...best.map((f) => f.model.windowMs / f.model.limit)) / 8;
+  /** What each behaviour may answer to `max` requests at t (and as late as t + step): answers as "+-". */
+  const answers = (t: number, max: number) => {
+    const says = new Map<string, Set<string>>();
+    for (const f of best)
+      for (const at of [t, t + step]) {
+        const sim = simulate(f.model);
+        for (const a of sorted) sim.take(a.at, a.allowed);
+        let said = '';
+        for (let i = 0; i < max; i++) {
+          const allowed = sim.allowedAt(at);
+          sim.take(at, allowed);
+          said += allowed ? '+' : '-';
+          if (!allowed) break;
+        }
+        const set = says.get(f.label) ?? new Set<string>();
+        set.add(said);
+        says.set(f.label, set);
+      }
+    return [...says.values()];
+  };
+  const disjoint = (a: Set<string>, b: Set<string>) => ![...a].some((x) => b.has(x));
+  const most = Math.max(...best.map((f) => f.model.limit)) + 1;
+  for (let t = from; t <= from + 2 * windowMs; t += step)
+    for (let max = 1; max <= most; max++) {
+      const sets = answers(t, max);
+      if (sets.some((a, i) => sets.slice(i + 1).some((b) => disjoint(a, b)))) return { at: t, max };
+    }
+  return undefined;
+}
+
 /** A behaviour as the twin format holds it. */
 export interface Inferred {
   style: Style;
@@ -188,28 +274,14 @@ export function infer(
   limits: readonly number[],
   windows: readonly number[],
 ): Inferred | undefined {
-  const found: Array<{
-    style: Style;
-    counted: boolean;
-    limit: number;
-    windowMs: number;
-    rank: number;
-    doubted: number;
-  }> = [];
-  let rank = 0;
-  for (const windowMs of windows)
-    for (const limit of limits) {
-      if (!(limit >= 1) || !(windowMs > 0)) continue;
-      for (const style of STYLES)
-        for (const counted of style === 'fixed' ? [false] : [false, true]) {
-          const phases = style === 'fixed' ? Array.from({ length: 200 }, (_, i) => (i / 200) * windowMs) : [0];
-          const fits = phases
-            .map((phaseMs) => doubts({ style, limit, windowMs, refusedCount: counted, phaseMs }, attempts))
-            .filter((d) => d >= 0);
-          if (fits.length) found.push({ style, counted, limit, windowMs, rank, doubted: Math.min(...fits) });
-        }
-      rank++;
-    }
+  // The least doubt per behaviour and numbers (a fixed window's phases are one behaviour).
+  const byBehaviour = new Map<string, Fit>();
+  for (const f of fits(attempts, limits, windows)) {
+    const key = `${f.rank}|${f.label}|${f.model.limit}|${f.model.windowMs}`;
+    const known = byBehaviour.get(key);
+    if (!known || f.doubted < known.doubted) byBehaviour.set(key, f);
+  }
+  const found = [...byBehaviour.values()];
   if (!found.length) return undefined;
   // Prefer the earliest numbers (the interface's, then the target's statement); then the behaviour that
   // needs the least benefit of the doubt (answers it gives only elsewhere within their round trip); then
@@ -218,21 +290,51 @@ export function infer(
     (a, b) =>
       a.rank - b.rank ||
       a.doubted - b.doubted ||
-      PREFERENCE.indexOf(a.style) - PREFERENCE.indexOf(b.style) ||
-      Number(b.counted) - Number(a.counted),
+      PREFERENCE.indexOf(a.model.style) - PREFERENCE.indexOf(b.model.style) ||
+      Number(b.model.refusedCount) - Number(a.model.refusedCount),
   );
   const best = found[0];
   // Ambiguity: the behaviours at the same numbers that explain the answers as well.
   const candidates = [
-    ...new Set(
-      found.filter((f) => f.rank === best.rank && f.doubted === best.doubted).map((f) => label(f.style, f.counted)),
-    ),
+    ...new Set(found.filter((f) => f.rank === best.rank && f.doubted === best.doubted).map((f) => f.label)),
   ];
   return {
-    style: best.style,
-    limit: best.limit,
-    windowMs: best.windowMs,
-    ...(best.style !== 'fixed' && { refusedCount: best.counted }),
+    style: best.model.style,
+    limit: best.model.limit,
+    windowMs: best.model.windowMs,
+    ...(best.model.style !== 'fixed' && { refusedCount: best.model.refusedCount }),
     candidates,
   };
+}
+
+/** The answers of a probe as the limiter models read them: when (real ms), the slack of its round trip, let through or not. */
+export function attemptsOf(exchanges: Exchange[]): Attempt[] {
+  // A 5xx after the retries (a gateway's page) says nothing of the limiter: it may never have reached it.
+  return exchanges
+    .filter((ex) => ex.status < 500)
+    .map((ex) => ({
+      at: (ex.at ?? 0) + ex.ms / 2,
+      // The target decided somewhere in the round trip; a millisecond more for its own clock's grain.
+      slack: ex.ms / 2 + 1,
+      allowed: !(ex.status === 429 && codeOf(fromExchange(ex)) !== 'INSUFFICIENT_CREDIT'),
+    }));
+}
+
+/**
+ * The limits to try: the interface's, the target's statement, and what its bursts showed (how many passed
+ * before a refusal, and one more: the first request before a burst counts too).
+ */
+export function candidateLimits(attempts: readonly Attempt[], nominal: number, stated?: number): number[] {
+  const runs: number[] = [];
+  let run = 0;
+  for (const a of attempts) {
+    if (a.allowed) run++;
+    else {
+      runs.push(run);
+      run = 0;
+    }
+  }
+  return [...new Set([nominal, stated, ...runs, ...runs.map((n) => n + 1)])].filter(
+    (n): n is number => typeof n === 'number' && n >= 1,
+  );
 }

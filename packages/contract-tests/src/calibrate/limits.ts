@@ -5,8 +5,8 @@ import { OPERATIONS, parseRateLimitHeaders, RATE_LIMITS, type RateClass } from '
 import type { BehaviourKey } from '@videogen/openapi/twin';
 import type { Exchange } from '../shapes.ts';
 import type { Finding } from './extract.ts';
-import { infer, type Attempt } from './limiter.ts';
-import { codeOf, fromExchange, type Seen } from './seen.ts';
+import { attemptsOf, candidateLimits, infer } from './limiter.ts';
+import { fromExchange, type Seen } from './seen.ts';
 
 /** What the target states of a class's limit in its headers (real ms), and the answer that states it. */
 export function statedLimit(
@@ -26,19 +26,6 @@ export function statedLimit(
 
 /** Rounded to 3 significant digits (a window read back through a time scale). */
 const sig3 = (x: number) => Number(x.toPrecision(3));
-
-/** The answers of a probe as the limiter models read them: when (real ms), the slack of its round trip, let through or not. */
-export function attemptsOf(exchanges: Exchange[]): Attempt[] {
-  // A 5xx after the retries (a gateway's page) says nothing of the limiter: it may never have reached it.
-  return exchanges
-    .filter((ex) => ex.status < 500)
-    .map((ex) => ({
-      at: (ex.at ?? 0) + ex.ms / 2,
-      // The target decided somewhere in the round trip; a millisecond more for its own clock's grain.
-      slack: ex.ms / 2 + 1,
-      allowed: !(ex.status === 429 && codeOf(fromExchange(ex)) !== 'INSUFFICIENT_CREDIT'),
-    }));
-}
 
 export function limiterFindings(
   cls: RateClass,
@@ -72,20 +59,8 @@ export function limiterFindings(
     return;
   }
   const attempts = attemptsOf(probe.exchanges);
-  // The second step's burst: how many passed before its first refusal (a limit the target keeps).
-  const allowedRuns: number[] = [];
-  let run = 0;
-  for (const a of attempts) {
-    if (a.allowed) run++;
-    else {
-      allowedRuns.push(run);
-      run = 0;
-    }
-  }
   const realWindow = nominal.windowMs / timeScale;
-  const limits = [
-    ...new Set([nominal.requests, stated?.limit, ...allowedRuns, ...allowedRuns.map((n) => n + 1)]),
-  ].filter((n): n is number => typeof n === 'number' && n >= 1);
+  const limits = candidateLimits(attempts, nominal.requests, stated?.limit);
   const windows = [...new Set([realWindow, stated?.windowMs])].filter(
     (w): w is number => typeof w === 'number' && w > 0,
   );

@@ -14,7 +14,7 @@ import { COMBINATIONS, modeForm, settingFixture } from '../scenarios/forms.ts';
 import { roles } from '../scenarios/generations.ts';
 import { idOf, ok, TERMINAL } from '../scenarios/videos.ts';
 import type { Exchange, TargetConfig } from '../shapes.ts';
-import { IDLE_WINDOWS, schedule, scheduleCost } from './limiter.ts';
+import { attemptsOf, candidateLimits, IDLE_WINDOWS, nextAttempt, schedule, scheduleCost } from './limiter.ts';
 import { SIGNATURE_PARAM, type Probe as ProbeKind, type Seen } from './seen.ts';
 
 /** What the probes hand to calibration: the limiter's exchanges per class, and the downloads tried. */
@@ -36,8 +36,10 @@ export const EXTRA_SAMPLES = { text: 2, conversion: 1 } as const;
 /** A token that is no key of anyone's: what the download is tried with (the account's key never leaves for another host). */
 export const PROBE_AUTHORIZATION = 'Bearer calibrate-probe-not-a-key';
 
+/** The schedule, and the extra steps at most (each at most the limit and one more). */
 const LIMITER_REQUESTS = (cls: RateClass) =>
-  scheduleCost(RATE_LIMITS[cls].requests, RATE_LIMITS[cls].windowMs).requests;
+  scheduleCost(RATE_LIMITS[cls].requests, RATE_LIMITS[cls].windowMs).requests +
+  EXTRA_ATTEMPTS * (RATE_LIMITS[cls].requests + 1);
 
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 
@@ -58,7 +60,7 @@ async function scheduled(s: Sender, cls: RateClass): Promise<{ exchanges: Exchan
   // A quiet class: the pacer's own window since its last request, and one more for refusals that counted.
   await run.pacer.drain(cls, 'main');
   await sleep((IDLE_WINDOWS - 1) * real);
-  const send = (): Promise<Exchange> =>
+  const call = (): Promise<Exchange> =>
     cls === 'B'
       ? s.main.call('listVideoSettings', { pace: false, retry: false })
       : // A conversion of a video that does not exist: 404 NOT_FOUND by 7.2 where the limiter lets it through.
@@ -70,17 +72,34 @@ async function scheduled(s: Sender, cls: RateClass): Promise<{ exchanges: Exchan
           gate: false,
         });
   const exchanges: Exchange[] = [];
+  /** One request; a transient 5xx (which says nothing of the limiter) sent again once, at once. */
+  const send = async (): Promise<Exchange> => {
+    let ex = await call();
+    exchanges.push(ex);
+    if (ex.status >= 500 && ex.status !== 503) {
+      ex = await call();
+      exchanges.push(ex);
+    }
+    return ex;
+  };
   const start = Date.now();
   for (const step of schedule(requests, real)) {
     await sleep(start + step.at - Date.now());
-    for (let i = 0; i < step.max; i++) {
-      const ex = await send();
-      exchanges.push(ex);
-      if (ex.status === 429) break;
-    }
+    for (let i = 0; i < step.max; i++) if ((await send()).status === 429) break;
+  }
+  // Answers that leave two behaviours: single requests where they would answer otherwise, at most EXTRA.
+  for (let extra = 0; extra < EXTRA_ATTEMPTS; extra++) {
+    const attempts = attemptsOf(exchanges);
+    const next = nextAttempt(attempts, candidateLimits(attempts, requests), [real], Date.now());
+    if (next === undefined) break;
+    await sleep(next.at - Date.now());
+    for (let i = 0; i < next.max; i++) if ((await send()).status === 429) break;
   }
   return { exchanges };
 }
+
+/** Steps (one request, or two) the limiter probe may add to tell apart behaviours its schedule left together. */
+const EXTRA_ATTEMPTS = 3;
 
 /** A download URL's request, as calibration reads it (no key: a presigned URL needs none). */
 async function fetchDownload(url: string, kind: ProbeKind, headers: Record<string, string> = {}): Promise<Seen> {
@@ -165,6 +184,21 @@ async function readUntilRunning(run: Run, most: number): Promise<void> {
 const whenFree = (run: Run) => readUntilRunning(run, MAX_RUNNING - 1);
 /** Follows every video of the run to its end. */
 const followToTheEnd = (run: Run) => readUntilRunning(run, 0);
+
+/**
+ * A generation or conversion of a probe, once fewer than MAX_RUNNING of the run's videos run: its video
+ * followed. Answered a transient 5xx the suite did not send again (it may have made a video it cannot
+ * tell apart: a file without text), it is sent once more: a probe's purpose is its answer, and the credit
+ * guard counts the first as spent, so the budget still holds.
+ */
+async function start(s: Sender, send: () => Promise<Exchange>): Promise<Exchange> {
+  await whenFree(s.run);
+  let ex = await send();
+  if (ex.status >= 500 && ex.status !== 503 && ex.notResent) ex = await send();
+  const id = idOf(ex);
+  if (id) s.run.created.push(id);
+  return ex;
+}
 
 /** Service seconds between two status reads of one video by the watch (durations are timed to within half of it). */
 export const WATCH_SECONDS = 5;
@@ -285,13 +319,8 @@ export function calibrationChecks(target: TargetConfig, records: ProbeRecords): 
       needs: [FULL, need.fixture('textPdfSettingId')],
       cost: { A: 1, atRisk: 1 },
       send: async (s) => {
-        await whenFree(s.run);
-        const ex = await s.main.call('generateVideo', {
-          form: modeForm(await s.fixture('textPdfSettingId'), ['text']),
-        });
-        const id = idOf(ex);
-        if (id) s.run.created.push(id);
-        return ex;
+        const setting = await s.fixture('textPdfSettingId');
+        return start(s, () => s.main.call('generateVideo', { form: modeForm(setting, ['text']) }));
       },
       judge: () => undefined,
     }),
@@ -303,10 +332,7 @@ export function calibrationChecks(target: TargetConfig, records: ProbeRecords): 
           left.map((c) => async () => {
             const setting = await s.maybeFixture(settingFixture(c));
             if (!setting) return;
-            await whenFree(s.run);
-            const ex = await s.main.call('generateVideo', { form: modeForm(setting, c.fields) });
-            const id = idOf(ex);
-            if (id) s.run.created.push(id);
+            await start(s, () => s.main.call('generateVideo', { form: modeForm(setting, c.fields) }));
           }),
         );
         await followToTheEnd(s.run);
@@ -329,10 +355,7 @@ export function calibrationChecks(target: TargetConfig, records: ProbeRecords): 
         const source = await s.maybeFixture('convertibleVideoId');
         const { stopped } = await untilGuard([
           ...Array.from({ length: EXTRA_SAMPLES.text }, () => async () => {
-            await whenFree(s.run);
-            const ex = await s.main.call('generateVideo', { form: modeForm(setting, text?.fields ?? ['text']) });
-            const id = idOf(ex);
-            if (id) s.run.created.push(id);
+            await start(s, () => s.main.call('generateVideo', { form: modeForm(setting, text?.fields ?? ['text']) }));
           }),
           ...Array.from({ length: EXTRA_SAMPLES.conversion }, () => async () => {
             if (!source) return;
@@ -343,13 +366,9 @@ export function calibrationChecks(target: TargetConfig, records: ProbeRecords): 
             const ratios = Array.isArray(body?.available_aspect_ratios) ? body.available_aspect_ratios : [];
             const ratio = ratios.find((r) => typeof r === 'string' && r !== body?.current_aspect_ratio);
             if (typeof ratio !== 'string') return;
-            await whenFree(s.run);
-            const ex = await s.main.call('createConversion', {
-              path: { video_id: source },
-              json: { aspect_ratio: ratio },
-            });
-            const id = idOf(ex);
-            if (id) s.run.created.push(id);
+            await start(s, () =>
+              s.main.call('createConversion', { path: { video_id: source }, json: { aspect_ratio: ratio } }),
+            );
           }),
         ]);
         await followToTheEnd(s.run);

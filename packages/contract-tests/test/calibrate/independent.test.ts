@@ -43,7 +43,12 @@ const alternative = () =>
 
 const CASES: Case[] = [
   // Its generations take seconds: at 20× they end before the concurrency probe's requests are answered.
-  { name: 'gateway', budget: 14, expected: () => expectedBehaviours(SERVERS.gateway), unseen: ['concurrency.limit'] },
+  {
+    name: 'gateway',
+    budget: 14,
+    expected: () => expectedBehaviours(SERVERS.gateway),
+    unseen: ['concurrency.limit', 'refusal.generation_concurrency', 'retry_after.concurrency'],
+  },
   // A budget of 6 leaves out the modes the suite does not generate (their 90 s generations): both sides alike.
   {
     name: 'storage',
@@ -72,7 +77,10 @@ describe.each(CASES)('$name', ({ name, budget, expected, unseen }) => {
   afterAll(() => target?.close());
 
   test('calibrate: the twin holds what the server does wherever the interface is silent', () => {
-    expect(misreadings(twin, expected(), [...UNOBSERVABLE, ...unseen])).toEqual([]);
+    // The creates' latencies are this machine's work on their bodies (a form parsed, a video stored), tens of
+    // ms that vary with its load: measured, not held to the truth here (the fidelity script does, at 4×).
+    const creates = ['latency.generateVideo', 'latency.createConversion'];
+    expect(misreadings(twin, expected(), [...UNOBSERVABLE, ...unseen, ...creates])).toEqual([]);
     // Every behaviour it could not observe says why; the twin holds no key; the spend stays in the budget.
     for (const key of BEHAVIOUR_KEYS) {
       const p = twin.behaviours[key].provenance;
@@ -88,16 +96,22 @@ describe.each(CASES)('$name', ({ name, budget, expected, unseen }) => {
   test('compare: the server and a sandbox started from its twin answer alike', async () => {
     const json = join(dir, `${name}.compare.json`);
     const html = join(dir, `${name}.compare.html`);
+    // This shared machine (2 cores, many builds) answers even an empty local request in up to 25 ms, and a
+    // server in this process in 10–60 ms: at 20× that is up to 1.2 s of service time. The latencies are
+    // compared with that noise (--latency-noise, real ms); the fidelity script measures them at 4×.
     const r = await compare(
-      ['--twin', file, '--time-scale', String(TIME_SCALE), '--budget', String(budget), '--json', json, '--html', html],
+      [
+        ...['--twin', file, '--time-scale', String(TIME_SCALE), '--budget', String(budget)],
+        ...['--latency-noise', '60', '--json', json, '--html', html],
+      ],
       target.env,
     );
+    expect(r.code, `${r.out}\n${r.err.slice(-1500)}`).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
       differences: number;
       behaviours: Array<{ key: string; verdict: string }>;
     };
-    expect(r.out, r.out).toMatch(/The twin behaves as the target in everything compared/);
-    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/The twin behaves as the target in everything compared/);
     expect(report.differences).toBe(0);
     // Compared, not skipped: at least every behaviour the calibration observed and the interface leaves open.
     expect(report.behaviours.filter((b) => b.verdict === 'same').length).toBeGreaterThanOrEqual(55);
