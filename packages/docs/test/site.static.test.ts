@@ -156,6 +156,7 @@ describe('the docs copy of the document', () => {
         'Running the contract suite against staging',
         'Outside tools within the limits',
         'The videogen command line',
+        'A twin of your staging',
         'The twin file format',
         'Decisions where the interface is silent (DECISIONS.md)',
       ]),
