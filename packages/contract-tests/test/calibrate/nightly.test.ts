@@ -1,5 +1,5 @@
 // @module-tag full/processes
-// The nightly loop of the guide "A twin of your staging" (packages/docs/guides/12-twin-of-your-staging.md),
+// The nightly loop of the guide "A twin of your staging" (packages/docs/guides/13-twin-of-your-staging.md),
 // run as written: its GitHub Actions workflow is read from the guide, and each step's `run` goes to bash
 // as a runner would (`bash -e`, the job's environment, $GITHUB_ENV carried between steps), in a fresh
 // application project whose `npx videogen-contract` is this package's built bin and whose `npm test` is
@@ -19,7 +19,7 @@ import { calibrate, workDir } from './targets.ts';
 const T = 10;
 const here = dirname(fileURLToPath(import.meta.url));
 const packages = resolve(here, '../../..');
-const guide = readFileSync(join(packages, 'docs/guides/12-twin-of-your-staging.md'), 'utf8');
+const guide = readFileSync(join(packages, 'docs/guides/13-twin-of-your-staging.md'), 'utf8');
 
 interface Step {
   name?: string;
