@@ -40,7 +40,8 @@ function hostOf(value: string): { host: string; hostname: string } | undefined {
 }
 
 /** An IP address as URL parsing writes a hostname: dotted IPv4 (any IPv4 form is canonicalised) or bracketed IPv6. */
-const isIpHostname = (hostname: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || /^\[[0-9a-f:.]+\]$/.test(hostname);
+const isIpHostname = (hostname: string) =>
+  /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || /^\[[0-9a-f:.]+\]$/.test(hostname);
 
 /** A name no other site can make a browser send: localhost (and *.localhost), an IP address, or one of the server's own. */
 function isOwnName(hostname: string, ownHostnames: readonly string[]): boolean {

@@ -3,9 +3,20 @@ import { browserRequestProblem, insecureUrlProblem, isLoopbackHostname, timeScal
 
 describe('isLoopbackHostname / insecureUrlProblem', () => {
   it('takes localhost, 127/8 and [::1] as this machine, whatever form URL parsing started from', () => {
-    for (const u of ['http://localhost:4010/v1', 'http://127.0.0.1/', 'http://127.1/', 'http://[::1]:9/', 'http://LOCALHOST/'])
+    for (const u of [
+      'http://localhost:4010/v1',
+      'http://127.0.0.1/',
+      'http://127.1/',
+      'http://[::1]:9/',
+      'http://LOCALHOST/',
+    ])
       expect(isLoopbackHostname(new URL(u).hostname), u).toBe(true);
-    for (const u of ['http://localhost.evil.example/', 'http://10.0.0.1/', 'http://[::2]/', 'http://0x7f000001.example/'])
+    for (const u of [
+      'http://localhost.evil.example/',
+      'http://10.0.0.1/',
+      'http://[::2]/',
+      'http://0x7f000001.example/',
+    ])
       expect(isLoopbackHostname(new URL(u).hostname), u).toBe(false);
   });
 
@@ -28,7 +39,9 @@ describe('browserRequestProblem', () => {
   it("accepts a browser only from the server's own origin under a name no other site can own", () => {
     expect(browserRequestProblem({ host: '127.0.0.1:7000', origin: 'http://127.0.0.1:7000' }, own)).toBeUndefined();
     expect(browserRequestProblem({ host: 'localhost:7000', 'sec-fetch-site': 'same-origin' }, own)).toBeUndefined();
-    expect(browserRequestProblem({ host: 'devbox.internal:7000', origin: 'http://devbox.internal:7000' }, own)).toBeUndefined();
+    expect(
+      browserRequestProblem({ host: 'devbox.internal:7000', origin: 'http://devbox.internal:7000' }, own),
+    ).toBeUndefined();
   });
 
   it('refuses pages of other sites, and DNS rebinding (a foreign name resolving here)', () => {
