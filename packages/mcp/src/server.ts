@@ -1,7 +1,14 @@
 // The MCP server: one McpServer per connection (stdio) or per request (Streamable HTTP, stateless),
 // built by this factory around the process's one session (its client and the account's pacer).
 import { readFileSync } from 'node:fs';
-import { McpServer } from '@modelcontextprotocol/server';
+import {
+  fromJsonSchema,
+  type JsonSchemaType,
+  type JsonSchemaValidator,
+  type jsonSchemaValidator,
+  McpServer,
+} from '@modelcontextprotocol/server';
+import { ToolProblem } from './answers.js';
 import { createSession, type Session, type VideoMcpOptions } from './options.js';
 import { registerResources } from './resources.js';
 import { runTool } from './tool-kit.js';
@@ -11,7 +18,7 @@ import { generateVideo } from './tools/generate-video.js';
 import { listVideoSettings } from './tools/list-video-settings.js';
 import { listVideos } from './tools/list-videos.js';
 import type { VideoTool } from './tools/tool.js';
-import type * as z from 'zod/v4';
+import * as z from 'zod/v4';
 import { waitForVideoTool } from './tools/wait-for-video.js';
 
 // The installed version: package.json sits one level above both src/ and dist/.
@@ -39,19 +46,40 @@ export function videoTools(session: Session) {
   ];
 }
 
+/**
+ * The SDK would answer arguments that break a schema with its own text ("Input validation error: ..."),
+ * without an error_code: the schema is advertised as JSON Schema with a validator that lets every call
+ * through, and the handler checks the arguments with the same zod schema, answering a break as every other
+ * refusal (INVALID_REQUEST, the problem, the fix).
+ */
+const letThrough: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    // (The handler's zod schema types the arguments: this one only passes them on.)
+    return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
 function register<S extends z.ZodObject>(server: McpServer, session: Session, tool: VideoTool<S>) {
-  // Registered as a plain object schema (the SDK's types do not resolve over a generic one).
-  const inputSchema: z.ZodObject = tool.inputSchema;
   server.registerTool(
     tool.name,
     {
       title: tool.title,
       description: tool.description,
-      inputSchema,
+      // zod's JSON Schema type and the SDK's differ in details of keywords neither uses here.
+      inputSchema: fromJsonSchema(z.toJSONSchema(tool.inputSchema, { io: 'input' }) as JsonSchemaType, letThrough),
       annotations: tool.annotations,
     },
-    // The SDK has validated the arguments against this schema; parsing them again types them without a cast.
-    (args, ctx) => runTool(session, ctx, (call) => tool.run(tool.inputSchema.parse(args), call)),
+    (args, ctx) =>
+      runTool(session, ctx, (call) => {
+        const parsed = tool.inputSchema.safeParse(args);
+        if (!parsed.success)
+          throw new ToolProblem(
+            'INVALID_REQUEST',
+            `Invalid arguments for ${tool.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ')}.`,
+            `correct the arguments: ${tool.name}'s input schema lists each one, its type and its allowed values.`,
+          );
+        return tool.run(parsed.data, call);
+      }),
   );
 }
 

@@ -3,7 +3,7 @@
 // into a tool error with its code and fix.
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import type { VideoClient } from '@videogen/client';
-import { UUID_PATTERN } from '@videogen/openapi/rules';
+import { STRING_FORMATS, UUID_PATTERN } from '@videogen/openapi/rules';
 import * as z from 'zod/v4';
 import { refusal } from './answers.js';
 import type { Session } from './options.js';
@@ -57,4 +57,4 @@ export async function runTool(
 
 /** A video id as the document types it (format: uuid), checked before anything is sent. */
 export const videoId = (what: string) =>
-  z.string().regex(UUID_PATTERN, 'a UUID (8-4-4-4-12 hexadecimal digits)').describe(what);
+  z.string().regex(UUID_PATTERN, `must be ${STRING_FORMATS.uuid.description}`).describe(what);
