@@ -86,11 +86,7 @@ export function registerResources(server: McpServer, session: Session): void {
 
   for (const [name, file, description] of [
     ['llms.txt', 'llms.txt', "The docs' index for assistants (llmstxt.org): the guides and operations, one line each."],
-    [
-      'llms-full.txt',
-      'llms-full.txt',
-      'The guides and the API reference as one Markdown text, with code samples (about 120 KB).',
-    ],
+    ['llms-full.txt', 'llms-full.txt', 'The guides and the API reference as one Markdown text, with code samples.'],
   ] as const)
     server.registerResource(
       name,
