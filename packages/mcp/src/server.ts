@@ -59,14 +59,22 @@ const letThrough: jsonSchemaValidator = {
   },
 };
 
+/** Each tool's advertised JSON Schema, converted once (an HTTP server builds an instance per request). */
+const advertised = new WeakMap<object, JsonSchemaType>();
+function advertisedSchema(schema: z.ZodObject): JsonSchemaType {
+  let json = advertised.get(schema);
+  // zod's JSON Schema type and the SDK's differ in details of keywords neither uses here.
+  if (!json) advertised.set(schema, (json = z.toJSONSchema(schema, { io: 'input' }) as JsonSchemaType));
+  return json;
+}
+
 function register<S extends z.ZodObject>(server: McpServer, session: Session, tool: VideoTool<S>) {
   server.registerTool(
     tool.name,
     {
       title: tool.title,
       description: tool.description,
-      // zod's JSON Schema type and the SDK's differ in details of keywords neither uses here.
-      inputSchema: fromJsonSchema(z.toJSONSchema(tool.inputSchema, { io: 'input' }) as JsonSchemaType, letThrough),
+      inputSchema: fromJsonSchema(advertisedSchema(tool.inputSchema), letThrough),
       annotations: tool.annotations,
     },
     (args, ctx) =>
@@ -86,14 +94,19 @@ function register<S extends z.ZodObject>(server: McpServer, session: Session, to
 /** A factory of McpServer instances sharing one session: give it to serveStdio or createMcpHandler. */
 export function createVideoMcpServerFactory(options: VideoMcpOptions = {}): () => McpServer {
   const session = createSession(options);
-  return () => createVideoMcpServer(session, options);
+  const tools = videoTools(session);
+  return () => createVideoMcpServer(session, options, tools);
 }
 
-export function createVideoMcpServer(session: Session, options: Pick<VideoMcpOptions, 'serverInfo'> = {}): McpServer {
+export function createVideoMcpServer(
+  session: Session,
+  options: Pick<VideoMcpOptions, 'serverInfo'> = {},
+  tools: ReturnType<typeof videoTools> = videoTools(session),
+): McpServer {
   const server = new McpServer(options.serverInfo ?? { name: '@videogen/mcp', version }, {
     instructions: INSTRUCTIONS,
   });
-  const [settings, generate, wait, download, conversionOptions, convert, videos] = videoTools(session);
+  const [settings, generate, wait, download, conversionOptions, convert, videos] = tools;
   register(server, session, settings);
   register(server, session, generate);
   register(server, session, wait);

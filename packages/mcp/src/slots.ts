@@ -10,17 +10,21 @@ import { ToolProblem } from './answers.js';
 const held = (s: ScheduleSnapshot) => s.running.length + s.startsInFlight;
 const full = (s: ScheduleSnapshot) => held(s) >= MAX_RUNNING || s.fullForMs > 0;
 
-/** Throws a SLOTS_BUSY problem when the account cannot start a video now; else returns. */
+/**
+ * Throws a SLOTS_BUSY problem when the account cannot start a video now; else returns. Without a schedule
+ * to read (a client given `pacing: false`, or a shared schedule whose Redis does not answer: the client
+ * then paces alone), the start is sent and the service's answer decides.
+ */
 export async function ensureFreeSlot(client: VideoClient, signal?: AbortSignal): Promise<void> {
-  let schedule = await client.schedule();
-  if (!full(schedule)) return;
+  let schedule = await client.schedule().catch(() => undefined);
+  if (!schedule || !full(schedule)) return;
   const statuses = new Map<string, string>();
   for (const { videoId } of schedule.running) {
     const video = await client.videos.get(videoId, { signal }).catch(() => undefined);
     if (video) statuses.set(videoId, video.status);
   }
-  schedule = await client.schedule();
-  if (!full(schedule)) return;
+  schedule = await client.schedule().catch(() => undefined);
+  if (!schedule || !full(schedule)) return;
   throw busy(schedule, statuses);
 }
 

@@ -38,6 +38,23 @@ describe('the session over Streamable HTTP', () => {
   sessionSteps('videogen MCP session over Streamable HTTP', 'session-http.md', () => ({ client, sb }));
 });
 
+describe('the 2026-07-28 protocol revision', () => {
+  it('serves a client pinned to it (server/discover, no initialize) from the same endpoint', async () => {
+    const modern = await connect(server.url, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      expect(modern.getProtocolEra()).toBe('modern');
+      expect((await modern.listTools()).tools).toHaveLength(7);
+      const r = (await modern.callTool({
+        name: 'get_conversion_options',
+        arguments: { video_id: FIXTURES.acme.videos.convertible },
+      })) as ToolText;
+      expect(r.structuredContent).toMatchObject({ is_convertible: true, current_language: 'ja' });
+    } finally {
+      await modern.close();
+    }
+  });
+});
+
 describe('a bad key', () => {
   it('is a tool error naming VIDEO_API_KEY, and never shows the key', async () => {
     const key = 'sandbox-key-not-an-account-3f9a';
