@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from '@modelcontextprotocol/server';
 import { pathParameterProblem } from '@videogen/openapi/rules';
-import { downloadView, expiryPhrase } from './download-view.js';
+import { downloadUri, downloadView, expiryPhrase } from './download-view.js';
 import type { Session } from './options.js';
 import { describeFailure } from './tool-errors.js';
 
@@ -32,7 +32,26 @@ async function reading<T>(session: Session, videoId: string | undefined, read: (
 export function registerResources(server: McpServer, session: Session): void {
   server.registerResource(
     'video-download',
-    new ResourceTemplate('videogen://videos/{video_id}/download', { list: undefined }),
+    new ResourceTemplate('videogen://videos/{video_id}/download', {
+      // The first page of the account's videos (one class B request), so that a host can offer them;
+      // nothing when the service cannot be read (the other resources stay listed).
+      list: async () => {
+        try {
+          const page = await session.client().videos.list({ page: 1 });
+          return {
+            resources: page.results.map((v) => ({
+              uri: downloadUri(v.video_id),
+              name: `video ${v.video_id}`,
+              title: v.prompt.length > 80 ? `${v.prompt.slice(0, 79)}…` : v.prompt || `video ${v.video_id}`,
+              description: `Created ${v.created_at}. Reading it reads the status and, when completed, the download address.`,
+              mimeType: 'application/json',
+            })),
+          };
+        } catch {
+          return { resources: [] };
+        }
+      },
+    }),
     {
       title: "A video's download address",
       description:

@@ -36,6 +36,17 @@ export function sessionSteps(title: string, transcriptFile: string, env: () => {
     t.note(`tools/list: ${tools.map((x) => x.name).join(', ')}`);
   });
 
+  it('lists the settings with the input mode their request_fields make', async () => {
+    const r = await t.call(env().client, 'list_video_settings', {});
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const settings = r.structuredContent?.settings as Array<{ video_setting_id: string; mode?: string }>;
+    expect(settings.find((s) => s.video_setting_id === acme.settings.text)?.mode).toBe('question/instruction');
+    expect(settings.find((s) => s.video_setting_id === acme.settings.textPdf)?.mode).toBe(
+      'from-documents with instruction',
+    );
+    expect(textOf(r)).toContain(`${acme.settings.pdf} "Slides from a PDF": pdf_file [from-documents]`);
+  });
+
   it('generates from a text: the video id at once, running', async () => {
     const { client } = env();
     videosBefore = (await videoCount(client)) ?? 0;
@@ -111,6 +122,24 @@ export function sessionSteps(title: string, transcriptFile: string, env: () => {
     t.note(
       `resources/read videogen://videos/${textVideo}/download → status ${view.status}, expires_at ${view.expires_at}`,
     );
+  });
+
+  it('lists the resources: recent videos, the settings, the schedule and the docs', async () => {
+    const { client } = env();
+    const uris = (await client.listResources()).resources.map((r) => r.uri);
+    expect(uris).toEqual(
+      expect.arrayContaining([
+        `videogen://videos/${textVideo}/download`,
+        `videogen://videos/${pdfVideo}/download`,
+        'videogen://video-settings',
+        'videogen://account/schedule',
+        'videogen://docs/llms.txt',
+        'videogen://docs/llms-full.txt',
+      ]),
+    );
+    const llms = await client.readResource({ uri: 'videogen://docs/llms.txt' });
+    expect(String((llms.contents[0] as { text: string }).text)).toMatch(/^# Video Generation Service API/);
+    t.note(`resources/list: ${uris.length} resources; videogen://docs/llms.txt read`);
   });
 
   it('converts the completed video: a new video id at once', async () => {

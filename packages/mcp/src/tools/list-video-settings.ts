@@ -1,3 +1,4 @@
+import { INPUT_MODES } from '@videogen/openapi/rules';
 import { answer } from '../answers.js';
 import { costOf, PAGE_SIZE } from '../costs.js';
 import * as z from 'zod/v4';
@@ -18,11 +19,30 @@ export const listVideoSettings = defineTool({
   async run(_args, { client, signal }) {
     const settings = [];
     for await (const s of client.settings.list({ signal }))
-      settings.push({ video_setting_id: s.video_setting_id, title: s.title, request_fields: s.request_fields });
-    const lines = settings.map((s) => `- ${s.video_setting_id} "${s.title}": ${s.request_fields.join(' + ')}`);
+      settings.push({
+        video_setting_id: s.video_setting_id,
+        title: s.title,
+        request_fields: s.request_fields,
+        // The input mode of the interface (4.1) its fields make, when they make one.
+        ...modeOf(s.request_fields),
+      });
+    const lines = settings.map(
+      (s) => `- ${s.video_setting_id} "${s.title}": ${s.request_fields.join(' + ')}${s.mode ? ` [${s.mode}]` : ''}`,
+    );
     return answer(
-      `${settings.length} video setting${settings.length === 1 ? '' : 's'} (id "title": request_fields):\n${lines.join('\n')}`,
+      `${settings.length} video setting${settings.length === 1 ? '' : 's'} (id "title": request_fields [input mode]):\n${lines.join('\n')}`,
       { settings },
     );
   },
 });
+
+/** The mode of x-valid-combinations whose fields (with its optional ones) are exactly these. */
+function modeOf(fields: readonly string[]): { mode?: string } {
+  const given = new Set(fields);
+  const m = INPUT_MODES.find(
+    (x) =>
+      x.fields.every((f) => given.has(f)) &&
+      [...given].every((f) => ([...x.fields, ...x.optional] as readonly string[]).includes(f)),
+  );
+  return m ? { mode: m.mode } : {};
+}
