@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { FIXTURES } from '@videogen/sandbox';
+import { FIXTURES, SANDBOX_KEYS } from '@videogen/sandbox';
 import { afterAll, expect, it } from 'vitest';
 import { GENERATION_SECONDS, textOf, type ToolText, Transcript } from './harness.js';
 
@@ -28,7 +28,11 @@ export function sessionSteps(title: string, transcriptFile: string, env: () => {
   let textVideo = '';
   let pdfVideo = '';
   let videosBefore = 0;
-  afterAll(() => t.write(transcriptFile));
+  afterAll(() => {
+    t.write(transcriptFile);
+    // Nothing a model read names the key.
+    expect(t.lines.join('\n')).not.toContain(SANDBOX_KEYS.acme);
+  });
 
   it('lists the seven tools', async () => {
     const { tools } = await env().client.listTools();

@@ -67,6 +67,23 @@ describe('videogen mcp without VIDEO_API_KEY', () => {
   });
 });
 
+describe('videogen mcp with a key the service refuses', () => {
+  it('answers with UNAUTHORIZED and the fix, and never shows the key', async () => {
+    const key = 'sandbox-key-revoked-7d1e';
+    const before = stderr.length;
+    const c = await connectStdio({ VIDEO_API_KEY: key });
+    try {
+      const r = (await c.callTool({ name: 'list_video_settings', arguments: {} })) as ToolText;
+      expect(r.structuredContent).toMatchObject({ error_code: 'UNAUTHORIZED', status: 401 });
+      expect(String(r.structuredContent?.fix)).toContain('VIDEO_API_KEY');
+      expect(JSON.stringify(r)).not.toContain(key);
+      expect(stderr.slice(before)).not.toContain(key);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('videogen mcp --http 0', () => {
   it('serves Streamable HTTP on loopback, says where on stderr, and stops on SIGTERM', async () => {
     const child = spawn(process.execPath, [CLI, 'mcp', '--http', '0'], {
