@@ -153,3 +153,23 @@ describe("the browser check (the sandbox controls' rule)", () => {
     expect(await r.json()).toMatchObject({ error_code: 'NOT_FOUND', error: expect.stringContaining('/mcp') });
   });
 });
+
+describe('a wait longer than a tool call should hold', () => {
+  it("is answered with the service's code and retry_after_seconds, not slept", async () => {
+    // globex's own server: the 429 below blocks globex's class B, not the account of the other tests.
+    const globex = await serveMcpHttp({ port: 0, clientOptions: { apiKey: SANDBOX_KEYS.globex, baseUrl: sb.baseUrl } });
+    const c = await connect(globex.url);
+    try {
+      // Two hours of the sandbox's time: two minutes of real time, beyond the server's 60 s ceiling.
+      sb.faults.add('globex', { kind: '429', retry_after_seconds: 7200 });
+      const r = (await c.callTool({ name: 'list_videos', arguments: {} })) as ToolText;
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent).toMatchObject({ error_code: 'RATE_LIMIT_EXCEEDED', status: 429 });
+      expect(r.structuredContent?.retry_after_seconds).toBeGreaterThan(60);
+      expect(String(r.structuredContent?.fix)).toMatch(/call again then/);
+    } finally {
+      await c.close();
+      await globex.close();
+    }
+  });
+});

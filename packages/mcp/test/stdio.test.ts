@@ -2,7 +2,7 @@
 // `videogen mcp` as MCP hosts run it: a child process speaking stdio, started by the official SDK's
 // StdioClientTransport, against a sandbox started here: the session of item 6; a server started without
 // a key (it answers each tool with the fix); and `videogen mcp --http 0` as a child process.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { SANDBOX_KEYS } from '@videogen/sandbox';
@@ -81,6 +81,18 @@ describe('videogen mcp with a key the service refuses', () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+describe('videogen mcp refuses bad flags with a one-line usage error (exit 2)', () => {
+  it.each([
+    [['--http', 'seventy'], '--http takes a port number'],
+    [['--host', '0.0.0.0'], '--host goes with --http PORT'],
+  ])('videogen mcp %j', (args, message) => {
+    const r = spawnSync(process.execPath, [CLI, 'mcp', ...args], { env: env({}), encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stdout).toBe('');
   });
 });
 

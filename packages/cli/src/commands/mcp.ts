@@ -72,13 +72,14 @@ Examples:
     )
     .action(async (flags: McpFlags) => {
       if (flags.host !== undefined && flags.http === undefined) throw usageError('--host goes with --http PORT.');
-      const clientOptions = clientOptionsOf(invocation);
+      const mcp = await loadMcp();
+      // A wait longer than a tool call should hold is answered, not slept (the MCP server's ceiling).
+      const clientOptions = { ...clientOptionsOf(invocation), retry: { maxWaitMs: mcp.MAX_CALL_WAIT_MS } };
       const apiKey = process.env.VIDEO_API_KEY;
       // A missing key does not stop the server: each tool answers with the fix, which the model can relay
       // (a host shows a server that exits at start only in its logs).
       if (!apiKey) process.stderr.write(`videogen mcp: ${NO_API_KEY} Until then every tool answers so.\n`);
       const client = apiKey ? buildClient({ ...clientOptions, apiKey }) : undefined;
-      const mcp = await loadMcp();
       const options = {
         ...(client ? { client } : { clientOptions }),
         localFiles: flags.localFiles,
