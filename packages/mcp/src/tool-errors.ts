@@ -23,6 +23,10 @@ interface ApiErrorLike {
   notResent?: boolean;
   deadline?: string;
   field?: string;
+  /** ValidationError: the limit broken (for the 7.2 codes checked before sending, the allowed values). */
+  limit?: unknown;
+  /** Present on an error the service (or something in between) answered; absent on the client's own checks. */
+  headers?: unknown;
 }
 
 const isApiError = (err: unknown): err is ApiErrorLike =>
@@ -64,8 +68,17 @@ export function describeFailure(err: unknown, ctx: FailureContext = {}): ToolErr
   }
   const video = ctx.videoId ? `video ${ctx.videoId}` : 'the video';
   const where = ctx.baseUrl ?? 'the service';
-  const service = err.error ?? err.message;
-  const base = { error: service, ...(err.status !== undefined && { status: err.status }) };
+  // The client's own checks (no answer, so no headers) may carry the status the service would answer:
+  // only an answer's status is shown as one. What they allow is shown with them.
+  const answered = err.headers !== undefined;
+  const allowed = Array.isArray(err.limit) ? err.limit.map(String) : undefined;
+  const service = `${err.error ?? err.message}${allowed ? ` Allowed: ${allowed.join(', ')}.` : ''}`;
+  const base = {
+    error: service,
+    ...(answered && err.status !== undefined && { status: err.status }),
+    ...(allowed && { allowed }),
+    ...(!answered && err.kind === 'validation' && { checked_before_sending: true }),
+  };
   // An answer of the service: the shared classifier; a check of the client's own (no status): its kind.
   const kind = err.status !== undefined ? classifyError(err.status, err.error_code).kind : err.kind;
   const code = err.error_code ?? err.name;

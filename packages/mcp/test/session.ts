@@ -170,7 +170,12 @@ export function sessionSteps(title: string, transcriptFile: string, env: () => {
     expect(textOf(avatar)).not.toMatch(/\bat .*\.(js|ts):\d+/);
 
     const voices = await t.call(client, 'convert_video', { video_id: acme.videos.limitedVoices, language: 'fr' });
-    expect(voices.structuredContent).toMatchObject({ error_code: 'LANGUAGE_NOT_SUPPORTED_BY_VOICES' });
+    expect(voices.structuredContent).toMatchObject({
+      error_code: 'LANGUAGE_NOT_SUPPORTED_BY_VOICES',
+      allowed: ['en', 'ko'],
+      checked_before_sending: true,
+    });
+    expect(voices.structuredContent).not.toHaveProperty('status');
     expect(voices.structuredContent?.fix).toMatch(/available_languages/);
     // Refused before sending (the options showed it): no other 400 reached the service.
     expect(sb.stats('acme')['400']).toBe(before + 1);
