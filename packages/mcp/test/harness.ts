@@ -1,4 +1,4 @@
-// What the MCP tests share: a sandbox at 60× whose generations run an hour of its time (a minute of
+// What the MCP tests share: a sandbox at 10× whose generations run an hour of its time (six minutes of
 // real time), so that two videos stay running until a test moves the account's clock; the official SDK's
 // client; and a recorder that writes each session as a transcript (test-results/), for people to read.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,8 +12,15 @@ export const CLI = fileURLToPath(new URL('../../cli/dist/cli.js', import.meta.ur
 /** A generation's length in the sandbox's time: the tests end it by advancing the account's clock. */
 export const GENERATION_SECONDS = 3600;
 
+/**
+ * 10×: pacing and polling ten times faster than the service (a status read every second), while the
+ * server's schedule still counts a started video for a minute of real time (the 600 s of 4.7, scaled):
+ * long enough that a loaded machine cannot let it lapse between two starts and the third.
+ */
+export const TIME_SCALE = 10;
+
 export function startTestSandbox() {
-  return startSandbox({ port: 0, timeScale: 60, generationSeconds: GENERATION_SECONDS });
+  return startSandbox({ port: 0, timeScale: TIME_SCALE, generationSeconds: GENERATION_SECONDS });
 }
 
 export interface ToolText {

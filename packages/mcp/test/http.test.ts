@@ -160,7 +160,7 @@ describe('a wait longer than a tool call should hold', () => {
     const globex = await serveMcpHttp({ port: 0, clientOptions: { apiKey: SANDBOX_KEYS.globex, baseUrl: sb.baseUrl } });
     const c = await connect(globex.url);
     try {
-      // Two hours of the sandbox's time: two minutes of real time, beyond the server's 60 s ceiling.
+      // Two hours of the sandbox's time: twelve minutes of real time at 10×, beyond the server's 60 s ceiling.
       sb.faults.add('globex', { kind: '429', retry_after_seconds: 7200 });
       const r = (await c.callTool({ name: 'list_videos', arguments: {} })) as ToolText;
       expect(r.isError).toBe(true);
