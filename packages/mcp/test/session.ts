@@ -2,7 +2,7 @@
 // generate from a text and from a PDF, a third generation while those two run, wait with progress to
 // `completed`, read the download resource, convert, and two refused conversions. Each step is a test;
 // they run in order on one connection and one sandbox account.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -126,6 +126,25 @@ export function sessionSteps(title: string, transcriptFile: string, env: () => {
     t.note(
       `resources/read videogen://videos/${textVideo}/download → status ${view.status}, expires_at ${view.expires_at}`,
     );
+  });
+
+  it('saves the completed video as an MP4, whole, and replaces no file unasked', async () => {
+    const { client } = env();
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-download-'));
+    const r = await t.call(client, 'download_video', { video_id: textVideo, path: dir });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const file = join(dir, `${textVideo}.mp4`);
+    expect(r.structuredContent).toMatchObject({ path: file });
+    const bytes = readFileSync(file);
+    expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(r.structuredContent?.bytes).toBe(bytes.length);
+    const again = await t.call(client, 'download_video', { video_id: textVideo, path: file });
+    expect(again.structuredContent).toMatchObject({ error_code: 'FILE_EXISTS' });
+    const nowhere = await client.callTool({
+      name: 'download_video',
+      arguments: { video_id: textVideo, path: join(dir, 'no-such-dir', 'v.mp4') },
+    });
+    expect(nowhere.structuredContent).toMatchObject({ error_code: 'INVALID_PATH' });
   });
 
   it('lists the resources: recent videos, the settings, the schedule and the docs', async () => {

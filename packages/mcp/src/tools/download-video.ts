@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import * as z from 'zod/v4';
 import { answer, ToolProblem } from '../answers.js';
 import { costOf } from '../costs.js';
@@ -40,6 +40,12 @@ export const downloadVideo = defineTool({
       );
     const info = await stat(expanded).catch(() => undefined);
     const target = info?.isDirectory() ? join(expanded, `${video_id}.mp4`) : expanded;
+    if (!(await stat(dirname(target)).catch(() => undefined))?.isDirectory())
+      throw new ToolProblem(
+        'INVALID_PATH',
+        `The directory ${dirname(target)} does not exist.`,
+        'give a path in an existing directory (this server creates no directories).',
+      );
     if (!overwrite && (info?.isDirectory() ? await stat(target).catch(() => undefined) : info))
       throw new ToolProblem(
         'FILE_EXISTS',
