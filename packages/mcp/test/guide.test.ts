@@ -1,4 +1,4 @@
-// The guide "Agents: the MCP server" (packages/docs/guides/12-agents-mcp.md) as a user copies from it:
+// The guide "The MCP server for agents" (packages/docs/guides/12-agents-mcp.md) as a user copies from it:
 // every host configuration is valid JSON that starts `videogen mcp` with variables the server reads, and
 // its table names exactly the server's tools.
 import { readFileSync } from 'node:fs';

@@ -65,7 +65,7 @@ export function registerMcp(program: Command, invocation: Invocation): void {
 The server speaks on stdout (stdio): nothing else is printed there; notes go to stderr.
 Configuration comes from the environment as for every command: VIDEO_API_KEY, VIDEO_API_BASE_URL,
 VIDEO_API_PACING_URL (share the account's limits with its other processes), VIDEO_API_PLAN.
-Host configuration (Claude Desktop, VS Code, Cursor): see the guide "Agents: the MCP server".
+Host configuration (Claude Desktop, VS Code, Cursor): see the guide "The MCP server for agents".
 Examples:
   videogen mcp
   videogen mcp --http 7010`,
