@@ -1,12 +1,15 @@
-// `videogen mcp --http PORT`: Streamable HTTP on /mcp, stateless (one McpServer per request, the SDK's
-// createMcpHandler), bound to loopback unless told otherwise. Every request passes the browser check the
+// `videogen mcp --http PORT`: Streamable HTTP on /mcp, bound to loopback unless told otherwise. Both
+// protocol eras: a 2026-07-28 request is served statelessly by the SDK's createMcpHandler (one McpServer
+// per request); a 2025-era client gets a session of its own (legacy-sessions.ts), as the SDK's
+// legacy-routing recipe does, so that its cancellations reach their requests. Every request passes the browser check the
 // sandbox's /_sandbox/ controls use (the rules' browserRequestProblem): a web page of another site, or one
 // that reached this server under a name of its own (DNS rebinding), is refused with 403; MCP hosts, which
 // are not browsers, send neither Origin nor Sec-Fetch-Site and are not concerned.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { LegacySessions } from './legacy-sessions.js';
 import { browserRequestProblem } from '@videogen/openapi/rules';
 import type { VideoMcpOptions } from './options.js';
 import { createVideoMcpServerFactory } from './server.js';
@@ -36,8 +39,20 @@ function refuse(res: ServerResponse, status: number, error_code: string, error: 
 
 export async function serveMcpHttp(options: HttpOptions): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  const handler = createMcpHandler(createVideoMcpServerFactory(options), { onerror: options.onError });
-  const node = toNodeHandler(handler, { onerror: options.onError });
+  const factory = createVideoMcpServerFactory(options);
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: options.onError });
+  const legacy = new LegacySessions(factory);
+  const node = toNodeHandler(
+    {
+      // The SDK's own classification (isLegacyRequest reads the body: it gets a copy). GET and DELETE
+      // are the 2025 session's verbs.
+      fetch: async (request) =>
+        request.method !== 'POST' || (await isLegacyRequest(request.clone()))
+          ? legacy.fetch(request)
+          : modern.fetch(request),
+    },
+    { onerror: options.onError },
+  );
   // Names a browser may use besides localhost and IP addresses: the host it was told to listen on.
   const own = /^[\d.:]+$|^\[/.test(host) || host === '0.0.0.0' || host === '::' ? [] : [host.toLowerCase()];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -65,7 +80,7 @@ export async function serveMcpHttp(options: HttpOptions): Promise<RunningHttpSer
   return {
     url: `http://${shown}:${port}${MCP_PATH}`,
     async close() {
-      await handler.close();
+      await Promise.all([modern.close(), legacy.close()]);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { FIXTURES, SANDBOX_KEYS } from '@videogen/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, serveMcpHttp } from '../src/index.js';
-import { startTestSandbox, textOf, type ToolText } from './harness.js';
+import { GENERATION_SECONDS, startTestSandbox, textOf, type ToolText } from './harness.js';
 import { sessionSteps } from './session.js';
 
 let sb: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -151,6 +151,37 @@ describe("the browser check (the sandbox controls' rule)", () => {
     const r = await fetch(new URL('/', server.url));
     expect(r.status).toBe(404);
     expect(await r.json()).toMatchObject({ error_code: 'NOT_FOUND', error: expect.stringContaining('/mcp') });
+  });
+});
+
+describe('a cancelled call', () => {
+  it.each([
+    ['a 2025-era client (its session receives the notifications/cancelled)', undefined],
+    ['a 2026-07-28 client (the request is its own stream)', { versionNegotiation: { mode: { pin: '2026-07-28' } } }],
+  ] as const)('stops the server polling for it: %s', async (_name, o) => {
+    const c = await connect(server.url, o);
+    try {
+      const g = (await c.callTool({
+        name: 'generate_video',
+        arguments: { video_setting_id: FIXTURES.acme.settings.text, text: 'Cancelled wait' },
+      })) as ToolText;
+      const video_id = g.structuredContent?.video_id as string;
+      const stop = new AbortController();
+      const reads = () => sb.stats('acme')['200'] ?? 0;
+      const wait = c.callTool(
+        { name: 'wait_for_video', arguments: { video_id } },
+        { signal: stop.signal, onprogress: () => stop.abort('the user clicked Stop') },
+      );
+      await expect(wait).rejects.toThrow();
+      // Polling at 10×: a read every second. Give the cancellation time to arrive, then look for more reads.
+      await new Promise((r) => setTimeout(r, 1500));
+      const after = reads();
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(reads()).toBe(after);
+    } finally {
+      sb.clock.advance(GENERATION_SECONDS, 'acme');
+      await c.close();
+    }
   });
 });
 
