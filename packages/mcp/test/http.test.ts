@@ -173,10 +173,11 @@ describe('a cancelled call', () => {
         { signal: stop.signal, onprogress: () => stop.abort('the user clicked Stop') },
       );
       await expect(wait).rejects.toThrow();
-      // Polling at 10×: a read every second. Give the cancellation time to arrive, then look for more reads.
-      await new Promise((r) => setTimeout(r, 1500));
+      // Polling at 10×: a read every second. Give the cancellation time to arrive, then look for more
+      // reads over two and a half intervals (an uncancelled wait made one per interval).
+      await new Promise((r) => setTimeout(r, 1200));
       const after = reads();
-      await new Promise((r) => setTimeout(r, 3000));
+      await new Promise((r) => setTimeout(r, 2500));
       expect(reads()).toBe(after);
     } finally {
       sb.clock.advance(GENERATION_SECONDS, 'acme');
