@@ -43,7 +43,7 @@ export function videoTools(session: Session) {
     getConversionOptions,
     convertVideo,
     listVideos,
-  ];
+  ] as const;
 }
 
 /**
