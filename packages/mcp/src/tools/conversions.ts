@@ -33,7 +33,7 @@ export const convertVideo = defineTool({
   title: 'Convert a video',
   description: [
     'Start converting a completed video into a NEW video in another language, another aspect ratio, or both; the source video is unchanged.',
-    "It reads the video's conversion options first and refuses with the service's error code, without sending the conversion, when the target cannot be reached (a language its voices lack, no change, a video that cannot be converted).",
+    "It reads the video's conversion options first and refuses with the service's error code, without sending the conversion, when they rule the target out (a language its voices lack, no change); for a video that cannot be converted, the service's answer gives the reason.",
     'Answers at once with the new video_id (status running).',
     `${costOf('createConversion')} Before it, one ${rateClassPhrase(operation('getConversionOptions').rateClass)} read of the options.`,
     'When every running slot is busy it says so and sends nothing.',
