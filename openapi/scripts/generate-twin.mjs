@@ -1,9 +1,9 @@
 // Generates the twin file format from its one declarative source, twin/schema.yaml, and the bundled
 // document (dist/openapi.json, written by scripts/bundle.mjs):
-//   twin/src/generated/schema.ts   the JSON Schema 2020-12 of a twin file (TWIN_SCHEMA), its behaviour
-//                                  keys in order (BEHAVIOUR_KEYS)
-//   twin/src/generated/types.ts    its TypeScript types (json-schema-to-typescript 16)
-//   dist/twin.schema.json          the schema as a file, published as @videogen/openapi/twin.schema.json
+//   twin/src/generated/keys.ts     the behaviour keys in order (BEHAVIOUR_KEYS)
+//   twin/src/generated/types.ts    the TypeScript types of a twin file (json-schema-to-typescript 16)
+//   dist/twin.schema.json          the JSON Schema 2020-12 of a twin file, published as
+//                                  @videogen/openapi/twin.schema.json and read by the twin module
 // `x-behaviours` of the source lists the behaviours; a key's `{operationId}`, `{mode}` and `{class}` range
 // over the document's operations, valid field combinations (their fields joined by `+`) and rate-limit
 // classes, so the format follows the document without restating it.
@@ -53,19 +53,27 @@ const dupe = keys.find((k, i) => keys.indexOf(k) !== i);
 if (dupe) fail(`the behaviour ${dupe} is listed twice`);
 for (const k of keys) if (!/^[a-z][a-z0-9_]*(\.[A-Za-z0-9_+]+)+$/.test(k)) fail(`${k} is not a dotted key`);
 
-/** One behaviour: its value and provenance; the value may be left out when the interface states it. */
+/** One behaviour: its value (the rest, `$defs/Behaviour`, is the same for every key). */
 const behaviour = ({ value, description }) => ({
-  type: 'object',
   description,
-  required: ['provenance'],
-  additionalProperties: false,
-  properties: { value, provenance: { $ref: '#/$defs/Provenance' } },
-  if: { properties: { provenance: { properties: { source: { const: 'interface' } } } } },
-  else: { required: ['value'] },
+  $ref: '#/$defs/Behaviour',
+  properties: { value },
+  unevaluatedProperties: false,
 });
 const { 'x-behaviours': _listed, ...behavioursRest } = behaviours;
 const schema = {
   ...source,
+  $defs: {
+    ...source.$defs,
+    // A value and its provenance; the value may be left out when the interface states it.
+    Behaviour: {
+      type: 'object',
+      required: ['provenance'],
+      properties: { value: true, provenance: { $ref: '#/$defs/Provenance' } },
+      if: { properties: { provenance: { properties: { source: { const: 'interface' } } } } },
+      else: { required: ['value'] },
+    },
+  },
   properties: {
     ...source.properties,
     behaviours: {
@@ -96,6 +104,8 @@ forTypes.properties.behaviours.properties = Object.fromEntries(
   entries.map((e) => [e.key, { description: e.description, tsType: `Behaviour<${tsTypeOf(e.value, e.key)}>` }]),
 );
 forTypes.title = 'TwinFile';
+// The behaviours' common part is the types' `Behaviour<V>` (written below).
+delete forTypes.$defs.Behaviour;
 // `x-` extensions are allowed on a file but not typed: an index signature would hide every named field.
 delete forTypes.patternProperties;
 // Plain value types get a name too, so that the types file names every value of a behaviour.
@@ -122,8 +132,8 @@ export interface Behaviour<V> {
 `;
 
 writeOrCheck(
-  at('../twin/src/generated/schema.ts'),
-  `${HEADER}\n/** The JSON Schema 2020-12 of a twin file (also published as @videogen/openapi/twin.schema.json). */\nexport const TWIN_SCHEMA: Record<string, unknown> = ${JSON.stringify(schema, null, 2)};\n\n/** Every behaviour's dotted key, in the order of the format. */\nexport const BEHAVIOUR_KEYS = ${JSON.stringify(keys, null, 2)} as const;\n\nexport type BehaviourKey = (typeof BEHAVIOUR_KEYS)[number];\n`,
+  at('../twin/src/generated/keys.ts'),
+  `${HEADER}\n/** Every behaviour's dotted key, in the order of the format. */\nexport const BEHAVIOUR_KEYS = ${JSON.stringify(keys, null, 2)} as const;\n\nexport type BehaviourKey = (typeof BEHAVIOUR_KEYS)[number];\n`,
 );
 writeOrCheck(at('../twin/src/generated/types.ts'), `${HEADER}\n${behaviourType}${types}`);
 if (!process.argv.includes('--check')) {

@@ -3,14 +3,20 @@
 // interface is silent; the sandbox answers like it (`createSandbox({ twin })`), the contract suite
 // writes one from a target (`videogen-contract calibrate`). Node only (it reads files).
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { BEHAVIOUR_KEYS, TWIN_SCHEMA, type BehaviourKey } from './generated/schema.js';
+import { BEHAVIOUR_KEYS, type BehaviourKey } from './generated/keys.js';
 import type { Provenance, TwinFile } from './generated/types.js';
 import { interfaceValue } from './interface-values.js';
 import { validatorOf, type TwinProblem } from './problems.js';
 
 export * from './generated/types.js';
-export { BEHAVIOUR_KEYS, TWIN_SCHEMA, type BehaviourKey };
+
+/** The JSON Schema 2020-12 of a twin file: `@videogen/openapi/twin.schema.json`, as published. */
+export const TWIN_SCHEMA: Record<string, unknown> = JSON.parse(
+  readFileSync(createRequire(import.meta.url).resolve('@videogen/openapi/twin.schema.json'), 'utf8'),
+);
+export { BEHAVIOUR_KEYS, type BehaviourKey };
 export { interfaceValue, INTERFACE_SECTIONS } from './interface-values.js';
 export type { TwinProblem };
 

@@ -57,8 +57,9 @@ function problemOf(e: ErrorObject, data: unknown): TwinProblem | undefined {
       return undefined;
     case 'required':
       return { path: pathOf(e.instancePath, String(params.missingProperty)), reason: 'is missing' };
-    case 'additionalProperties': {
-      const name = String(params.additionalProperty);
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const name = String(params.additionalProperty ?? params.unevaluatedProperty);
       const inBehaviours = e.instancePath === '/behaviours';
       return {
         path: pathOf(e.instancePath, name),

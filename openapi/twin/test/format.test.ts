@@ -123,6 +123,9 @@ describe('a file with a wrong field is refused, naming the field and the reason'
     });
     expect(problems).toContainEqual({ path: 'behaviours["paging.videos_order"]', reason: 'is missing' });
     expect(problemsAfter((_b, f) => (f.colour = 'blue'))).toEqual([{ path: 'colour', reason: 'is not a field here' }]);
+    expect(problemsAfter((b) => (b['paging.past_end'].valeu = 1))).toEqual([
+      { path: 'behaviours["paging.past_end"].valeu', reason: 'is not a field here' },
+    ]);
   });
 
   it('a value missing without the interface to state it, and an interface value that is not the document’s', () => {
