@@ -1,5 +1,5 @@
 // `npm run fidelity`: the closing numbers of issue 33 (fidelity.run.ts), measured, not a test: it runs
-// calibrate and compare against every server the tests do and prints the table. About 15 minutes.
+// calibrate and compare against every server the tests do and prints the table. About 10 minutes on 2 cores.
 import { defineConfig } from 'vitest/config';
 import { TAGS } from '../../../vitest.shared.js';
 
