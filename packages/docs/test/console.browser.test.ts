@@ -59,6 +59,14 @@ async function openFresh(colorScheme: 'light' | 'dark') {
   return opened;
 }
 
+/** The reference served by the sandbox, rendered, in a fresh page. */
+async function openReference(colorScheme: 'light' | 'dark') {
+  const opened = await openFresh(colorScheme);
+  await opened.page.goto(`${sb.origin}/docs/`);
+  await waitForRedoc(opened.page);
+  return opened;
+}
+
 /** GET on the sandbox with a key, to check what the page did. */
 async function api(path: string, key: string = SANDBOX_KEYS.acme) {
   const res = await fetch(`${sb.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
@@ -121,9 +129,7 @@ describe('the console, served by the sandbox', () => {
 
   test('every operation is tried from the page: parameters, a JSON body, a multipart form with a file', async () => {
     await sb.reset();
-    const { page, watch } = await openFresh('light');
-    await page.goto(`${sb.origin}/docs/`);
-    await waitForRedoc(page);
+    const { page, watch } = await openReference('light');
 
     // listVideoSettings: query parameter, the rate-limit headers, a curl that runs.
     let panel = await tryIt(page, 'Video settings', 'List video settings');
@@ -206,9 +212,7 @@ describe('the console, served by the sandbox', () => {
 
   test('a 429 shows Retry-After and the RateLimit-* headers, explained; keys of other plans; the reset', async () => {
     await sb.reset();
-    const { page, watch } = await openFresh('dark');
-    await page.goto(`${sb.origin}/docs/`);
-    await waitForRedoc(page);
+    const { page, watch } = await openReference('dark');
 
     let panel = await tryIt(page, 'Video settings', 'List video settings');
     sb.faults.add('acme', { kind: '429', retry_after_seconds: 700 });
@@ -266,9 +270,7 @@ describe('the console, keyboard and accounts', () => {
 
   test('"Another server" keeps the key typed and the focus: a click into the key field, then Tab from field to field, then Send', async () => {
     await sb.reset();
-    const { page, watch } = await openFresh('light');
-    await page.goto(`${sb.origin}/docs/`);
-    await waitForRedoc(page);
+    const { page, watch } = await openReference('light');
     const panel = await tryIt(page, 'Video settings', 'List video settings');
 
     // With the mouse, as the issue met it: the base URL typed, then a click into the key field.
@@ -291,19 +293,20 @@ describe('the console, keyboard and accounts', () => {
     await page.getByRole('button', { name: 'Try it: List video settings' }).first().focus();
     await page.keyboard.press('Enter');
     expect(await focused(page)).toBe('h2 Try it: List video settings');
-    await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('button Close the console');
-    await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('input This sandbox');
-    // Arrow keys choose "Another server": the focus stays on the radio, Tab goes on into its fields.
-    await page.keyboard.press('ArrowRight');
-    expect(await focused(page)).toBe('input Another server');
-    await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('input Base URL');
-    await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('input API key');
-    await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('input Keep the key in this browser (localStorage)');
+    // Each key, and where the focus is after it. The arrow key chooses "Another server": the focus stays
+    // on the radio, and Tab goes on into the fields of that panel.
+    const steps: [key: string, focus: string][] = [
+      ['Tab', 'button Close the console'],
+      ['Tab', 'input This sandbox'],
+      ['ArrowRight', 'input Another server'],
+      ['Tab', 'input Base URL'],
+      ['Tab', 'input API key'],
+      ['Tab', 'input Keep the key in this browser (localStorage)'],
+    ];
+    for (const [key, focus] of steps) {
+      await page.keyboard.press(key);
+      expect(await focused(page), `after ${key}`).toBe(focus);
+    }
     // Tab on to Send (the page parameter on the way), and Enter.
     for (let i = 0; i < 10 && (await focused(page)) !== 'button Send'; i++) await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('button Send');
@@ -322,9 +325,7 @@ describe('the console, keyboard and accounts', () => {
 
   test("another account: the console offers and sends that account's own setting and videos", async () => {
     await sb.reset();
-    const { page, watch } = await openFresh('light');
-    await page.goto(`${sb.origin}/docs/`);
-    await waitForRedoc(page);
+    const { page, watch } = await openReference('light');
     const panel = await tryIt(page, 'Videos', 'Generate a video');
     const setting = panel.getByLabel('video_setting_id (required)');
     expect(await setting.inputValue()).toBe(acme.settings.text);
@@ -442,9 +443,7 @@ describe('Try the flow', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`${colorScheme}: generate, poll, play the video to its end, convert, play the conversion; errors in words`, async () => {
       await sb.reset();
-      const { page, watch } = await openFresh(colorScheme);
-      await page.goto(`${sb.origin}/docs/`);
-      await waitForRedoc(page);
+      const { page, watch } = await openReference(colorScheme);
       await page.getByRole('banner').getByRole('link', { name: 'Try the flow' }).click();
       await expect.poll(() => page.url()).toBe(`${sb.origin}/docs/flow.html`);
       await page.getByRole('heading', { name: 'Try the flow' }).waitFor();
