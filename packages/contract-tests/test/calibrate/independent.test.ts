@@ -78,10 +78,13 @@ describe.each(CASES)('$name', ({ name, budget, expected, unseen }) => {
   afterAll(() => target?.close());
 
   test('calibrate: the twin holds what the server does wherever the interface is silent', () => {
-    // The creates' latencies are this machine's work on their bodies (a form parsed, a video stored), tens of
-    // ms that vary with its load: measured, not held to the truth here (the fidelity script does, at 4×).
-    const creates = ['latency.generateVideo', 'latency.createConversion'];
-    expect(misreadings(twin, expected(), [...UNOBSERVABLE, ...unseen, ...creates])).toEqual([]);
+    // Latencies are this machine's as much as the server's at 20× (the creates' also its work on their
+    // bodies: a form parsed, a video stored): measured, not held to the truth here (npm run fidelity, at 4×).
+    // The others' are held within twice this machine's own round trip as measured beside the calibration,
+    // which a load of 30 outran (a gateway's 60 ms of service time is 3 ms real at 20×; read 13 ms): at 20×
+    // no latency is held to the truth here, compare still holds the twin's to the server's.
+    const latencies = BEHAVIOUR_KEYS.filter((k) => k.startsWith('latency.'));
+    expect(misreadings(twin, expected(), [...UNOBSERVABLE, ...unseen, ...latencies])).toEqual([]);
     // Every behaviour it could not observe says why; the twin holds no key; the spend stays in the budget.
     for (const key of BEHAVIOUR_KEYS) {
       const p = twin.behaviours[key].provenance;
