@@ -52,7 +52,7 @@ export {
   redactAuthorization,
   redactedAs,
   Redactor,
-  redactUrlQuery,
+  redactUrl,
   type RedactorOptions,
 } from './redact.js';
 export { MAX_TIMER_MS, sleep } from './sleep.js';
@@ -77,4 +77,5 @@ export {
   type AccountView,
   type MaybePromise,
 } from './pacer-store.js';
-export { keyFingerprint, scheduleName } from './accounts.js';
+export { keyFingerprint, keyIdentity, scheduleName } from './accounts.js';
+export { ALLOW_HTTP_VARIABLE, allowedHttpHosts, isLoopbackHost, plainHttpProblem } from './plain-http.js';

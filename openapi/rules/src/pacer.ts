@@ -127,12 +127,21 @@ export class Pacer {
     this.store.onChange?.(() => this.wakeAll());
   }
 
-  /** The class's window and limit in force: the server's statement, else the spec's (scaled). */
+  /**
+   * The class's window and limit in force: the server's statement, else the spec's (scaled). A statement
+   * stricter than the spec's is believed up to SLOWDOWN.max times the spec's spacing, the most a 429's
+   * slowdown reaches: one answer saying `1;w=100000` must not hold every process of the account for a
+   * day. A server stricter still says so with its 429s, each wait capped (MAX_RETRY_AFTER_MS).
+   */
   limitOf(rateClass: RateClass, account = ''): { limit: number; windowMs: number } {
-    const learned = this.view(account).classes[rateClass].learned;
-    if (learned) return learned;
     const nominal = RATE_LIMITS[rateClass];
-    return { limit: nominal.requests, windowMs: nominal.windowMs * (this.scale ?? 1) };
+    const spec = { limit: nominal.requests, windowMs: nominal.windowMs * (this.scale ?? 1) };
+    const learned = this.view(account).classes[rateClass].learned;
+    if (!learned) return spec;
+    const ceiling = (spec.windowMs / spec.limit) * SLOWDOWN.max;
+    return learned.windowMs / learned.limit > ceiling
+      ? { limit: learned.limit, windowMs: learned.limit * ceiling }
+      : learned;
   }
 
   /** Time between two requests of the class, margin and slowdown included. */
@@ -282,7 +291,11 @@ export class Pacer {
   private learnScale(rateClass: RateClass, policy: { limit: number; windowMs: number }): void {
     // Compared per request, not per window: an even limiter states "5 per 10 s" as `1;w=2`.
     const nominal = RATE_LIMITS[rateClass];
-    this.scale ??= policy.windowMs / policy.limit / (nominal.windowMs / nominal.requests);
+    const scale = policy.windowMs / policy.limit / (nominal.windowMs / nominal.requests);
+    // A target faster than real time (a sandbox's --time-scale) runs its clock faster; a policy stricter
+    // than the spec's is a stricter limit of its class (limitOf), never a slower clock for the running
+    // slots, the polling and the leases of every class.
+    if (scale <= 1) this.scale ??= scale;
   }
 
   private pollMs(): number {

@@ -36,3 +36,9 @@ declare class ReadableStream<T> {
   getReader(): ReadableStreamDefaultReader<T>;
   cancel(reason?: unknown): Promise<void>;
 }
+// A URL's scheme and host (plain-http.ts).
+declare class URL {
+  constructor(url: string, base?: string);
+  readonly protocol: string;
+  readonly hostname: string;
+}

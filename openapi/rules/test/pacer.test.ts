@@ -165,6 +165,23 @@ describe('Pacer', () => {
     });
   });
 
+  it('believes a policy stricter than 8.1 up to 4 times its spacing, for one window at most, never as a slower clock', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    const spacing = RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests;
+    // One answer announces one request per 100,000 s (issue 35: every process then failed, "waiting 100998 s").
+    (await pacer.acquire({ rateClass: 'B' })).settle({ status: 200, headers: { 'RateLimit-Policy': '1;w=100000' } });
+    expect(pacer.intervalOf('B')).toBeLessThanOrEqual(spacing * 4 * 1.01 + 2);
+    const before = clock.now();
+    await clock.run(pacer.acquire({ rateClass: 'B' }).then((t) => t.settle({ status: 200 })));
+    expect(clock.now() - before).toBeLessThanOrEqual(spacing * 4 * 1.01 + 2);
+    // Not a time scale: class A keeps its own spacing, the polling and the running slots their real time.
+    expect(pacer.limitOf('A')).toEqual({ limit: RATE_LIMITS.A.requests, windowMs: RATE_LIMITS.A.windowMs });
+    // Unsaid again, it lapses after its window, read at most as an hour.
+    clock.advance(60 * 60_000);
+    expect(pacer.limitOf('B')).toEqual({ limit: RATE_LIMITS.B.requests, windowMs: RATE_LIMITS.B.windowMs });
+  });
+
   it('waits out RateLimit-Remaining 0 until RateLimit-Reset', async () => {
     const clock = virtualClock();
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });

@@ -1,5 +1,5 @@
 import { createClient } from '@videogen/client';
-import { PLANS, pathParameterProblem, type Plan } from '@videogen/openapi/rules';
+import { PLANS, pathParameterProblem, redactUrl, type Plan } from '@videogen/openapi/rules';
 import { CliError, usageError, type ErrorContext } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
@@ -70,11 +70,12 @@ export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = p
       new URL(baseUrl);
     } catch {
       throw usageError(
-        `The base URL "${baseUrl}" is not a URL: pass e.g. --base-url http://127.0.0.1:4010/v1 (or set VIDEO_API_BASE_URL).`,
+        `The base URL "${redactUrl(baseUrl)}" is not a URL: pass e.g. --base-url http://127.0.0.1:4010/v1 (or set VIDEO_API_BASE_URL).`,
       );
     }
   }
-  Object.assign(facts, { plan, baseUrl: baseUrl ?? 'the service' });
+  // Messages name it redacted, as every printed URL is (a user, a password, a query value).
+  Object.assign(facts, { plan, baseUrl: baseUrl === undefined ? 'the service' : redactUrl(baseUrl) });
   const apiKey = env.VIDEO_API_KEY;
   if (!apiKey) {
     throw new CliError(
@@ -96,7 +97,7 @@ export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = p
       maxDownloadBytes: opts.maxSize,
     });
   } catch (err) {
-    // The client refuses plain HTTP except on loopback: that is a fix in the command line.
+    // The client refuses plain HTTP except on loopback (or a host VIDEO_API_ALLOW_HTTP names): a fix in the command line.
     if (err instanceof TypeError)
       throw usageError(
         /PACING_URL/.test(err.message) ? err.message : `${err.message} (--base-url or VIDEO_API_BASE_URL).`,

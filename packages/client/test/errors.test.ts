@@ -34,6 +34,20 @@ describe('createClient options', () => {
     ])
       expect(createClient({ apiKey: KEY, baseUrl: u }).baseUrl).toBe(u);
   });
+  it('allows http:// to a host named explicitly (allowHttpHosts, or VIDEO_API_ALLOW_HTTP): a lab network', () => {
+    const lab = 'http://10.0.0.5:4010/v1';
+    expect(() => createClient({ apiKey: KEY, baseUrl: lab })).toThrow(
+      /^Refusing base URL http:\/\/10\.0\.0\.5 would carry the API key in the clear: use https \(http only on loopback, or to a host named in VIDEO_API_ALLOW_HTTP\)$/,
+    );
+    expect(createClient({ apiKey: KEY, baseUrl: lab, allowHttpHosts: ['10.0.0.5'] }).baseUrl).toBe(lab);
+    process.env.VIDEO_API_ALLOW_HTTP = 'lab-api,.lab.example';
+    try {
+      expect(createClient({ apiKey: KEY, baseUrl: 'http://a.lab.example/v1' }).baseUrl).toBe('http://a.lab.example/v1');
+      expect(() => createClient({ apiKey: KEY, baseUrl: lab })).toThrow(/in the clear/);
+    } finally {
+      delete process.env.VIDEO_API_ALLOW_HTTP;
+    }
+  });
 });
 
 describe('VideoApiError', () => {
