@@ -203,11 +203,11 @@ async function connected(client: RedisConnection): Promise<void> {
 
 /** What the first word of a Redis error reply means here, and what to do about it. */
 const ANSWERS: Record<string, string> = {
-  NOAUTH: 'it needs a password: give it in the URL (redis://user:password@host)',
+  NOAUTH: 'it needs a password: give it in the URL, redis://user:password@host',
   WRONGPASS: 'the user or password in the URL is refused',
-  NOPERM: "the URL's user may not run what the store runs (EVALSHA, PUBLISH, SUBSCRIBE, PING, INFO)",
-  OOM: 'it is out of memory (maxmemory) and refuses writes',
-  READONLY: 'the URL names a replica: name the primary, or its Sentinels (redis-sentinel://host:26379#primary)',
+  NOPERM: "the URL's user may not run what the store runs: EVALSHA, PUBLISH, SUBSCRIBE, PING, INFO",
+  OOM: 'it is out of memory, past maxmemory, and refuses writes',
+  READONLY: 'the URL names a replica: name the primary, or its Sentinels with redis-sentinel://host:26379#primary',
   MOVED: "the account's keys live on another node of a Redis Cluster that was not recognised as one",
   ASK: "the cluster is moving the account's slot to another node",
   CLUSTERDOWN: "the cluster cannot serve the account's slot",
@@ -217,20 +217,19 @@ const ANSWERS: Record<string, string> = {
   BUSY: 'a script is running too long',
   MISCONF: 'it cannot save to disk and refuses writes',
 };
+const ANSWER = new RegExp(`(?:^|: )(${Object.keys(ANSWERS).join('|')})\\b`);
 
 /**
  * An error of ioredis in words, for a log line: `answered NOAUTH (it needs a password: …)` when Redis
- * answered with an error, `did not answer (connect ECONNREFUSED …)` when it did not.
+ * answered with one of the errors above (an error reply, or a connection that failed on one),
+ * `answered an error (…)` for another reply, `did not answer (connect ECONNREFUSED …)` when it did not.
  */
 export function describeRedisError(err: unknown): string {
   const e = err as { name?: string; message?: string; lastNodeError?: unknown };
   // A cluster that failed as a whole carries the error of the last node it tried.
   if (e?.lastNodeError) return describeRedisError(e.lastNodeError);
   const message = String(e?.message ?? err);
-  if (e?.name === 'ReplyError') {
-    const word = /^[A-Z]+/.exec(message)?.[0] ?? '';
-    const meaning = ANSWERS[word];
-    return meaning ? `answered ${word} (${meaning})` : `answered an error (${message})`;
-  }
-  return `did not answer (${message})`;
+  const word = ANSWER.exec(message)?.[1];
+  if (word) return `answered ${word} (${ANSWERS[word]})`;
+  return e?.name === 'ReplyError' ? `answered an error (${message})` : `did not answer (${message})`;
 }

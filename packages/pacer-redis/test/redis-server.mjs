@@ -168,6 +168,12 @@ export async function startSentinelSet() {
     ].join('\n'),
   );
   const sentinel = await launch('redis-sentinel', [conf], /Sentinel ID is|monitor master/i);
+  // A failover needs the replica known to the Sentinel (it learns it from the primary's INFO).
+  await until(
+    async () => (await redisCli(port, 'sentinel', 'replicas', 'mymaster')).includes(String(replica.port)),
+    20_000,
+    'the Sentinel to know the replica',
+  );
   const stop = async () => {
     await killChild(sentinel);
     await replica.stop();
