@@ -57,6 +57,7 @@ export {
 } from './redact.js';
 export { MAX_TIMER_MS, sleep } from './sleep.js';
 export {
+  MAX_LEARNED_TIME_SCALE,
   Pacer,
   PacerWaitError,
   pacingFloorMs,

@@ -95,6 +95,12 @@ export interface PacerStats {
 
 /** A 429 multiplies the class's spacing by this, up to SLOWDOWN_MAX: the limiter is stricter than read. */
 const SLOWDOWN = { factor: 1.5, max: 4 };
+/**
+ * The most a server's RateLimit-Policy may speed the pacer up from the interface's limits (a sandbox's
+ * `--time-scale`): read as this at most. One answer saying `1000;w=0.001` must not make every process
+ * send, poll and lease a million times faster; a target faster still is told with `timeScale`.
+ */
+export const MAX_LEARNED_TIME_SCALE = 1000;
 /** How long a place is held for a process that shows no sign of life (a shared store renews live ones). */
 const LEASE_MS = 15_000;
 
@@ -131,17 +137,19 @@ export class Pacer {
    * The class's window and limit in force: the server's statement, else the spec's (scaled). A statement
    * stricter than the spec's is believed up to SLOWDOWN.max times the spec's spacing, the most a 429's
    * slowdown reaches: one answer saying `1;w=100000` must not hold every process of the account for a
-   * day. A server stricter still says so with its 429s, each wait capped (MAX_RETRY_AFTER_MS).
+   * day. A server stricter still says so with its 429s, each wait capped (MAX_RETRY_AFTER_MS). A faster
+   * one is believed up to MAX_LEARNED_TIME_SCALE times the interface's pace.
    */
   limitOf(rateClass: RateClass, account = ''): { limit: number; windowMs: number } {
     const nominal = RATE_LIMITS[rateClass];
     const spec = { limit: nominal.requests, windowMs: nominal.windowMs * (this.scale ?? 1) };
     const learned = this.view(account).classes[rateClass].learned;
     if (!learned) return spec;
+    const said = learned.windowMs / learned.limit;
     const ceiling = (spec.windowMs / spec.limit) * SLOWDOWN.max;
-    return learned.windowMs / learned.limit > ceiling
-      ? { limit: learned.limit, windowMs: learned.limit * ceiling }
-      : learned;
+    const floor = nominal.windowMs / nominal.requests / MAX_LEARNED_TIME_SCALE;
+    const spacing = Math.min(Math.max(said, floor), ceiling);
+    return spacing === said ? learned : { limit: learned.limit, windowMs: learned.limit * spacing };
   }
 
   /** Time between two requests of the class, margin and slowdown included. */
@@ -295,7 +303,7 @@ export class Pacer {
     // A target faster than real time (a sandbox's --time-scale) runs its clock faster; a policy stricter
     // than the spec's is a stricter limit of its class (limitOf), never a slower clock for the running
     // slots, the polling and the leases of every class.
-    if (scale <= 1) this.scale ??= scale;
+    if (scale <= 1) this.scale ??= Math.max(scale, 1 / MAX_LEARNED_TIME_SCALE);
   }
 
   private pollMs(): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_LEARNED_TIME_SCALE,
   MAX_RUNNING,
   MemoryPacerStore,
   POLLING,
@@ -180,6 +181,19 @@ describe('Pacer', () => {
     // Unsaid again, it lapses after its window, read at most as an hour.
     clock.advance(60 * 60_000);
     expect(pacer.limitOf('B')).toEqual({ limit: RATE_LIMITS.B.requests, windowMs: RATE_LIMITS.B.windowMs });
+  });
+
+  it(`believes a faster policy (a sandbox's time scale) up to ${MAX_LEARNED_TIME_SCALE} times the interface's pace`, async () => {
+    const pacer = new Pacer();
+    const spacing = RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests;
+    // One answer announces a million times the interface's pace: read as MAX_LEARNED_TIME_SCALE.
+    (await pacer.acquire({ rateClass: 'B' })).settle({
+      status: 200,
+      headers: { 'RateLimit-Policy': `1;w=${spacing / 1e6 / 1000}` },
+    });
+    const { limit, windowMs } = pacer.limitOf('B');
+    expect(windowMs / limit).toBeCloseTo(spacing / MAX_LEARNED_TIME_SCALE);
+    expect(pacer.limitOf('A').windowMs).toBeCloseTo(RATE_LIMITS.A.windowMs / MAX_LEARNED_TIME_SCALE);
   });
 
   it('waits out RateLimit-Remaining 0 until RateLimit-Reset', async () => {

@@ -8,6 +8,7 @@ import {
   BASE_PATH,
   BODY_LIMITS,
   classifyError,
+  MAX_LEARNED_TIME_SCALE,
   operationById,
   parseRateLimitHeaders,
   RATE_LIMITS,
@@ -229,7 +230,8 @@ export function timeScaleOf(policyHeader: string | null): number | undefined {
   // Rounded (the window is sent with a few decimals); 1 or slower is no time scale.
   if (scale === undefined || !Number.isFinite(scale)) return undefined;
   const rounded = Number(scale.toPrecision(6));
-  return rounded > 1 ? rounded : undefined;
+  // A faster clock than the pacer believes of any policy is no time scale to plan by (MAX_LEARNED_TIME_SCALE).
+  return rounded > 1 ? Math.min(rounded, MAX_LEARNED_TIME_SCALE) : undefined;
 }
 
 /** How to set the URL, as the user sets it: `--target URL` or `VIDEO_API_BASE_URL=URL`. */
