@@ -144,14 +144,16 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
     await connected(redis);
     return redis;
   }
-  const single = new Redis(url, base);
+  // One INFO tells a cluster node, in place of ioredis's ready check (a server still loading answers
+  // LOADING to the first script, said in words): as many round trips as a plain connection.
+  const single = new Redis(url, { enableReadyCheck: false, ...base });
   await connected(single);
   let info: string;
   try {
-    info = await single.info('cluster');
+    info = await single.info();
   } catch (err) {
     // A server that refuses INFO (a restricted user) is used as a single server.
-    if ((err as Error).name === 'ReplyError' && /^NOPERM|^ERR unknown command/.test((err as Error).message))
+    if ((err as Error).name === 'ReplyError' && /NOPERM|^ERR unknown command/.test((err as Error).message))
       return single;
     single.disconnect();
     throw err;
