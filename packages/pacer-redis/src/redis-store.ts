@@ -131,6 +131,8 @@ export class RedisPacerStore implements PacerStore {
   private pending = 0;
   private closed = false;
   private downSince: number | undefined;
+  /** What went wrong last (inspect's message says it while Redis is away). */
+  private lastError: Error | undefined;
   /** Decisions made alone during outages (for tests and benchmarks). */
   readonly stats = { outages: 0, localDecisions: 0, sharedDecisions: 0 };
 
@@ -473,9 +475,6 @@ export class RedisPacerStore implements PacerStore {
       if (--this.pending === 0) setRef(redis, false);
     }
   }
-
-  /** The last error Redis gave, for inspect's message. */
-  private lastError: Error | undefined;
 
   private down(err: Error): void {
     if (this.closed) return;

@@ -32,8 +32,19 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-function processOf(prefix: string, url = redis.url) {
-  const store = createRedisPacerStore({ url, prefix, timeoutMs: 200, retryMs: 100 });
+/**
+ * One process of the account, connected before its first decision: a decision waits for Redis up to 1 s
+ * (what is shown is what a process does when Redis cannot answer, not a slow machine's first connection).
+ */
+async function processOf(prefix: string, url = redis.url) {
+  const store = createRedisPacerStore({ url, prefix, timeoutMs: 1000, retryMs: 100 });
+  for (let i = 0; i < 200 && !store.shared; i++) await new Promise((r) => setTimeout(r, 25));
+  return { store, pacer: new Pacer({ store, timeScale: 100 }) };
+}
+
+/** A process that starts while Redis does not answer: it has never decided with it. */
+function processNow(prefix: string, url = redis.url) {
+  const store = createRedisPacerStore({ url, prefix, timeoutMs: 1000, retryMs: 100 });
   return { store, pacer: new Pacer({ store, timeScale: 100 }) };
 }
 
@@ -50,14 +61,14 @@ const granted = (r: Awaited<ReturnType<RedisPacerStore['take']>>) => 'lease' in 
 
 describe('a video start while Redis cannot be reached', () => {
   it('a process that never saw the account on Redis starts nothing while Redis sleeps, then waits its turn', async () => {
-    const a = processOf('fc1');
+    const a = await processOf('fc1');
     await start(a.pacer, ['v0', 'v1']);
     expect((await a.pacer.inspect('acct')).running.map((r) => r.videoId)).toEqual(['v0', 'v1']);
     // A third process (a new `videogen generate`) asks while Redis sleeps (issue 35: it got a 503).
     const sleeper = new Redis(redis.url);
     const asleep = sleeper.debug('SLEEP', '2');
     await new Promise((r) => setTimeout(r, 50));
-    const c = processOf('fc1');
+    const c = processNow('fc1');
     const checked: string[] = [];
     let sent = false;
     const third = c.pacer
@@ -91,8 +102,8 @@ describe('a video start while Redis cannot be reached', () => {
 
   it("a process that saw the account's running videos keeps them holding their slots alone, and checks them itself", async () => {
     const own = await startRedis();
-    const a = processOf('fc2', own.url);
-    const b = processOf('fc2', own.url);
+    const a = await processOf('fc2', own.url);
+    const b = await processOf('fc2', own.url);
     await start(a.pacer, ['v0', 'v1']);
     // b decides once with Redis (a status read): it learns the account's two running videos.
     await (await b.pacer.acquire({ rateClass: 'B', account: 'acct', videoId: 'x' })).settle({
@@ -117,8 +128,8 @@ describe('a video start while Redis cannot be reached', () => {
 
   it('alone, a process holds at most its share of the slots: floor(2 / N) with N the processes last seen', async () => {
     const own = await startRedis();
-    const a = processOf('fc3', own.url);
-    const b = processOf('fc3', own.url);
+    const a = await processOf('fc3', own.url);
+    const b = await processOf('fc3', own.url);
     // Both decide with Redis, a last: a has seen 2 processes pacing the account.
     for (const p of [b, a]) await (await p.pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
     expect((await a.pacer.inspect('acct')).processes).toBe(2);
@@ -131,7 +142,7 @@ describe('a video start while Redis cannot be reached', () => {
     expect(granted(await a.store.take('acct', START))).toBe(false);
     // And a process alone on the account before Redis went away keeps both slots.
     await own.restart();
-    const c = processOf('fc3-alone', own.url);
+    const c = await processOf('fc3-alone', own.url);
     await (await c.pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
     expect(c.store.shared).toBe(true);
     await own.kill();

@@ -47,9 +47,11 @@ describe('RedisPacerStore', () => {
       log: (l, m) => lines.push(`${l} ${m}`),
     });
     const pacer = new Pacer({ store, timeScale: 100 });
-    await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
-    // Shared: Redis took the password from the query.
+    // Connected and shared: Redis took the password from the query.
+    for (let i = 0; i < 200 && !store.shared; i++) await new Promise((r) => setTimeout(r, 25));
     expect(store.shared).toBe(true);
+    await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    expect(store.stats).toMatchObject({ outages: 0, sharedDecisions: 1 });
     await own.kill();
     await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
     const refused = await pacer.inspect('acct').catch((e: Error) => e.message);
