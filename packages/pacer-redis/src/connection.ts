@@ -115,11 +115,12 @@ function baseOptions(timeoutMs: number, extra: RedisOptions | undefined): RedisO
 }
 
 /**
- * A connected client for `url`: a single server, the cluster a node of it belongs to (asked with `INFO
- * cluster`, so that the URL a provider gives for its cluster works as given), or the primary its
- * Sentinels name. Commands fail at once while disconnected and after `timeoutMs`; nothing reconnects
- * by itself (`connect()` again). Rejects with a TypeError for a URL redisUrlProblem refuses, else with
- * what Redis answered (describeRedisError says it in words).
+ * A connected client for `url`: a single server, the cluster a node of it belongs to (its `INFO` says
+ * `cluster_enabled:1`, so that the URL a provider gives for its cluster works as given), or the primary
+ * its Sentinels name. Commands fail at once while disconnected and after `timeoutMs`; nothing reconnects
+ * by itself (`connect()` again); errors after the connection are only emitted (listen to `error` to hear
+ * them). Rejects with a TypeError for a URL redisUrlProblem refuses, else with what went wrong
+ * (describeRedisError says it in words).
  */
 export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<RedisConnection> {
   const name = options.name ?? DEFAULT_NAME;
