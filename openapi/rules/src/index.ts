@@ -16,6 +16,8 @@ export {
   parseRetryAfter,
   retryAfterMs,
   parseRateLimitHeaders,
+  timeScaleOf,
+  MAX_LEARNED_TIME_SCALE,
   MAX_RETRY_AFTER_MS,
   type HeaderSource,
   type RateLimitInfo,
@@ -57,7 +59,6 @@ export {
 } from './redact.js';
 export { MAX_TIMER_MS, sleep } from './sleep.js';
 export {
-  MAX_LEARNED_TIME_SCALE,
   Pacer,
   PacerWaitError,
   pacingFloorMs,
@@ -79,4 +80,11 @@ export {
   type MaybePromise,
 } from './pacer-store.js';
 export { keyFingerprint, keyIdentity, scheduleName } from './accounts.js';
-export { ALLOW_HTTP_VARIABLE, allowedHttpHosts, isLoopbackHost, plainHttpProblem } from './plain-http.js';
+export {
+  ALLOW_HTTP_VARIABLE,
+  allowedHttpHosts,
+  browserRequestProblem,
+  insecureUrlProblem,
+  isLoopbackHostname,
+  type BrowserRequestProblem,
+} from './hosts.js';

@@ -7,7 +7,14 @@
 // one request of a class per window/limit (B: 2 s, A: 5 s), measured from the moment the previous
 // response arrived (the latest instant the server can have counted it), plus a small margin.
 import { MAX_RUNNING, POLLING, RATE_LIMITS, RETRY_POLICY, type RateClass } from './generated/constants.js';
-import { headerValue, parseRateLimitHeaders, parseRetryAfter, retryAfterMs, type HeaderSource } from './headers.js';
+import {
+  headerValue,
+  MAX_LEARNED_TIME_SCALE,
+  parseRateLimitHeaders,
+  parseRetryAfter,
+  retryAfterMs,
+  type HeaderSource,
+} from './headers.js';
 import {
   MemoryPacerStore,
   type AccountView,
@@ -95,12 +102,6 @@ export interface PacerStats {
 
 /** A 429 multiplies the class's spacing by this, up to SLOWDOWN_MAX: the limiter is stricter than read. */
 const SLOWDOWN = { factor: 1.5, max: 4 };
-/**
- * The most a server's RateLimit-Policy may speed the pacer up from the interface's limits (a sandbox's
- * `--time-scale`): read as this at most. One answer saying `1000;w=0.001` must not make every process
- * send, poll and lease a million times faster; a target faster still is told with `timeScale`.
- */
-export const MAX_LEARNED_TIME_SCALE = 1000;
 /** How long a place is held for a process that shows no sign of life (a shared store renews live ones). */
 const LEASE_MS = 15_000;
 

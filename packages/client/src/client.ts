@@ -8,8 +8,8 @@ import {
   ALLOW_HTTP_VARIABLE,
   allowedHttpHosts,
   BODY_LIMITS,
+  insecureUrlProblem,
   keyIdentity,
-  plainHttpProblem,
   PRODUCTION_BASE_URL,
   type PacerStore,
   type ScheduleSnapshot,
@@ -121,10 +121,13 @@ export function createClient(options: ClientOptions = {}) {
   const key = options.apiKey ?? env.VIDEO_API_KEY;
   if (!key) throw new AuthenticationError('No API key: pass apiKey or set VIDEO_API_KEY');
   const baseUrl = (options.baseUrl ?? env.VIDEO_API_BASE_URL ?? PRODUCTION_BASE_URL).replace(/\/+$/, '');
-  new URL(baseUrl); // a TypeError (Invalid URL) for what is no URL at all
-  // 5.2, HTTPS only: checked before anything connects, by the rules every tool of the toolkit shares.
-  const insecure = plainHttpProblem(baseUrl, allowedHttpHosts(options.allowHttpHosts ?? env[ALLOW_HTTP_VARIABLE]));
-  if (insecure) throw new TypeError(`Refusing base URL ${insecure}`);
+  // 5.2, HTTPS only: checked before anything connects, by the rule every tool of the toolkit shares
+  // (a TypeError, Invalid URL, for what is no URL at all).
+  const insecure = insecureUrlProblem(
+    new URL(baseUrl),
+    allowedHttpHosts(options.allowHttpHosts ?? env[ALLOW_HTTP_VARIABLE]),
+  );
+  if (insecure) throw new TypeError(`Refusing base URL: the API key would cross the network in the clear; ${insecure}`);
   const clock = options.clock ?? realClock;
   const plan = options.plan ?? 'personal';
   const retry = retryOptions({

@@ -41,11 +41,13 @@ describe('plain HTTP beyond loopback is refused before anything connects', () =>
     const run = await suite({ VIDEO_API_BASE_URL: 'http://lab-api.invalid/v1' });
     expect(run.code).toBe(2);
     expect(run.text).toContain(
-      'VIDEO_API_BASE_URL: refusing http://lab-api.invalid would carry the API key in the clear: use https (http only on loopback, or to a host named in VIDEO_API_ALLOW_HTTP); --allow-http HOST does the same',
+      'VIDEO_API_BASE_URL: refusing to send the API keys in the clear: use https (http only on loopback, or to a host named in VIDEO_API_ALLOW_HTTP), not http://lab-api.invalid; --allow-http HOST names a host too',
     );
     const p = await proxy(['--target', 'http://lab-api.invalid/v1']);
     expect(p.code).toBe(2);
-    expect(p.text).toContain('--target: refusing http://lab-api.invalid would carry the API key in the clear');
+    expect(p.text).toContain(
+      '--target: refusing to send the API keys in the clear: use https (http only on loopback, or to a host named in VIDEO_API_ALLOW_HTTP), not http://lab-api.invalid',
+    );
     for (const t of [run.text, p.text]) expect(t).not.toContain(KEY);
   });
 

@@ -14,7 +14,7 @@ describe('npm run proxy -- UPSTREAM', () => {
     const r = run('http://staging.lab.invalid/v1');
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
-      'prism proxy: refusing http://staging.lab.invalid would carry the API key in the clear: use https (http only on loopback, or to a host named in VIDEO_API_ALLOW_HTTP)\n',
+      "prism proxy: refusing to forward the tools' API keys in the clear: use https (http only on loopback, or to a host named in VIDEO_API_ALLOW_HTTP), not http://staging.lab.invalid\n",
     );
   });
   it('lets https, loopback and a host named in VIDEO_API_ALLOW_HTTP through to Prism', () => {

@@ -2,7 +2,7 @@
 // its variable): its kind, keys (from the environment only, never an option: they would show in shell
 // histories and process lists), profile, fixtures, and where the reports go.
 import { existsSync, readFileSync } from 'node:fs';
-import { ALLOW_HTTP_VARIABLE, allowedHttpHosts, plainHttpProblem } from '@videogen/openapi/rules';
+import { ALLOW_HTTP_VARIABLE, allowedHttpHosts, insecureUrlProblem } from '@videogen/openapi/rules';
 import { PACING_URL_VARIABLE, redisUrlProblem } from '@videogen/pacer-redis';
 import { registerSecret } from '../engine/redact.ts';
 import {
@@ -200,8 +200,17 @@ export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env
   const kind = s.kind ?? 'external';
   const baseUrl = s.baseUrl.replace(/\/+$/, '');
   // 5.2, HTTPS only: the keys never cross a network in the clear unless the operator names the host.
-  const insecure = plainHttpProblem(baseUrl, s.allowHttp);
-  if (insecure) throw new UsageError(`${s.named.baseUrl}: refusing ${insecure}; --allow-http HOST does the same`);
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`${s.named.baseUrl} is not a URL: the API including /v1, such as https://staging.example/v1`);
+  }
+  const insecure = insecureUrlProblem(url, s.allowHttp);
+  if (insecure)
+    throw new UsageError(
+      `${s.named.baseUrl}: refusing to send the API keys in the clear: ${insecure}; --allow-http HOST names a host too`,
+    );
   const seed = seeded(baseUrl, s.fixturesFile);
   const pacingUrl = env[PACING_URL_VARIABLE] || undefined;
   const pacingProblem = pacingUrl && redisUrlProblem(pacingUrl);

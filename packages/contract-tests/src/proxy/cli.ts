@@ -3,16 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import {
-  ALLOW_HTTP_VARIABLE,
-  allowedHttpHosts,
-  BODY_LIMITS,
-  isLoopbackHost,
-  operationById,
-} from '@videogen/openapi/rules';
+import { ALLOW_HTTP_VARIABLE, allowedHttpHosts, BODY_LIMITS, operationById } from '@videogen/openapi/rules';
 import { PACING_URL_VARIABLE, redisUrlProblem } from '@videogen/pacer-redis';
 import { checkProxyTarget } from './preflight.ts';
-import { startPacingProxy, targetUrl, type PacingProxyOptions } from './server.ts';
+import { isLoopbackAddress, startPacingProxy, targetUrl, type PacingProxyOptions } from './server.ts';
 import type { PacingProxyStats } from './stats.ts';
 
 /** What the preflight asks the target (proxy/preflight.ts, through the suite's): the settings list. */
@@ -227,7 +221,7 @@ export async function proxyCommand(argv: string[], io: ProxyCommandIO = {}): Pro
     return e instanceof TypeError ? 2 : 1;
   }
   out(`Pacing proxy for ${proxy.target}\n  listening on ${proxy.url}  (point your tool's base URL here)\n`);
-  if (rest.host && !isLoopbackHost(rest.host))
+  if (rest.host && !isLoopbackAddress(rest.host))
     err(`warning: listening on ${rest.host}: anyone who reaches this port spends your account's limits and credits\n`);
   if (rest.creditBudget !== undefined) out(`  credit budget: ${rest.creditBudget} generations and conversions\n`);
   if (rest.harFile) out(`  recording to ${rest.harFile} (check it with: videogen-contract --har ${rest.harFile})\n`);

@@ -13,11 +13,11 @@ import type { Har } from 'har-format';
 import {
   ALLOW_HTTP_VARIABLE,
   BODY_LIMITS,
-  isLoopbackHost,
+  insecureUrlProblem,
+  isLoopbackHostname,
   MAX_TIMER_MS,
   MemoryPacerStore,
   Pacer,
-  plainHttpProblem,
   redactUrl,
   scheduleName,
   UPLOAD_LIMITS,
@@ -148,10 +148,19 @@ export function targetUrl(value: string | URL, allowHttpHosts: readonly string[]
   if (url.username || url.password)
     throw new TypeError("--target must not hold credentials: keys travel in each request's Authorization header");
   if (url.search || url.hash) throw new TypeError('--target is a base URL: no query or fragment');
-  const insecure = plainHttpProblem(url, allowHttpHosts);
-  if (insecure) throw new TypeError(`--target: refusing ${insecure}; --allow-http HOST does the same`);
+  const insecure = insecureUrlProblem(url, allowHttpHosts);
+  if (insecure)
+    throw new TypeError(
+      `--target: refusing to send the API keys in the clear: ${insecure}; --allow-http HOST names a host too`,
+    );
   return url;
 }
+
+/** An address to listen on (`--host`) as a URL writes a host: an IPv6 one in brackets. */
+const asHostname = (address: string) => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
+
+/** Whether an address to listen on is this machine only. */
+export const isLoopbackAddress = (address: string): boolean => isLoopbackHostname(asHostname(address));
 
 /**
  * The address to listen on, or a TypeError: beyond loopback only when named in `allowHttpHosts` (the
@@ -159,9 +168,8 @@ export function targetUrl(value: string | URL, allowHttpHosts: readonly string[]
  */
 export function listenHost(host: string | undefined, allowHttpHosts: readonly string[] = []): string {
   const address = host ?? '127.0.0.1';
-  if (isLoopbackHost(address)) return address;
-  const url = `http://${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}/`;
-  if (plainHttpProblem(url, allowHttpHosts))
+  if (isLoopbackAddress(address)) return address;
+  if (insecureUrlProblem(new URL(`http://${asHostname(address)}/`), allowHttpHosts))
     throw new TypeError(
       `--host ${address}: the proxy speaks plain HTTP, so every tool's API key would reach it in the clear over the network (5.2: HTTPS only): listen on loopback, or allow it explicitly (${ALLOW_HTTP_VARIABLE}=${address}, or --allow-http ${address})`,
     );
