@@ -12,6 +12,7 @@ import {
   keyIdentity,
   PRODUCTION_BASE_URL,
   type PacerStore,
+  redactUrl,
   type ScheduleSnapshot,
   scheduleName,
 } from '@videogen/openapi/rules';
@@ -123,11 +124,14 @@ export function createClient(options: ClientOptions = {}) {
   const baseUrl = (options.baseUrl ?? env.VIDEO_API_BASE_URL ?? PRODUCTION_BASE_URL).replace(/\/+$/, '');
   // 5.2, HTTPS only: checked before anything connects, by the rule every tool of the toolkit shares
   // (a TypeError, Invalid URL, for what is no URL at all).
-  const insecure = insecureUrlProblem(
-    new URL(baseUrl),
-    allowedHttpHosts(options.allowHttpHosts ?? env[ALLOW_HTTP_VARIABLE]),
-  );
+  const parsed = new URL(baseUrl);
+  const insecure = insecureUrlProblem(parsed, allowedHttpHosts(options.allowHttpHosts ?? env[ALLOW_HTTP_VARIABLE]));
   if (insecure) throw new TypeError(`Refusing base URL: the API key would cross the network in the clear; ${insecure}`);
+  // fetch refuses a URL with credentials, and its error names the URL whole: refused here, shown redacted.
+  if (parsed.username || parsed.password)
+    throw new TypeError(
+      `Refusing base URL ${redactUrl(baseUrl)}: a user or password in it is never sent (the API key goes in apiKey or VIDEO_API_KEY)`,
+    );
   const clock = options.clock ?? realClock;
   const plan = options.plan ?? 'personal';
   const retry = retryOptions({

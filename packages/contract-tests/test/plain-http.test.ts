@@ -51,6 +51,19 @@ describe('plain HTTP beyond loopback is refused before anything connects', () =>
     for (const t of [run.text, p.text]) expect(t).not.toContain(KEY);
   });
 
+  it('a base URL holding a password is refused, and neither tool prints the password', async () => {
+    // fetch would refuse it anyway, with an error naming the URL whole.
+    const run = await suite({ VIDEO_API_BASE_URL: 'https://operator:S3CRET-PW@api.example.invalid/v1' });
+    expect(run.code).toBe(2);
+    expect(run.text).toContain(
+      "VIDEO_API_BASE_URL must not hold a user or password: the keys travel in each request's Authorization header",
+    );
+    const p = await proxy(['--target', 'https://operator:S3CRET-PW@api example/v1']);
+    expect(p.code).toBe(2);
+    expect(p.text).toContain('--target must be a URL such as https://staging.example/v1, got "https://[redacted]');
+    for (const t of [run.text, p.text]) expect(t).not.toContain('S3CRET');
+  });
+
   it('the proxy listens beyond loopback only when that address is named: tools would send it their keys', async () => {
     const address = lan ?? '192.0.2.1';
     await expect(startPacingProxy({ target: 'http://127.0.0.1:1/v1', host: address })).rejects.toThrow(

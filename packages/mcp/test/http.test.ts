@@ -74,6 +74,23 @@ describe('a bad key', () => {
   });
 });
 
+describe('a base URL with a password', () => {
+  it('is a configuration error that shows it redacted, as every URL the toolkit prints', async () => {
+    const baseUrl = 'http://operator:S3CRET-PW@127.0.0.1:1/v1';
+    const bad = await serveMcpHttp({ port: 0, clientOptions: { apiKey: SANDBOX_KEYS.acme, baseUrl } });
+    const c = await connect(bad.url);
+    try {
+      const r = (await c.callTool({ name: 'list_video_settings', arguments: {} })) as ToolText;
+      expect(r.structuredContent).toMatchObject({ error_code: 'CONFIGURATION_ERROR' });
+      expect(textOf(r)).toContain('Refusing base URL http://[redacted]:[redacted]@127.0.0.1:1/v1');
+      expect(JSON.stringify(r)).not.toContain('S3CRET');
+    } finally {
+      await c.close();
+      await bad.close();
+    }
+  });
+});
+
 describe('files by URL', () => {
   let files: Server;
   let base = '';

@@ -206,6 +206,11 @@ export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env
   } catch {
     throw new UsageError(`${s.named.baseUrl} is not a URL: the API including /v1, such as https://staging.example/v1`);
   }
+  // fetch refuses a URL with credentials, and its error names the URL whole: refused here, never printed.
+  if (url.username || url.password)
+    throw new UsageError(
+      `${s.named.baseUrl} must not hold a user or password: the keys travel in each request's Authorization header`,
+    );
   const insecure = insecureUrlProblem(url, s.allowHttp);
   if (insecure)
     throw new UsageError(

@@ -140,7 +140,7 @@ export function targetUrl(value: string | URL, allowHttpHosts: readonly string[]
     url = new URL(String(value));
   } catch {
     throw new TypeError(
-      `--target must be a URL such as https://staging.example/v1, got ${JSON.stringify(String(value))}`,
+      `--target must be a URL such as https://staging.example/v1, got ${JSON.stringify(redactUrl(String(value)))}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
