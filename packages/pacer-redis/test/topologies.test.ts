@@ -125,6 +125,13 @@ describe('a primary behind Sentinel (redis-sentinel://host:port#name)', () => {
       const lines: string[] = [];
       const a = processOf(set.url, 's', lines);
       const b = processOf(set.url, 's');
+      // Each process reconnects on its own (through the Sentinels, every retryMs): what is shown is where
+      // they reconnect to, not how fast a loaded machine lets them (a decision waits only timeoutMs).
+      const bothShared = async () => {
+        for (let i = 0; i < 200 && !(a.store.shared && b.store.shared); i++)
+          await new Promise((r) => setTimeout(r, 50));
+      };
+      await bothShared();
       await (await a.pacer.acquire({ rateClass: 'A', account: 'acct', startsVideo: true })).settle({
         status: 200,
         video_id: 'v0',
@@ -140,6 +147,7 @@ describe('a primary behind Sentinel (redis-sentinel://host:port#name)', () => {
       expect(lines.filter((l) => l.startsWith('warn'))).toHaveLength(1);
       expect(lines.filter((l) => l.startsWith('info'))).toHaveLength(1);
       expect(lines.join('\n')).toMatch(/Redis at redis-sentinel:\/\/127\.0\.0\.1:\d+\/0#mymaster is back/);
+      await bothShared();
       expect(a.store.shared).toBe(true);
       const seen = await b.pacer.inspect('acct');
       expect(seen.scope).toBe('shared');
