@@ -98,7 +98,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
   // --only: generated requests only for the operations whose generated checks the run judges.
   if (config.generation && s.only.length) {
     const judged = catalogue(config)
-      .checks.filter((c) => c.name.startsWith('generated_') && matches(s.only, c))
+      .checks.filter((c) => /^(generated|boundary)_/.test(c.name) && matches(s.only, c))
       .map((c) => c.operation);
     config = { ...config, generation: { ...config.generation, operations: [...new Set(judged)] } };
   }

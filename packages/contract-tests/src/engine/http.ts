@@ -24,6 +24,7 @@ import type { Contract } from './contract.ts';
 import { curlLine, recordRequest } from './recorded-request.ts';
 import { lookForCreated } from './recovery.ts';
 import { redact } from './redact.ts';
+import { IN_MEMORY_FILE_BYTES } from './zero-file.ts';
 import { responseProblems } from './responses.ts';
 
 /** What a request needs from its run. */
@@ -137,7 +138,11 @@ export class Api {
     const videoId = params.video_id;
     const qs = opts.query
       ? '?' +
-        new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString()
+        new URLSearchParams(
+          Object.entries(opts.query).flatMap(([k, v]) =>
+            (Array.isArray(v) ? v : [v]).map((one) => [k, String(one)] as [string, string]),
+          ),
+        ).toString()
       : '';
     const auth = opts.auth ?? 'key';
     const label = auth === 'key' ? `key of ${this.account}` : auth === 'none' ? 'no key' : auth.label;
@@ -265,6 +270,7 @@ export class Api {
         request,
         baseUrl: this.baseUrl,
         ...(notResent && { notResent }),
+        ...(opts.inputClasses && { inputClasses: opts.inputClasses }),
       });
     }
   }
@@ -347,7 +353,7 @@ async function sendOnce(
     limits.timeoutMs,
   );
   try {
-    const res = await fetch(url, { ...init, redirect: 'manual', signal: headers.signal });
+    const res = await fetch(url, { ...init, redirect: redirectMode(init.body), signal: headers.signal });
     clearTimeout(timer);
     const bytes = await readBody(res, {
       idleMs: limits.bodyTimeoutMs,
@@ -360,6 +366,18 @@ async function sendOnce(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * 'manual' (a 3xx is an answer, recorded and judged), except for a body with files past a megabyte:
+ * undici keeps every chunk of a body it may have to send again, and with 'manual' it kept all of a
+ * 180 MB upload in memory (measured on Node 20.20: 188 MB of array buffers; with 'error', 33 MB). A
+ * redirect answering such an upload ends the attempt as no answer ("unexpected redirect").
+ */
+function redirectMode(body: string | FormData | undefined): 'manual' | 'error' {
+  const large =
+    body instanceof FormData && [...body.values()].some((v) => typeof v !== 'string' && v.size > IN_MEMORY_FILE_BYTES);
+  return large ? 'error' : 'manual';
 }
 
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
