@@ -226,11 +226,9 @@ async function runLane(lane: Lane, record: BoundaryRecord, deadline: number): Pr
     const { failed, ...sent } = one;
     record.sent.push(sent);
     if (!failed) continue;
-    let smallest: { bc: BoundaryCase; exchange?: Exchange; message: string } = {
-      bc,
-      exchange: one.exchange,
-      message: failed,
-    };
+    // Shrunk: each part (one class each) sent alone; every part that still fails is a failure of its own
+    // class, and when none does, the request itself is (the classes fail only together).
+    const smallest: Array<{ bc: BoundaryCase; exchange?: Exchange; message: string }> = [];
     let tried = 0;
     for (const part of bc.parts) {
       if (tried >= SHRINK_REQUESTS) break;
@@ -243,18 +241,17 @@ async function runLane(lane: Lane, record: BoundaryRecord, deadline: number): Pr
       tried++;
       const { failed: partFailed, ...partSent } = p;
       record.sent.push({ ...partSent, shrinking: true });
-      if (partFailed) {
-        smallest = { bc: part, exchange: p.exchange, message: partFailed };
-        break;
-      }
+      if (partFailed) smallest.push({ bc: part, exchange: p.exchange, message: partFailed });
     }
-    record.failures.push({
-      smallest: smallest.bc,
-      first: bc,
-      ...(smallest.exchange && { exchange: smallest.exchange }),
-      message: smallest.message,
-      shrinkRequests: tried,
-    });
+    if (!smallest.length) smallest.push({ bc, exchange: one.exchange, message: failed });
+    for (const s of smallest)
+      record.failures.push({
+        smallest: s.bc,
+        first: bc,
+        ...(s.exchange && { exchange: s.exchange }),
+        message: s.message,
+        shrinkRequests: tried,
+      });
   }
 }
 
