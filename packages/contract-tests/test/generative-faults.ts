@@ -5,15 +5,13 @@
 // sent); the boundary and random phases are measured by how many of them a default run finds
 // (test/power/, `npm run power`).
 //
-// The server is a proxy in front of a real sandbox: it reads each request whole (bodies past a
-// megabyte to a temporary file, an upload of up to 180 MB), tells which classes it belongs to (a
-// multipart body through busboy), answers the first class's fault, or forwards it untouched. Every
+// The server is a proxy in front of a real sandbox: it reads each request whole (in memory: the test's
+// uploads are at most 180 MB, one at a time), tells which classes it belongs to (a multipart body
+// through busboy), answers the first class's fault, or forwards it untouched. Every
 // faulted answer carries `x-generative-fault: <class id>`, and every request hitting a class is logged
 // with its place among all requests, so that a run's failures can be traced to the classes they found.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { Busboy } from '@fastify/busboy';
 import {
   ASPECT_RATIOS,
@@ -23,7 +21,6 @@ import {
   UPLOAD_LIMITS,
   type OperationId,
 } from '@videogen/openapi/rules';
-import { BodySpool } from '../src/proxy/spool.ts';
 
 /** One part of a multipart form, as a fault sees it. */
 export interface SeenPart {
@@ -99,11 +96,11 @@ export const GENERATIVE_FAULTS: GenerativeFault[] = [
   {
     id: 'list-settings-page-10^6',
     operation: 'listVideoSettings',
-    label: '10^6 ≤ page < 2^31 (a slow OFFSET)',
+    label: '10^6 ≤ page < 10^7 (a slow OFFSET)',
     failure: 'hang',
     matches: (r) => {
       const p = pageOf(r);
-      return p !== undefined && p >= 10n ** 6n && p < 2n ** 31n;
+      return p !== undefined && p >= 10n ** 6n && p < 10n ** 7n;
     },
   },
   {
@@ -251,10 +248,15 @@ export interface FaultServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 400_000_000;
+/** A request's body, read whole. */
+async function bodyOf(req: IncomingMessage): Promise<Buffer[]> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return chunks;
+}
 
-/** Reads a multipart body's parts: names, text values, file names and sizes (the files counted, never held). */
-function formOf(spool: BodySpool, contentType: string): Promise<SeenPart[]> {
+/** Reads a multipart body's parts: names, text values, file names and sizes. */
+function formOf(body: Buffer[], contentType: string): Promise<SeenPart[]> {
   return new Promise((resolve, reject) => {
     const out: SeenPart[] = [];
     const bb = new Busboy({
@@ -271,11 +273,11 @@ function formOf(spool: BodySpool, contentType: string): Promise<SeenPart[]> {
     bb.on('field', (name: string, value: string) => out.push({ name, value, size: Buffer.byteLength(value) }));
     bb.on('finish', () => resolve(out));
     bb.on('error', reject);
-    spool.stream().pipe(bb);
+    Readable.from(body).pipe(bb);
   });
 }
 
-async function seen(req: IncomingMessage, spool: BodySpool): Promise<SeenRequest> {
+async function seen(req: IncomingMessage, body: Buffer[]): Promise<SeenRequest> {
   const url = new URL(req.url ?? '/', 'http://x');
   const method = req.method ?? 'GET';
   const op = operationFor(method, url.pathname);
@@ -287,15 +289,14 @@ async function seen(req: IncomingMessage, spool: BodySpool): Promise<SeenRequest
     if (id !== undefined) r.id = id;
   }
   const type = req.headers['content-type'] ?? '';
-  const bytes = spool.bytes();
-  if (/json/.test(type) && bytes) {
-    r.text = bytes.toString('utf8');
+  if (/json/.test(type)) {
+    r.text = Buffer.concat(body).toString('utf8');
     try {
       r.json = JSON.parse(r.text);
     } catch {
       // A body that is no JSON: the faults read its text.
     }
-  } else if (/multipart\/form-data/.test(type)) r.form = await formOf(spool, type).catch(() => []);
+  } else if (/multipart\/form-data/.test(type)) r.form = await formOf(body, type).catch(() => []);
   return r;
 }
 
@@ -304,17 +305,15 @@ export async function startFaultServer(
   upstream: string,
   faults: GenerativeFault[] = GENERATIVE_FAULTS,
 ): Promise<FaultServer> {
-  const dir = await mkdtemp(join(tmpdir(), 'generative-faults-'));
   const hits: Hit[] = [];
   let received = 0;
   const hanging = new Set<ServerResponse>();
   const target = new URL(upstream);
   const server = createServer(async (req, res) => {
     const at = ++received;
-    let spool: BodySpool | undefined;
     try {
-      spool = await BodySpool.read(req, { maxBytes: MAX_BODY, dir: async () => dir });
-      const r = await seen(req, spool);
+      const body = await bodyOf(req);
+      const r = await seen(req, body);
       const fault = faults.find((f) => f.operation === r.operationId && f.matches(r));
       if (fault) {
         hits.push({ fault: fault.id, at, request: `${r.method} ${r.path}` });
@@ -325,7 +324,6 @@ export async function startFaultServer(
           res.write('{');
           hanging.add(res);
           res.on('close', () => hanging.delete(res));
-          await spool.dispose();
           return;
         }
         const answer =
@@ -338,30 +336,25 @@ export async function startFaultServer(
               };
         res.writeHead(answer.status, { 'content-type': answer.contentType, 'x-generative-fault': fault.id });
         res.end(answer.body);
-        await spool.dispose();
         return;
       }
-      // Forwarded untouched: the body from the spool, the answer streamed back.
+      // Forwarded untouched, the answer streamed back.
       const headers = { ...req.headers, host: target.host };
       delete headers['transfer-encoding'];
-      headers['content-length'] = String(spool.size);
-      const body = spool;
+      headers['content-length'] = String(body.reduce((n, c) => n + c.length, 0));
       const up = httpRequest(
         { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
-          answer.on('end', () => void body.dispose());
         },
       );
       up.on('error', (err) => {
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
         res.end(`fault server: ${err.message}`);
-        void body.dispose();
       });
-      body.stream().pipe(up);
+      Readable.from(body).pipe(up);
     } catch (err) {
-      await spool?.dispose();
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`fault server: ${(err as Error).message}`);
     }
@@ -376,7 +369,6 @@ export async function startFaultServer(
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }
