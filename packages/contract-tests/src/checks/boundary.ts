@@ -33,7 +33,9 @@ function judgeRecord(record: BoundaryRecord, operation: string, j: Judge, what: 
     const lines = failures.map((f) => {
       const shrunk =
         f.smallest === f.first
-          ? ''
+          ? f.unshrunk
+            ? `\n    not shrunk to one class: ${f.unshrunk}`
+            : ''
           : `\n    shrunk from: ${f.first.classes.join(' + ')} (${f.shrinkRequests} request${f.shrinkRequests === 1 ? '' : 's'})`;
       const detail = f.message.split('\n')[0];
       return `  ${headline(f.smallest, f.exchange)}: ${detail}\n    smallest request: ${describeCase(f.smallest.case)}${shrunk}${f.exchange ? `\n    ${describeExchange(f.exchange)}` : ''}`;

@@ -83,6 +83,15 @@ export function requestLine(operationId: OperationId): string {
   return `${op.method} ${op.path}`;
 }
 
+/** A request's query as sent (`?page=1&page=2`: a list is the parameter once per value), or nothing. */
+export function queryString(query: RequestOptions['query']): string {
+  if (!query) return '';
+  const pairs = Object.entries(query).flatMap(([k, v]) =>
+    (Array.isArray(v) ? v : [v]).map((one) => [k, String(one)] as [string, string]),
+  );
+  return `?${new URLSearchParams(pairs).toString()}`;
+}
+
 /** The operation's path template with its parameters filled in, each encoded as a path segment. */
 export function filledPath(op: OperationEntry, params: Record<string, string | undefined> = {}): string {
   return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
@@ -119,6 +128,41 @@ export class Api {
     return this.send(op, op.method, filledPath(op, params), opts, params);
   }
 
+  /**
+   * What a request that got no answer (after the retries of 7.1) would have recorded: status 0, the
+   * reason as its text. Not a recorded exchange of the run: for a failure's bundle, so that `--replay`
+   * re-sends it too.
+   */
+  async unanswered(
+    operationId: string,
+    req: RequestOptions & { path?: Record<string, string> },
+    reason: string,
+  ): Promise<Exchange> {
+    const op = operationEntry(operationId);
+    const { path: params, ...opts } = req;
+    const path = filledPath(op, params) + queryString(opts.query);
+    const auth = opts.auth ?? 'key';
+    return {
+      seq: 0,
+      scenario: this.rec.scenario(),
+      operationId,
+      method: op.method,
+      path,
+      auth: auth === 'key' ? `key of ${this.account}` : auth === 'none' ? 'no key' : auth.label,
+      status: 0,
+      contentType: '',
+      headers: new Headers(),
+      body: undefined,
+      text: redact(`no answer: ${reason}`),
+      ms: 0,
+      problems: [{ kind: 'server_error', message: redact(`no answer: ${reason}`) }],
+      transients: 0,
+      request: await recordRequest(op.method, path, auth, opts, params),
+      baseUrl: this.baseUrl,
+      ...(opts.inputClasses && { inputClasses: opts.inputClasses }),
+    };
+  }
+
   /** A recorded request sent again as it was (--replay): its operation, method and path as recorded. */
   resend(operationId: string | undefined, request: RecordedRequest, opts: RequestOptions): Promise<Exchange> {
     const op = OPERATIONS.find((o) => o.operationId === operationId);
@@ -136,14 +180,7 @@ export class Api {
     const rateClass: RateClass = op?.rateClass ?? 'B';
     const startsVideo = op?.startsVideo ?? false;
     const videoId = params.video_id;
-    const qs = opts.query
-      ? '?' +
-        new URLSearchParams(
-          Object.entries(opts.query).flatMap(([k, v]) =>
-            (Array.isArray(v) ? v : [v]).map((one) => [k, String(one)] as [string, string]),
-          ),
-        ).toString()
-      : '';
+    const qs = queryString(opts.query);
     const auth = opts.auth ?? 'key';
     const label = auth === 'key' ? `key of ${this.account}` : auth === 'none' ? 'no key' : auth.label;
     const request = await recordRequest(method, path + qs, auth, opts, params);

@@ -29,7 +29,7 @@ import { terminalCase, type GeneratedCase } from './cases.ts';
 import { uploadPlanOf } from './form-oracle.ts';
 import { judgeCase } from './judge.ts';
 import { context, SHRINK_REQUESTS, type GenerationClock } from './scenarios.ts';
-import { sendCase } from './send.ts';
+import { sendCase, unansweredCase } from './send.ts';
 
 /** One request of the phase, with its answer (or why none came). */
 export interface BoundarySent {
@@ -50,6 +50,8 @@ export interface BoundaryFailure {
   exchange?: Exchange;
   message: string;
   shrinkRequests: number;
+  /** Why the request could not be shrunk to its parts (the credit guard). */
+  unshrunk?: string;
 }
 
 export interface BoundaryRecord {
@@ -149,16 +151,18 @@ function costOf(kind: BoundaryKind, p: PlanTarget): Partial<Cost> {
   const cases = casesOf(kind, planningContext(p, kind === 'sizes'), g).filter((c) => c.tier === 'edge' || tier.fits);
   const n = countOf(cases);
   const posts = cases.filter((c) => isPost(c)).length;
+  // The options of the convertible source, read once where the POSTs may go (the rows of 7.2 it decides).
+  const options = kind !== 'sizes' && p.profile !== 'read-only' && p.target.stateful ? 1 : 0;
   if (kind === 'positive')
     // Each accepted request is a credit, and its video is read until it ends (at least once).
-    return { A: n.A, credits: n.A, reads: n.A, upToA: true };
-  return { ...n, atRisk: posts, upTo: true, upToA: true };
+    return { A: n.A, B: options, credits: n.A, reads: n.A, upTo: true, upToA: true };
+  return { ...n, B: n.B + options, atRisk: posts, upTo: true, upToA: true };
 }
 
 /** What the phase knows of the target: the generated requests' context, the keys' plans, whether sizes go. */
-async function contextOf(s: Sender, sizes: boolean): Promise<BoundaryContext> {
+async function contextOf(s: Sender, sizes: boolean, withSource: boolean): Promise<BoundaryContext> {
   const t = s.run.target;
-  const g = await context(s, t.profile, t.profile !== 'read-only');
+  const g = await context(s, t.profile, withSource && t.profile !== 'read-only');
   return {
     contract: g.contract,
     target: t,
@@ -187,7 +191,7 @@ function verdict(c: GeneratedCase, ex: Exchange): string | undefined {
 
 /** How a failure's headline names its class and what came back: `page: 2^31 → 500`. */
 export function headline(bc: BoundaryCase, ex: Exchange | undefined): string {
-  return `${bc.classes.join(' + ')} → ${ex ? ex.status : 'no answer'}`;
+  return `${bc.classes.join(' + ')} → ${ex?.status ? ex.status : 'no answer'}`;
 }
 
 interface Lane {
@@ -203,7 +207,9 @@ async function sendOne(api: Api, bc: BoundaryCase): Promise<BoundarySent & { fai
   } catch (err) {
     if (err instanceof GuardRefusal) throw err;
     const message = (err as Error).message;
-    return { bc, error: message, failed: message };
+    // No answer (a hang): the request kept as an exchange of status 0, so that its bundle replays it.
+    const exchange = await unansweredCase(api, bc.case, message, bc.classes);
+    return { bc, error: message, exchange, failed: message };
   }
 }
 
@@ -230,12 +236,21 @@ async function runLane(lane: Lane, record: BoundaryRecord, deadline: number): Pr
     // class, and when none does, the request itself is (the classes fail only together).
     const smallest: Array<{ bc: BoundaryCase; exchange?: Exchange; message: string }> = [];
     let tried = 0;
+    let unshrunk: string | undefined;
     for (const part of bc.parts) {
       if (tried >= SHRINK_REQUESTS) break;
+      // A part another request was shrunk to already (a near miss rides in several): judged once.
+      const key = JSON.stringify(part.case);
+      if (record.failures.some((f) => JSON.stringify(f.smallest.case) === key)) {
+        smallest.push({ bc: part, message: 'the same as a failure above' });
+        continue;
+      }
       let p: Awaited<ReturnType<typeof sendOne>>;
       try {
         p = await sendOne(lane.api, part);
-      } catch {
+      } catch (err) {
+        // The credit guard: a create that may have spent a credit (a 5xx) stops every further one.
+        unshrunk = (err as GuardRefusal).reason;
         break;
       }
       tried++;
@@ -244,13 +259,16 @@ async function runLane(lane: Lane, record: BoundaryRecord, deadline: number): Pr
       if (partFailed) smallest.push({ bc: part, exchange: p.exchange, message: partFailed });
     }
     if (!smallest.length) smallest.push({ bc, exchange: one.exchange, message: failed });
-    for (const s of smallest)
+    const known = (c: BoundaryCase) =>
+      record.failures.some((f) => JSON.stringify(f.smallest.case) === JSON.stringify(c.case));
+    for (const s of smallest.filter((x) => !known(x.bc)))
       record.failures.push({
         smallest: s.bc,
         first: bc,
         ...(s.exchange && { exchange: s.exchange }),
         message: s.message,
         shrinkRequests: tried,
+        ...(unshrunk && s.bc === bc && { unshrunk }),
       });
   }
 }
@@ -302,7 +320,7 @@ export function boundaryScenarios(phaseEnd: GenerationClock): BoundaryScenarios 
       const out = record();
       if (!g) return out;
       const tier = valueTier({ target: t, profile: t.profile });
-      const cases = casesOf('refused', await contextOf(s, false), g);
+      const cases = casesOf('refused', await contextOf(s, false, true), g);
       out.tiers = {
         edge: cases.filter((c) => c.tier === 'edge').length,
         value: cases.filter((c) => c.tier === 'value').length,
@@ -329,7 +347,7 @@ export function boundaryScenarios(phaseEnd: GenerationClock): BoundaryScenarios 
       const g = s.run.target.generation;
       const out = record();
       if (!g) return out;
-      const cases = casesOf('sizes', await contextOf(s, true), g);
+      const cases = casesOf('sizes', await contextOf(s, true, false), g);
       out.tiers.edge = cases.length;
       if (!s.run.target.accountPlans?.main)
         out.notes.push(
@@ -352,7 +370,7 @@ export function boundaryScenarios(phaseEnd: GenerationClock): BoundaryScenarios 
       const g = s.run.target.generation;
       const out = record();
       if (!g) return out;
-      const cases = casesOf('positive', await contextOf(s, s.selected(sizes)), g);
+      const cases = casesOf('positive', await contextOf(s, s.selected(sizes), true), g);
       out.tiers.edge = cases.length;
       const created: Array<{ sent: BoundarySent; id: string }> = [];
       for (const bc of cases) {

@@ -285,8 +285,8 @@ export function generatedScenarios(phaseEnd: GenerationClock = generationClock()
       const ops = posts().filter((o) => !g.operations || g.operations.includes(o.operationId));
       const n = creditRuns(g.examples, p.budget) * ops.length;
       // Each is a start (class A) and a credit when accepted, its video read until it ends; at most (a
-      // source, a setting, may be missing).
-      return { A: n, credits: n, reads: n, upToA: true };
+      // source, a setting, may be missing). The convertible source's options are read once first.
+      return { A: n, B: 1, credits: n, reads: n, upTo: true, upToA: true };
     },
     send: async (s) => {
       const g = generationOf(s.run.target);

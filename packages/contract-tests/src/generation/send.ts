@@ -51,3 +51,15 @@ export async function sendCase(api: Api, c: GeneratedCase, inputClasses?: string
     await Promise.all(temporary.map((t) => t.remove()));
   }
 }
+
+/** The exchange a case that got no answer would have recorded (status 0): for a failure's replay bundle. */
+export async function unansweredCase(
+  api: Api,
+  c: GeneratedCase,
+  reason: string,
+  inputClasses?: string[],
+): Promise<Exchange> {
+  const { request, temporary } = await requestOf(c);
+  await Promise.all(temporary.map((t) => t.remove()));
+  return api.unanswered(c.operationId, { ...request, ...(inputClasses && { inputClasses }) }, reason);
+}
