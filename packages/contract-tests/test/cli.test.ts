@@ -16,7 +16,9 @@ describe('videogen-contract (dist/cli.js)', () => {
     );
     // The hand-written scenarios' 5 credits, the boundary phase's 3 valid requests and one random one per POST.
     expect(r.summary).toMatch(/^Credits spent: 10;/m);
-    expect(r.summary).toMatch(/^Boundary phase: \d+ classes of input over 6 operations \(\d+ class-requests.*\), 0 failing$/m);
+    expect(r.summary).toMatch(
+      /^Boundary phase: \d+ classes of input over 6 operations \(\d+ class-requests.*\), 0 failing$/m,
+    );
     expect(r.summary).toMatch(/^ {2}pass {2}boundary_upload_sizes {2}— 10 requests, 10 classes of input$/m);
     expect(r.out).toContain(r.summary.trim().split('\n').at(-1));
     expect((r.junit.match(/<testcase /g) ?? []).length).toBeGreaterThan(100);
@@ -100,7 +102,9 @@ describe('videogen-contract (dist/cli.js)', () => {
     for (const p of ['read-only', 'no-credit', 'full'])
       expect(r.out).toMatch(new RegExp(`^${p}: \\d+ checks run, \\d+ skipped`, 'm'));
     expect(r.out).toMatch(/credits: 10; at most 11/);
-    expect(r.out).toMatch(/^ {2}boundary phase \(deterministic, before the random requests, within --max-time 120 s\): at most \d+ class-A and \d+ class-B requests, [\d.]+ s at this target's pace$/m);
+    expect(r.out).toMatch(
+      /^ {2}boundary phase \(deterministic, before the random requests, within --max-time 120 s\): at most \d+ class-A and \d+ class-B requests, [\d.]+ s at this target's pace$/m,
+    );
     expect(r.out).toMatch(/^ {4}with its value tier \(\d+ requests/m);
     expect(r.out).toMatch(/^ {2}generated requests spend at most 5 of the 10 credits above/m);
     // The sandbox a run starts runs 100× faster: the floor is said at its pace, and at real time.

@@ -11,8 +11,7 @@ import type { RunningSandbox } from '@videogen/sandbox';
 import { PROFILES, type Profile } from '../src/shapes.ts';
 import { GENERATIVE_FAULTS, startFaultServer } from './generative-faults.ts';
 import { failures, runSuite, SELF_TEST_TIME_SCALE } from './harness.ts';
-import { measureGroup, type ClassResult } from './power/measure.ts';
-import { operationEntry } from '../src/engine/http.ts';
+import { faultGroups, measureGroup, type ClassResult } from './power/measure.ts';
 import { powerTable } from './power/table.ts';
 
 /** The seed of the self-test's generated requests (harness.ts generation()). */
@@ -51,13 +50,7 @@ describe('generative faults', () => {
   it('a default run (default seed) finds at least 95 % in the full and no-credit profiles, each class by the boundary phase, with no false failure', async () => {
     const runs: ClassResult[] = [];
     const profiles: Profile[] = ['full', 'no-credit'];
-    // As few runs as keep the classes from hiding each other: the GET classes together, the POST classes
-    // together, and each class whose 500 may have spent a credit in a run of its own (GenerativeFault.alone:
-    // the credit guard sends no create once the run's credits may be spent). A class found among others
-    // is found alone: the others' answers can only stop requests, never add one.
-    const gets = GENERATIVE_FAULTS.filter((f) => operationEntry(f.operation).method === 'GET');
-    const posts = GENERATIVE_FAULTS.filter((f) => !gets.includes(f));
-    const groups = [gets, posts.filter((f) => !f.alone), ...posts.filter((f) => f.alone).map((f) => [f])];
+    const groups = faultGroups(GENERATIVE_FAULTS);
     for (const profile of profiles)
       for (const group of groups) {
         // The uploads at the plans' limits (hundreds of megabytes) only in the run of the class they show.

@@ -12,6 +12,7 @@ import type { RunningSandbox } from '@videogen/sandbox';
 import { checkId, type Check } from '../../src/engine/catalogue.ts';
 import type { RunResult } from '../../src/engine/runner.ts';
 import type { AttemptLimits, Profile, TargetConfig } from '../../src/shapes.ts';
+import { operationEntry } from '../../src/engine/http.ts';
 import { startFaultServer, type GenerativeFault } from '../generative-faults.ts';
 import { generation, runSuite } from '../harness.ts';
 
@@ -149,4 +150,17 @@ export async function measureGroup(
   } finally {
     await server.close();
   }
+}
+
+/**
+ * As few runs as keep the classes from hiding each other: the GET classes together, the POST classes
+ * together, and each class whose 500 may have spent a credit in a run of its own (GenerativeFault.alone:
+ * the credit guard sends no create once the run's credits may be spent). A class found among others is
+ * found alone (the others' answers can only stop requests, never add one): the share measured so is a
+ * lower bound of the share a run of each class alone finds.
+ */
+export function faultGroups(faults: readonly GenerativeFault[]): GenerativeFault[][] {
+  const gets = faults.filter((f) => operationEntry(f.operation).method === 'GET');
+  const posts = faults.filter((f) => !gets.includes(f));
+  return [gets, posts.filter((f) => !f.alone), ...posts.filter((f) => f.alone).map((f) => [f])].filter((g) => g.length);
 }

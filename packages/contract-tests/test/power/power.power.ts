@@ -1,14 +1,14 @@
 // `npm run power -w @videogen/contract-tests`: the measured power of a default run against the embedded
 // sandbox, per class of input and profile, with the default seed and over random seeds (SEEDS, default
-// 20): the table of issue 34 item 2, printed and written to test-results/power.md. Long: every class is a
-// server and a run of its own, 3 profiles × (1 + SEEDS) runs per class (see measure.ts for what a run is).
+// 20): the table of issue 34 item 2, printed and written to test-results/power.md. Long: a default run per
+// group of classes (measure.ts faultGroups), profile and seed, each as `--only` its operations judges them.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { it } from 'vitest';
 import { startSandboxTarget } from '../../src/cli/launch.ts';
 import type { Profile } from '../../src/shapes.ts';
 import { GENERATIVE_FAULTS } from '../generative-faults.ts';
 import { SELF_TEST_TIME_SCALE } from '../harness.ts';
-import { measureClass, type ClassResult } from './measure.ts';
+import { faultGroups, measureGroup, type ClassResult } from './measure.ts';
 import { powerTable } from './table.ts';
 
 const DEFAULT_SEED = 1;
@@ -29,12 +29,13 @@ it(
     try {
       for (const seed of seeds)
         for (const profile of PROFILES)
-          for (const fault of GENERATIVE_FAULTS) {
-            const r = await measureClass(sandbox, fault, profile, seed);
-            runs.push(r);
-            process.stderr.write(
-              `seed ${seed} ${profile} ${fault.id}: ${r.outOfProfile ? 'out of profile' : r.found ? `found (${r.phase}, request ${r.firstAt})` : 'NOT FOUND'} ${r.seconds.toFixed(1)} s${r.unexplained.length ? ` UNEXPLAINED ${r.unexplained.join('; ')}` : ''}\n`,
-            );
+          for (const group of faultGroups(GENERATIVE_FAULTS)) {
+            const measured = await measureGroup(sandbox, group, profile, seed);
+            runs.push(...measured);
+            for (const r of measured)
+              process.stderr.write(
+                `seed ${seed} ${profile} ${r.fault.id}: ${r.outOfProfile ? 'out of profile' : r.found ? `found (${r.phase}, request ${r.firstAt})` : 'NOT FOUND'} ${r.seconds.toFixed(1)} s${r.unexplained.length ? ` UNEXPLAINED ${r.unexplained.join('; ')}` : ''}\n`,
+              );
           }
     } finally {
       await sandbox.close();
