@@ -41,6 +41,8 @@ export interface BoundarySent {
   shrinking?: boolean;
   /** A status read of the video an accepted request created, at the end of its polling. */
   terminal?: { case: GeneratedCase; exchange: Exchange };
+  /** Why its answer fails, when it does (the checks judge it again, with the mismatches). */
+  failed?: string;
 }
 
 export interface BoundaryFailure {
@@ -199,7 +201,7 @@ interface Lane {
   api: Api;
 }
 
-async function sendOne(api: Api, bc: BoundaryCase): Promise<BoundarySent & { failed?: string }> {
+async function sendOne(api: Api, bc: BoundaryCase): Promise<BoundarySent> {
   try {
     const exchange = await sendCase(api, bc.case, bc.classes);
     const failed = verdict(bc.case, exchange);
@@ -213,6 +215,24 @@ async function sendOne(api: Api, bc: BoundaryCase): Promise<BoundarySent & { fai
   }
 }
 
+/** Sends a case and records it; the guard's reason when the credit guard kept it from going (noted in the record). */
+async function sendRecorded(
+  api: Api,
+  bc: BoundaryCase,
+  record: BoundaryRecord,
+  shrinking = false,
+): Promise<BoundarySent | { stopped: string }> {
+  try {
+    const one = await sendOne(api, bc);
+    record.sent.push(shrinking ? { ...one, shrinking } : one);
+    return one;
+  } catch (err) {
+    const stopped = (err as GuardRefusal).reason;
+    record.notes.push(`stopped: ${stopped}`);
+    return { stopped };
+  }
+}
+
 /** Sends a lane's cases in order, judging each; a failure is shrunk to the first of its parts that still fails. */
 async function runLane(lane: Lane, record: BoundaryRecord, deadline: number): Promise<void> {
   for (const [i, bc] of lane.cases.entries()) {
@@ -222,15 +242,9 @@ async function runLane(lane: Lane, record: BoundaryRecord, deadline: number): Pr
       );
       return;
     }
-    let one: Awaited<ReturnType<typeof sendOne>>;
-    try {
-      one = await sendOne(lane.api, bc);
-    } catch (err) {
-      record.notes.push(`stopped: ${(err as GuardRefusal).reason}`);
-      return;
-    }
-    const { failed, ...sent } = one;
-    record.sent.push(sent);
+    const one = await sendRecorded(lane.api, bc, record);
+    if ('stopped' in one) return;
+    const failed = one.failed;
     if (!failed) continue;
     // Shrunk: each part (one class each) sent alone; every part that still fails is a failure of its own
     // class, and when none does, the request itself is (the classes fail only together).
@@ -245,18 +259,14 @@ async function runLane(lane: Lane, record: BoundaryRecord, deadline: number): Pr
         smallest.push({ bc: part, message: 'the same as a failure above' });
         continue;
       }
-      let p: Awaited<ReturnType<typeof sendOne>>;
-      try {
-        p = await sendOne(lane.api, part);
-      } catch (err) {
+      const p = await sendRecorded(lane.api, part, record, true);
+      if ('stopped' in p) {
         // The credit guard: a create that may have spent a credit (a 5xx) stops every further one.
-        unshrunk = (err as GuardRefusal).reason;
+        unshrunk = p.stopped;
         break;
       }
       tried++;
-      const { failed: partFailed, ...partSent } = p;
-      record.sent.push({ ...partSent, shrinking: true });
-      if (partFailed) smallest.push({ bc: part, exchange: p.exchange, message: partFailed });
+      if (p.failed) smallest.push({ bc: part, exchange: p.exchange, message: p.failed });
     }
     if (!smallest.length) smallest.push({ bc, exchange: one.exchange, message: failed });
     const known = (c: BoundaryCase) =>
@@ -374,24 +384,17 @@ export function boundaryScenarios(phaseEnd: GenerationClock): BoundaryScenarios 
       out.tiers.edge = cases.length;
       const created: Array<{ sent: BoundarySent; id: string }> = [];
       for (const bc of cases) {
-        let one: Awaited<ReturnType<typeof sendOne>>;
-        try {
-          one = await sendOne(s.main, bc);
-        } catch (err) {
-          out.notes.push(`stopped: ${(err as GuardRefusal).reason}`);
-          break;
-        }
-        const { failed, ...sent } = one;
-        out.sent.push(sent);
-        if (failed)
+        const sent = await sendRecorded(s.main, bc, out);
+        if ('stopped' in sent) break;
+        if (sent.failed)
           out.failures.push({
             smallest: bc,
             first: bc,
-            ...(one.exchange && { exchange: one.exchange }),
-            message: failed,
+            ...(sent.exchange && { exchange: sent.exchange }),
+            message: sent.failed,
             shrinkRequests: 0,
           });
-        const id = idOf(one.exchange);
+        const id = idOf(sent.exchange);
         if (id) {
           s.run.created.push(id);
           created.push({ sent, id });
