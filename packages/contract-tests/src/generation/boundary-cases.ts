@@ -457,9 +457,13 @@ function generationCases(ctx: BoundaryContext, operationId: string): BoundaryCas
   const lists = fields.map((f) => ({ f, exts: fieldExtensions(f, plan) }));
   const forms = Math.max(...lists.map((l) => l.exts.length));
   for (let k = 0; k < forms; k++) {
-    const parts: FormPart[] = [...v];
-    const classes: string[] = [];
-    const shrink: Array<[string, FormPart[]]> = [];
+    // The last form goes without its setting (the one required field missing): refused for that alone.
+    const missing = k === forms - 1 && v.length > 0;
+    const parts: FormPart[] = missing ? [] : [...v];
+    const classes: string[] = missing ? ['video_setting_id: missing'] : [];
+    const shrink: Array<[string, FormPart[]]> = missing
+      ? [['video_setting_id: missing', [{ name: 'text', value: 'boundary' }]]]
+      : [];
     for (const { f, exts } of lists) {
       if (k >= exts.length && k > 1) continue;
       let name = `boundary${exts[k % exts.length]}`;
@@ -503,8 +507,6 @@ function generationCases(ctx: BoundaryContext, operationId: string): BoundaryCas
       push(classes, 'value', parts);
     }
   }
-  // The required setting missing, on a valid combination.
-  push(['video_setting_id: missing'], 'value', [{ name: 'text', value: 'boundary' }]);
   // A known setting's id in capitals and with spaces, on a form of no valid combination (refused whatever the id).
   const someSetting = Object.values(ctx.settings)[0];
   if (someSetting) {
