@@ -1,10 +1,11 @@
 // --plan: what a run would send, spend and wait, per profile, from the declarations of the catalogue
 // (engine/selection.ts): the same selection the run follows. Nothing is sent.
-import { MAX_RUNNING, pacingFloorMs, POLLING, RATE_LIMITS, UPLOAD_LIMITS } from '@videogen/openapi/rules';
+import { MAX_RUNNING, pacingFloorMs, POLLING, RATE_LIMITS } from '@videogen/openapi/rules';
 import { requestLine } from '../engine/http.ts';
 import { select, type Selection } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
 import { BOUNDARY_PHASE, BOUNDARY_UPLOADS, valueTier } from '../generation/boundary.ts';
+import { LARGEST_UPLOAD } from '../generation/form-oracle.ts';
 import { SHRINK_REQUESTS } from '../generation/scenarios.ts';
 import { DISCOVERY } from '../scenarios/discovery.ts';
 import type { PreflightResult } from '../preflight.ts';
@@ -60,7 +61,7 @@ function boundaryLines(p: Selection, target: TargetConfig): string[] {
         : `    without its value tier (${tier.value} requests: every other enum value, every combination with every extension): ${secs(tier.allMs)} at this pace, past --max-time (--max-time ${Math.ceil(tier.allMs / 1000)} sends it)`
       : '',
     uploads
-      ? `    uploads at and one byte past each plan's size limit: ${uploads.cost.A + uploads.cost.apartA} (up to ${Math.max(...Object.values(UPLOAD_LIMITS).flatMap((l) => Object.values(l.maxBytes))) / 1e6} MB each)`
+      ? `    uploads at and one byte past each plan's size limit: ${uploads.cost.A + uploads.cost.apartA} (up to ${LARGEST_UPLOAD / 1e6} MB each)`
       : '',
     credits
       ? `    then ${credits} request${credits === 1 ? '' : 's'} at the edges the interface says are valid (a credit each), each followed to its end`

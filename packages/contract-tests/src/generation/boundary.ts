@@ -26,7 +26,7 @@ import type { Cost, Exchange, GenerationSettings, TargetConfig } from '../shapes
 import { combinationKeys } from './arbitraries.ts';
 import { boundaryCases, positiveCases, type BoundaryCase, type BoundaryContext, type Tier } from './boundary-cases.ts';
 import { terminalCase, type GeneratedCase } from './cases.ts';
-import { uploadPlanOf } from './form-oracle.ts';
+import { LARGEST_UPLOAD, uploadPlanOf } from './form-oracle.ts';
 import { judgeCase } from './judge.ts';
 import { context, SHRINK_REQUESTS, type GenerationClock } from './scenarios.ts';
 import { sendCase, unansweredCase } from './send.ts';
@@ -349,7 +349,7 @@ export function boundaryScenarios(phaseEnd: GenerationClock): BoundaryScenarios 
     generated: true,
     needs: [
       need.profile('no-credit', 'uploads past the size limits (POST requests)'),
-      need.uploads('uploads of up to 180 MB at and one byte past each plan’s limit'),
+      need.uploads(`uploads of up to ${LARGEST_UPLOAD / 1e6} MB at and one byte past each plan’s limit`),
       need.stateful('it does not check upload sizes (x-upload-limits is an extension)'),
     ],
     cost: (p) => costOf('sizes', p),

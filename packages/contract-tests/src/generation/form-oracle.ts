@@ -35,6 +35,9 @@ export function maxBytesOf(field: FileField, plan?: UploadPlan): number {
 
 export const MAX_IMAGES = UPLOAD_LIMITS.image_files.maxItems;
 
+/** The largest file any field takes on any plan (bytes). */
+export const LARGEST_UPLOAD = Math.max(...Object.values(UPLOAD_LIMITS).flatMap((l) => Object.values(l.maxBytes)));
+
 export interface FormVerdict {
   /** Why the interface refuses it (empty: it does not). */
   faults: string[];
