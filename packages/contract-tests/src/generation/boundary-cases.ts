@@ -533,13 +533,17 @@ function sizeCases(ctx: BoundaryContext, operationId: string): BoundaryCase[] {
   ];
   if (ctx.otherKey && ctx.plans.other && ctx.plans.other !== ctx.plans.main)
     accounts.push({ account: 'other', plans: [ctx.plans.other] });
+  // Each limit once per account, and a field's limit that every plan shares (10 MB an image) once.
+  const shared = new Set<string>();
   for (const { account, plans } of accounts) {
     const done = new Set<number>();
     for (const plan of plans)
       for (const field of Object.keys(UPLOAD_LIMITS) as FileField[]) {
         const limit = maxBytesOf(field, plan);
-        if (done.has(limit)) continue;
+        const everyPlan = UPLOAD_PLANS.every((p) => maxBytesOf(field, p) === limit);
+        if (done.has(limit) || (everyPlan && shared.has(field))) continue;
         done.add(limit);
+        if (everyPlan) shared.add(field);
         const ext = extensionsOf(field)[0];
         for (const [size, cls] of [
           [limit, `size at the ${plan} plan's limit (${limit} bytes)`],
