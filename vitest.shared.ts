@@ -18,6 +18,11 @@ export const TAGS = [
   },
   { name: 'full/replicas', description: 'the replica matrix: many processes of one account, sharing Redis' },
   {
+    name: 'full/clone',
+    description:
+      'a fresh clone of the repository, installed offline from npm’s cache, where the documented commands run',
+  },
+  {
     name: 'full/matrix',
     description:
       'whole contract runs repeated over a matrix: both personalities under every limiter style, one per deliberate break',

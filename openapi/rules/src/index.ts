@@ -78,3 +78,18 @@ export {
   type MaybePromise,
 } from './pacer-store.js';
 export { keyFingerprint, scheduleName } from './accounts.js';
+export { timeScaleOf } from './time-scale.js';
+export {
+  baseUrlProblem,
+  describeProbe,
+  isTheApi,
+  PROBE_PATH,
+  probeErrorCode,
+  readProbe,
+  settingOf,
+  unreachable,
+  type BaseUrlOptions,
+  type ProbeAnswer,
+  type ProbeReading,
+  type ProbeSend,
+} from './base-url.js';

@@ -36,3 +36,12 @@ declare class ReadableStream<T> {
   getReader(): ReadableStreamDefaultReader<T>;
   cancel(reason?: unknown): Promise<void>;
 }
+// URLs (base-url.ts): a redirect's target resolved against the probe's URL, a host named in a message.
+declare class URL {
+  constructor(url: string, base?: string);
+  readonly href: string;
+  readonly host: string;
+  readonly hostname: string;
+  readonly port: string;
+  readonly protocol: string;
+}

@@ -74,7 +74,11 @@ export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = p
       );
     }
   }
-  Object.assign(facts, { plan, baseUrl: baseUrl ?? 'the service' });
+  Object.assign(facts, {
+    plan,
+    baseUrl: baseUrl ?? 'the service',
+    urlSource: opts.baseUrl ? '--base-url' : 'VIDEO_API_BASE_URL',
+  });
   const apiKey = env.VIDEO_API_KEY;
   if (!apiKey) {
     throw new CliError(

@@ -122,7 +122,7 @@ describe('generate → wait → download', () => {
     expect(r.stderr).toMatch(/Downloading .*: 100%/);
   });
 
-  it('generates from a PDF without waiting, then wait and download ID DIR as separate commands', async () => {
+  it("generates from a PDF without waiting, then wait and download ID DIR/ as separate commands (DIR/ made when missing, as the README's ./videos/)", async () => {
     const pdf = join(dir, 'deck.pdf');
     writeFileSync(pdf, Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 32)]));
     const g = await run(['generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', pdf], acme());
@@ -136,10 +136,11 @@ describe('generate → wait → download', () => {
     expect(w.code).toBe(0);
     expect(w.stdout).toMatch(/^status\s+completed$/m);
 
-    const d = await run(['download', id!, dir, '--json'], acme());
-    expect(d.code).toBe(0);
+    const videos = join(dir, 'videos');
+    const d = await run(['download', id!, `${videos}/`, '--json'], acme());
+    expect(d.code, d.stderr).toBe(0);
     const saved = JSON.parse(d.stdout);
-    expect(saved.path).toBe(join(dir, `${id}.mp4`));
+    expect(saved.path).toBe(join(videos, `${id}.mp4`));
     expect(isMp4(readFileSync(saved.path))).toBe(true);
   });
 

@@ -184,6 +184,32 @@ describe('documented errors and exit codes', () => {
     expect(other.code).toBe(4);
   });
 
+  it('a base URL without /v1 → 2, with the fix (the diagnosis the contract suite\'s preflight gives), never "check the id"', async () => {
+    const origin = new URL(sandbox.baseUrl).origin;
+    const r = await run(['settings'], { key: SANDBOX_KEYS.acme, baseUrl: origin });
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(
+      new RegExp(
+        `^videogen: ${origin} is not the API \\(GET /video-settings/ answered 404 .*\\): is /v1 missing\\? ${origin}/v1 answers as the API: use VIDEO_API_BASE_URL=${origin}/v1$`,
+      ),
+    );
+    const flag = await run(['--base-url', origin, 'list', '--json'], { key: SANDBOX_KEYS.acme });
+    expect(flag.code).toBe(2);
+    expect(JSON.parse(flag.stdout)).toMatchObject({ error: { code: 'NOT_THE_API', exit_code: 2 } });
+    expect(oneLine(flag.stderr)).toMatch(new RegExp(`use --base-url ${origin}/v1$`));
+  });
+
+  it("the README's setting id with another account's key → 2, saying that setting ids are per account", async () => {
+    const r = await run(
+      ['generate', '--setting', FIXTURES.acme.settings.text, '--text', 'hi'],
+      as(SANDBOX_KEYS.globex),
+    );
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(
+      /is not one of this account's settings: setting ids are per account .*: list yours with "videogen settings"\.$/,
+    );
+  });
+
   it('out of credit → 5', async () => {
     const r = await run(
       ['generate', '--setting', FIXTURES.umbrella.settings.text, '--text', 'hi'],

@@ -5,10 +5,12 @@ import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import {
   BODY_LIMITS,
   keyFingerprint,
+  POLLING,
   PRODUCTION_BASE_URL,
   type PacerStore,
   type ScheduleSnapshot,
   scheduleName,
+  timeScaleOf,
 } from '@videogen/openapi/rules';
 import { APIPromise } from './api-promise.js';
 import { type Clock, realClock } from './clock.js';
@@ -171,7 +173,24 @@ export function createClient(options: ClientOptions = {}) {
     check: (id) => videos.get(id),
     log,
   });
-  const core = createCore({ baseUrl, key, send, now: () => clock.now() });
+  // The target's own pace, as its answers state it (a sandbox started with --time-scale): polling follows
+  // it, so that a video of a 60× sandbox is not waited for at the real service's 10 s per status read.
+  const target = { timeScale: 1 };
+  const learn = (res: Response) => {
+    const scale = timeScaleOf(res.headers.get('ratelimit-policy'));
+    if (scale) target.timeScale = scale;
+  };
+  const core = createCore({
+    baseUrl,
+    key,
+    send: async (out, o) => {
+      const sent = await send(out, o);
+      if (o?.pace !== false && out.method === 'GET') learn(sent.response);
+      return sent;
+    },
+    now: () => clock.now(),
+  });
+  const pollEvery = () => POLLING.intervalMs / target.timeScale;
   const settings = new Settings(core);
   const videos = new Videos(core, settings, plan);
   const conversions = new Conversions(core);
@@ -202,18 +221,18 @@ export function createClient(options: ClientOptions = {}) {
     convert: (id: string, target: ConversionTarget, o?: ConvertOptions) => conversions.create(id, target, o),
     /** Polls until completed (x-polling: every 10 s, 600 s at most by default). */
     waitForVideo: (id: string, o?: WaitOptions): APIPromise<Video> =>
-      APIPromise.from(waitForVideo((i, ro) => videos.get(i, ro), clock, id, o)),
+      APIPromise.from(waitForVideo((i, ro) => videos.get(i, ro), clock, id, o, pollEvery)),
     generateAndWait: (input: GenerateInput, o: WaitOptions & GenerateOptions = {}): APIPromise<Video> =>
       APIPromise.from(
         videos
           .generate(input, { ...o, timeoutMs: undefined })
-          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o)),
+          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o, pollEvery)),
       ),
     convertAndWait: (id: string, target: ConversionTarget, o: WaitOptions = {}): APIPromise<Video> =>
       APIPromise.from(
         conversions
           .create(id, target, { ...o, timeoutMs: undefined })
-          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o)),
+          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o, pollEvery)),
       ),
     /**
      * The account's pacing schedule as it stands (no request is sent, no place taken): requests in

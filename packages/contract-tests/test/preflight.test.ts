@@ -3,7 +3,10 @@
 // line, nothing judged, no report that reads as failures (issue 26: a lost secret went green, a typo in
 // the URL took 194 s to fail 28 checks). Asserted by exit code and message, never by a duration. The
 // pacing proxy's --target the same way.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxTarget } from '../src/cli/launch.ts';
 import { freePort } from '../src/cli/launch.ts';
@@ -68,6 +71,20 @@ describe('the preflight: an operator mistake stops the run before any check (exi
       await cli([], target({ VIDEO_API_KEY: undefined })),
       /^videogen-contract: no API key: set VIDEO_API_KEY .*--keyless/,
     );
+  });
+
+  it("a later run stopped by the preflight leaves the last run's report.html and junit.xml as they were", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'contract-earlier-'));
+    mkdirSync(join(dir, 'test-results'));
+    const earlier = {
+      'test-results/report.html': '<p>the earlier run</p>',
+      'junit.xml': '<testsuites name="earlier"/>',
+    };
+    for (const [file, text] of Object.entries(earlier)) writeFileSync(join(dir, file), text);
+    const r = await cli([], target({ VIDEO_API_KEY: 'contract-wrong-key-0123' }), { dir });
+    expect(r.code).toBe(2);
+    for (const [file, text] of Object.entries(earlier)) expect(readFileSync(join(dir, file), 'utf8'), file).toBe(text);
+    expect(r.summary).toMatch(/nothing was judged; the other reports are the last run's/);
   });
 
   it('a key the target rejects: one request, then stop', async () => {
