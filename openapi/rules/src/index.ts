@@ -71,6 +71,8 @@ export {
   type PacerStore,
   type ScheduleSnapshot,
   type TakeRequest,
+  type Waiting,
+  type WaitingNote,
   type TakeResult,
   type Lesson,
   type Settlement,
@@ -79,6 +81,14 @@ export {
 } from './pacer-store.js';
 export { keyFingerprint, scheduleName } from './accounts.js';
 export { timeScaleOf } from './time-scale.js';
+export {
+  ANNOUNCED_WAIT_MS,
+  pacingReason,
+  waitLine,
+  type PaceOfClass,
+  type WaitNotice,
+  type WaitReason,
+} from './waits.js';
 export {
   baseUrlProblem,
   describeProbe,

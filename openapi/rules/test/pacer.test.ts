@@ -301,6 +301,24 @@ describe('Pacer', () => {
     expect(store.size).toBe(0);
   });
 
+  it('lists who waits, and for what, while the pacer holds them (inspect, as `videogen pacing` shows it); told before the wait', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    (await pacer.acquire({ rateClass: 'B' })).settle({ status: 429, headers: { 'retry-after': '30' } });
+    const told: unknown[] = [];
+    const held = pacer.acquire({ rateClass: 'B', onWait: (w) => told.push(w) });
+    await new Promise((r) => setImmediate(r));
+    // Told before each sleep (a settle elsewhere wakes it to look again: the client says a reason once).
+    expect(told[0]).toEqual({ waitMs: 30_000, reason: 'server' });
+    expect((await pacer.inspect()).waiting).toEqual([
+      { rateClass: 'B', startsVideo: false, reason: 'server', forMs: 0 },
+    ]);
+    clock.advance(5000);
+    expect((await pacer.inspect()).waiting).toEqual([expect.objectContaining({ forMs: 5000 })]);
+    (await clock.run(held)).settle({ status: 200 });
+    expect((await pacer.inspect()).waiting).toEqual([]);
+  });
+
   it('shows the schedule as it stands (inspect): places in flight, answers, waits, running videos', async () => {
     const clock = virtualClock();
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
@@ -312,6 +330,7 @@ describe('Pacer', () => {
       startsInFlight: 0,
       fullForMs: 0,
       processes: 1,
+      waiting: [],
     });
     (await pacer.acquire({ rateClass: 'A', startsVideo: true })).settle({ status: 200, video_id: 'v1' });
     (await pacer.acquire({ rateClass: 'B' })).settle({ status: 429, headers: { 'retry-after': '30' } });

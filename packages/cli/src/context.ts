@@ -1,5 +1,5 @@
 import { createClient } from '@videogen/client';
-import { PLANS, pathParameterProblem, type Plan } from '@videogen/openapi/rules';
+import { PLANS, pathParameterProblem, type Plan, waitLine } from '@videogen/openapi/rules';
 import { CliError, usageError, type ErrorContext } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
@@ -50,6 +50,8 @@ export interface Context {
   bodyDeadlineMs?: number;
 }
 
+const capitalized = (line: string) => line.charAt(0).toUpperCase() + line.slice(1);
+
 export function parsePlan(value: string | undefined): Plan | undefined {
   if (value === undefined || value === '') return undefined;
   const plan = value.toLowerCase() as Plan;
@@ -94,6 +96,9 @@ export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = p
       apiKey,
       baseUrl,
       plan,
+      // Every wait of a second or more, said before it is slept, as a plain line of the progress (stderr;
+      // none with --quiet): the account's limits, the server's Retry-After, a retry's backoff.
+      onWait: (notice) => progress.info(capitalized(waitLine(notice))),
       timeoutMs: ms(opts.requestTimeout),
       bodyTimeoutMs: ms(opts.bodyTimeout),
       bodyDeadlineMs: ms(opts.bodyDeadline),

@@ -11,6 +11,8 @@ import {
   type ScheduleSnapshot,
   scheduleName,
   timeScaleOf,
+  type WaitNotice,
+  waitLine,
 } from '@videogen/openapi/rules';
 import { APIPromise } from './api-promise.js';
 import { type Clock, realClock } from './clock.js';
@@ -92,9 +94,17 @@ export interface ClientOptions {
   logger?: Logger | TrafficLogger;
   /**
    * Default: VIDEO_API_LOG, else `off` (with a `logger` and neither: `info`, or `debug` for a function).
-   * Shared pacing's two lines (Redis lost, back) reach stderr when neither a level nor a logger is given.
+   * Shared pacing's two lines (Redis lost, back) and every wait of a second or more (a `warn` line saying
+   * what it waits for) reach stderr when neither a level nor a logger is given.
    */
   logLevel?: LogLevel;
+  /**
+   * Told before every wait of a second or more, pacing or a retry, with what it waits for (the account's
+   * rate limit, its running videos, the server's Retry-After, a backoff): `{ waitMs, kind, call, reason }`.
+   * Given, it replaces the default `warn` line (the CLI prints its own). Status polling is not announced:
+   * `waitForVideo`'s waits are the ones its caller asked for (its `onProgress` sees each status read).
+   */
+  onWait?: (notice: WaitNotice) => void;
 }
 
 /**
@@ -147,6 +157,13 @@ export function createClient(options: ClientOptions = {}) {
   // lines (Redis away, Redis back) reach stderr even when no log was asked for; a level or a logger
   // given decides for them as for every other line.
   const pacingLog = createLog({ ...logOptions, unset: 'info' });
+  // A wait of a second or more is said before it is slept, with what it waits for: by default a warn
+  // line that reaches stderr even when no log was asked for (a level or a logger given decides); or
+  // the caller's onWait (the CLI prints a plain line).
+  const waitLog = createLog({ ...logOptions, unset: 'warn' });
+  const announce =
+    options.onWait ??
+    ((n: WaitNotice) => waitLog.warn?.({ call: n.call, kind: n.kind, waitMs: Math.round(n.waitMs) }, waitLine(n)));
   const store = options.pacingStore ?? (pacingUrl ? sharedPacingStore(pacingUrl, pacingLog) : undefined);
   const dispatcher = options.fetchOptions?.dispatcher ?? envProxyDispatcher(env);
   const fetchOptions = dispatcher ? { ...options.fetchOptions, dispatcher } : options.fetchOptions;
@@ -172,6 +189,7 @@ export function createClient(options: ClientOptions = {}) {
     pacer,
     check: (id) => videos.get(id),
     log,
+    announce,
   });
   // The target's own pace, as its answers state it (a sandbox started with --time-scale): polling follows
   // it, so that a video of a 60× sandbox is not waited for at the real service's 10 s per status read.

@@ -161,8 +161,13 @@ describe('--plan against a target whose limits run faster than real time', () =>
     requests = 0;
     const r = await cli(['--plan'], target({ VIDEO_API_BASE_URL: counted.baseUrl, CONTRACT_TIME_SCALE: undefined }));
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/only the preflight sent \(4 requests, no credit\)/);
-    expect(requests).toBe(4);
+    // One GET per key, and GET /_sandbox/clock: its keys are the sandbox's documented ones, so it is asked
+    // whether it is one (it is, and says which account the key is).
+    expect(r.out).toMatch(/only the preflight sent \(5 requests, no credit\)/);
+    expect(requests).toBe(5);
+    expect(r.out).toMatch(
+      /Preflight: the target is a videogen sandbox \(GET \/_sandbox\/clock: the key is account acme's\)/,
+    );
     expect(r.out).toMatch(/the target runs 100× faster than real time, read from its RateLimit-Policy/);
     expect(r.out).toMatch(
       /^ {2}floor wall time: [\d.]+ s at this target's pace \(\d+ s at the interface's real-time limits\)/m,

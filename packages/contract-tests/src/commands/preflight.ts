@@ -63,8 +63,12 @@ export async function checkTarget(config: TargetConfig, o: TargetCheckOptions = 
   const checked = learned ? { ...config, timeScale: learned } : config;
   if (!result.ok) return { config: checked, result };
   const sandbox = await identifySandbox(checked);
-  if (!sandbox) return { config: checked, result };
-  return { config: sandbox.config, result: { ...result, notes: [...result.notes, sandbox.note] } };
+  const requests = result.requests + sandbox.asked;
+  if (!sandbox.identified) return { config: checked, result: { ...result, requests } };
+  return {
+    config: sandbox.identified.config,
+    result: { ...result, requests, notes: [...result.notes, sandbox.identified.note] },
+  };
 }
 
 /**
@@ -75,14 +79,16 @@ export async function checkTarget(config: TargetConfig, o: TargetCheckOptions = 
  * fixtures, where the environment gave none: no "set VIDEO_API_OTHER_ACCOUNT_KEY" against a sandbox whose
  * keys are public, no failed video missed because newer ones pushed it out of discovery's pages.
  */
-export async function identifySandbox(
-  config: TargetConfig,
-): Promise<{ config: TargetConfig; note: string } | undefined> {
-  if (config.kind === 'prism' || !config.apiKey) return undefined;
+export async function identifySandbox(config: TargetConfig): Promise<{
+  /** Requests sent to tell (0 or 1: the preflight counts it among its own). */
+  asked: number;
+  identified?: { config: TargetConfig; note: string };
+}> {
+  if (config.kind === 'prism' || !config.apiKey) return { asked: 0 };
   const sandbox = await loadSandbox().catch(() => undefined);
-  if (!sandbox) return undefined;
+  if (!sandbox) return { asked: 0 };
   const documented = Object.values(sandbox.SANDBOX_KEYS as Record<string, string>);
-  if (config.kind !== 'sandbox' && !documented.includes(config.apiKey)) return undefined;
+  if (config.kind !== 'sandbox' && !documented.includes(config.apiKey)) return { asked: 0 };
   let account: unknown;
   try {
     const res = await fetch(`${new URL(config.baseUrl).origin}/_sandbox/clock`, {
@@ -95,7 +101,7 @@ export async function identifySandbox(
   } catch {
     account = undefined;
   }
-  if (typeof account !== 'string') return undefined;
+  if (typeof account !== 'string') return { asked: 1 };
   const known = sandboxAccounts(sandbox, account);
   const filled: string[] = [];
   const fill = (name: 'otherAccountKey' | 'freePlanKey' | 'noCreditKey', variable: string) => {
@@ -119,7 +125,10 @@ export async function identifySandbox(
   };
   const keys = filled.length ? `its documented keys stand in for ${filled.join(', ')}; ` : '';
   return {
-    config: next,
-    note: `the target is a videogen sandbox (GET /_sandbox/clock: the key is account ${account}'s): ${keys}its seeded settings and videos stand in for ${seeded} fixture${seeded === 1 ? '' : 's'} not given`,
+    asked: 1,
+    identified: {
+      config: next,
+      note: `the target is a videogen sandbox (GET /_sandbox/clock: the key is account ${account}'s): ${keys}its seeded settings and videos stand in for ${seeded} fixture${seeded === 1 ? '' : 's'} not given`,
+    },
   };
 }
