@@ -226,7 +226,7 @@ describe('documented errors and exit codes', () => {
   });
 });
 
-describe('a download the download host refuses (issue 21)', () => {
+describe('a download the download host refuses', () => {
   it('an expired URL (403 XML from another origin) → 1, naming the download host, never blaming the key', async () => {
     const { createServer } = await import('node:http');
     const listen = (s: import('node:http').Server) =>

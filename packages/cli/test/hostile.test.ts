@@ -1,4 +1,4 @@
-// Issue 28, holes 1 and 2: `videogen` (the built bin, a real child process) against servers this test
+// `videogen` (the built bin, a real child process) against servers this test
 // starts: a drip (headers, then a byte a second, forever), a gzip bomb (1 MB inflating to 1 GiB), a
 // declared Content-Length of 10 GB. Before, a drip held `status`, `wait`, `list` forever, and the bomb or
 // the huge body was read whole (2.2 GB and a crash; 3 GB and no end). The child reports its own peak RSS

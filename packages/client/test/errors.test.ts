@@ -218,7 +218,7 @@ describe('polling with an injected clock', () => {
   });
 });
 
-describe('issue 12 item 8: the key is scrubbed from errors whatever characters it holds', () => {
+describe('the key is scrubbed from errors whatever characters it holds', () => {
   for (const key of ['key"with-quote', 'key\\with-backslash', 'k"\\"mix']) {
     it(`scrubs ${JSON.stringify(key)}`, async () => {
       const { faultServer, json } = await import('./helpers.js');

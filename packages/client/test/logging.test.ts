@@ -1,4 +1,4 @@
-// Leveled logging (issue 21 item 4): debug = the traffic log, info = retries and pacing waits, warn =
+// Leveled logging: debug = the traffic log, info = retries and pacing waits, warn =
 // 429/503 waits, error = a call that failed for good; a pino logger plugs in; VIDEO_API_LOG or
 // logLevel choose the level. The key never appears at any level, even when the server echoes it.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -191,7 +191,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
 /** The preflight's sender over fetch (the suite's own transport): redirects are answers, never followed. */
 export const fetchProbe: ProbeSend = async (url, headers, timeoutMs) => {
   const res = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-  // At most the rules' limit of an answer, decoded (a gzip bomb is stopped there, issue 28).
+  // At most the rules' limit of an answer, decoded (a gzip bomb is stopped there).
   const bytes = await readBody(res, { maxBytes: BODY_LIMITS.maxBytes });
   return { status: res.status, headers: res.headers, text: new TextDecoder().decode(bytes) };
 };

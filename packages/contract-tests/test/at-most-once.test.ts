@@ -1,4 +1,4 @@
-// At most once for every POST (issue 26 item 2): a generation that may have reached the target is never
+// At most once for every POST: a generation that may have reached the target is never
 // sent again blindly by the suite. After a lost answer or a 5xx other than 503 it is looked for in the
 // account's list (the way the client looks: the rules' findCreated): found, it is counted as spent and
 // reported not sent again; absent after a 5xx (the gateway never passed it on), it is sent again. The

@@ -1,4 +1,4 @@
-// Issue 28, holes 1 and 2, end to end: the built bin (dist/cli.js) as a child process against a target
+// End to end: the built bin (dist/cli.js) as a child process against a target
 // whose answers never end, or inflate to 1 GiB. Before, one attempt had 60 s for headers and body
 // together and each request was tried 4 times (0 of 120 checks judged after 240 s against a drip), and a
 // gzip bomb was inflated whole (2.2 GB, then "Cannot create a string longer than 0x1fffffe8

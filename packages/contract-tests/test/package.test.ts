@@ -1,4 +1,4 @@
-// The published shape (issue 18 §1): a package users install, with a bin that runs on plain Node from
+// The published shape: a package users install, with a bin that runs on plain Node from
 // dist/ (no build step, no vitest, no workspace), only run-time dependencies. publint, attw and a run from
 // the installed tarball are packages/release's, with the other published packages.
 import { execFileSync, spawnSync } from 'node:child_process';
