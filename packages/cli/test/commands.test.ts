@@ -1,4 +1,5 @@
 // @module-tag full/processes
+// @module-tag node-versions
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

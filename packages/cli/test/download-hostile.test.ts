@@ -1,4 +1,5 @@
 // @module-tag full/processes
+// @module-tag node-versions
 // `videogen download` against a download host the test plays itself, in a real child
 // process with real signals. Ctrl-C (SIGINT), SIGTERM or SIGHUP in the middle of a download leave no
 // `.part` file (the README promises no partial file; before, SIGINT exited at once and SIGTERM killed the

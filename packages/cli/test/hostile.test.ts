@@ -1,3 +1,5 @@
+// @module-tag full/processes
+// @module-tag node-versions
 // `videogen` (the built bin, a real child process) against servers this test
 // starts: a drip (headers, then a byte a second, forever), a gzip bomb (1 MB inflating to 1 GiB), a
 // declared Content-Length of 10 GB. Before, a drip held `status`, `wait`, `list` forever, and the bomb or

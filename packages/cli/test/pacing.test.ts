@@ -1,4 +1,5 @@
 // @module-tag full/tools
+// @module-tag node-versions
 // `videogen pacing`: the account's schedule shared through VIDEO_API_PACING_URL (a real redis-server on a
 // free port), as another command left it: the video a `generate` started holds a running slot, seen by a
 // later process. Without the variable, it says that nothing is shared; with Redis away, exit 1 naming it.

@@ -48,14 +48,23 @@ beforeAll(async () => {
   );
   if (clone.install.code !== 0 || clone.build.code !== 0) return;
   for (const [name, bytes] of Object.entries(SAMPLE_FILES)) writeFileSync(join(clone.dir, name), bytes);
-  // The walk's sandbox, started the way the sandbox's README says, on a free port, 100× real time.
-  const port = await freePort();
-  const started = tryServerKept(`npx @videogen/sandbox --port ${port} --time-scale 100`, port);
-  sandbox = { port, stop: (await started).stop };
+  // The walk's first sandbox, started the way the sandbox's README says, on a free port, 100× real time.
+  sandbox = await walkSandbox('npx @videogen/sandbox');
 });
 
+/** Sandboxes the walk started (each reading session gets its own: sessions run side by side). */
+const sandboxes: Array<{ stop(): Promise<void> }> = [];
+
+/** A sandbox for the walk, from `command` (the documented npx, or the bin it linked), on a free port at 100×. */
+async function walkSandbox(command: string) {
+  const port = await freePort();
+  const started = await tryServerKept(`${command} --port ${port} --time-scale 100`, port);
+  sandboxes.push(started);
+  return { port, stop: started.stop };
+}
+
 afterAll(async () => {
-  await sandbox?.stop();
+  await Promise.all(sandboxes.map((sb) => sb.stop()));
   const dir = join(ROOT, 'packages/clone-tests/test-results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -76,7 +85,7 @@ async function tryServerKept(command: string, port: number) {
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the walk's sandbox exited:\n${output}`);
     try {
@@ -100,6 +109,19 @@ async function tryServerKept(command: string, port: number) {
       await new Promise<void>((done) => (child.exitCode !== null ? done() : child.on('close', () => done())));
     },
   };
+}
+
+/** How many servers or reading sessions go at once: each is mostly processes starting and waiting. */
+const SIDE_BY_SIDE = 3;
+
+/** Runs `work` for each item, at most `size` at a time. */
+async function inPool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: Math.min(size, queue.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
 }
 
 /** A line that only sets variables (`SPEC=…`, `export A=B`). */
@@ -131,12 +153,16 @@ describe('a fresh clone, without the registry', () => {
     const failures: string[] = [];
     // Variables set by the block's earlier lines (SPEC=…) hold for its server too.
     const assigned = new Map<string, string[]>();
+    const servers: Array<{ d: DocCommand; server: 'sandbox' | 'docs' | 'prism'; prelude: string[] }> = [];
     for (const d of documentedCommands(clone.dir)) {
       const p = plan(d);
       if (p.kind === 'run' && isAssignment(d.text)) assigned.set(d.block, [...(assigned.get(d.block) ?? []), d.text]);
-      if (p.kind !== 'server') continue;
+      if (p.kind === 'server') servers.push({ d, server: p.server, prelude: [...(assigned.get(d.block) ?? [])] });
+    }
+    // A few at a time: each is mostly a process starting and waiting.
+    await inPool(servers, SIDE_BY_SIDE, async ({ d, server, prelude }) => {
       const port = await freePort();
-      const command = [...(assigned.get(d.block) ?? []), onPort(d.text, p.server, port)].join('\n');
+      const command = [...prelude, onPort(d.text, server, port)].join('\n');
       const origin = `http://127.0.0.1:${port}`;
       const outcome = await tryServer(command, {
         cwd: clone.dir,
@@ -145,11 +171,7 @@ describe('a fresh clone, without the registry', () => {
           // The sandbox answers its API with a documented key, Prism its mock of it, the docs server its
           // pages (at /docs/ or at /). Any HTTP answer ends the wait; a success is required below.
           const paths =
-            p.server === 'sandbox'
-              ? ['/v1/video-settings/']
-              : p.server === 'docs'
-                ? ['/docs/', '/']
-                : ['/video-settings/'];
+            server === 'sandbox' ? ['/v1/video-settings/'] : server === 'docs' ? ['/docs/', '/'] : ['/video-settings/'];
           const seen: string[] = [];
           for (const path of paths) {
             const res = await fetch(origin + path, { headers: { authorization: `Bearer ${KEY}` } });
@@ -163,15 +185,14 @@ describe('a fresh clone, without the registry', () => {
       table.push(`| ${where(d)} | \`${cell(d.text)}\` | server: \`${cell(command)}\`, ${outcome.detail} |`);
       if (!outcome.answered || !/→ 2\d\d$/.test(outcome.detail))
         failures.push(`${where(d)}: ${command}\n    ${outcome.detail}\n${outcome.output.slice(-3000)}`);
-    }
+    });
     expect(failures, failures.join('\n')).toEqual([]);
   });
 
   it('runs every command that can run offline, with the exit code its comment names', async () => {
     expect(sandbox, 'the walk sandbox').toBeDefined();
-    const port = sandbox?.port ?? 0;
     // A reading session: a file, or the guides in their order (each builds on the variables of the last).
-    const sessions = new Map<string, Array<{ command: DocCommand; text: string; expected: number }>>();
+    const sessions = new Map<string, Array<{ command: DocCommand; expected: number }>>();
     let target: string | undefined;
     let block = '';
     for (const d of documentedCommands(clone.dir)) {
@@ -187,16 +208,23 @@ describe('a fresh clone, without the registry', () => {
         table.push(`| ${where(d)} | \`${cell(d.text)}\` | resolved: ${p.reason} |`);
       if (p.kind !== 'run') continue;
       const session = d.file.startsWith('packages/docs/guides/') ? 'guides' : d.file;
-      const lines = sessions.get(session) ?? [];
-      // A presigned address expires (in minutes at 100×): read afresh where a line uses one, as the guide's reader just did.
-      const fresh = /\$\{?DOWNLOAD_URL\b/.test(d.text)
-        ? `DOWNLOAD_URL=$(curl -sS -H 'Authorization: Bearer ${KEY}' http://127.0.0.1:${port}/v1/videos/${COMPLETED}/ | jq -r .download_url)\n`
-        : '';
-      lines.push({ command: d, text: fresh + onWalkPort(d.text, port), expected: p.exit });
-      sessions.set(session, lines);
+      sessions.set(session, [...(sessions.get(session) ?? []), { command: d, expected: p.exit }]);
     }
+    // Sessions side by side, each against a sandbox of its own (the first is the one started with npx; the
+    // others with the bin it linked): one session's videos never hold another's running slots.
     const outcomes: LineOutcome[] = [];
-    for (const [name, lines] of sessions) {
+    let shared: typeof sandbox | undefined = sandbox;
+    await inPool([...sessions], SIDE_BY_SIDE, async ([name, commands]) => {
+      const own = shared ?? (await walkSandbox(join(clone.dir, 'node_modules/.bin/videogen-sandbox')));
+      shared = undefined;
+      const port = own.port;
+      const lines = commands.map(({ command: d, expected }) => {
+        // A presigned address expires (in minutes at 100×): read afresh where a line uses one, as the guide's reader just did.
+        const fresh = /\$\{?DOWNLOAD_URL\b/.test(d.text)
+          ? `DOWNLOAD_URL=$(curl -sS -H 'Authorization: Bearer ${KEY}' http://127.0.0.1:${port}/v1/videos/${COMPLETED}/ | jq -r .download_url)\n`
+          : '';
+        return { command: d, text: fresh + onWalkPort(d.text, port), expected };
+      });
       const r = await runSession(lines, {
         cwd: clone.dir,
         env: {
@@ -218,7 +246,7 @@ describe('a fresh clone, without the registry', () => {
       if (r.timedOut)
         outcomes.push({ ...r.outcomes[0]!, code: null, stderr: `session ${name} hung:\n${r.output.slice(-4000)}` });
       outcomes.push(...r.outcomes);
-    }
+    });
     const failures: string[] = [];
     for (const o of outcomes) {
       table.push(
@@ -230,6 +258,7 @@ describe('a fresh clone, without the registry', () => {
         );
     }
     console.log(`walked ${outcomes.length} commands in ${sessions.size} sessions; ${failures.length} failed`);
+    table.sort();
     expect(failures, failures.join('\n\n')).toEqual([]);
   });
 });

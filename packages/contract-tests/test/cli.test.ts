@@ -1,4 +1,5 @@
 // @module-tag full/processes
+// @module-tag node-versions
 // End to end: the built bin (dist/cli.js), as `npx videogen-contract` runs it: a plain Node process, no
 // vitest, with the target it starts itself or one it is given.
 import { describe, expect, it } from 'vitest';

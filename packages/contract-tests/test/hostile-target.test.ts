@@ -1,3 +1,5 @@
+// @module-tag full/processes
+// @module-tag node-versions
 // End to end: the built bin (dist/cli.js) as a child process against a target
 // whose answers never end, or inflate to 1 GiB. Before, one attempt had 60 s for headers and body
 // together and each request was tried 4 times (0 of 120 checks judged after 240 s against a drip), and a

@@ -1,4 +1,5 @@
 // @module-tag full/processes
+// @module-tag node-versions
 // Each operator mistake stops the built bin before any check: exit 2 with the cause and the fix in one
 // line, nothing judged, no report that reads as failures (a lost secret went green, a typo in
 // the URL took 194 s to fail 28 checks). Asserted by exit code and message, never by a duration. The

@@ -1,3 +1,4 @@
+// @module-tag node-versions
 // The pacing proxy in front of a target whose answer bodies never end, and in front of
 // many keys. Before, one such body held its key's pacing slot forever: every later request of the key
 // waited until --max-wait and was answered PROXY_WAIT_CEILING_EXCEEDED without being sent, even after
