@@ -199,6 +199,25 @@ describe('documented errors and exit codes', () => {
     expect(oneLine(flag.stderr)).toMatch(new RegExp(`use --base-url ${origin}/v1$`));
   });
 
+  it('a refused connection: each wait of a second or more said before it, then exit 1 with the shared diagnosis', async () => {
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as { port: number };
+        srv.close(() => resolve(port));
+      });
+    });
+    const r = await run(['list'], { key: SANDBOX_KEYS.acme, baseUrl: `http://127.0.0.1:${port}/v1` });
+    expect(r.code).toBe(1);
+    // At the default level, no VIDEO_API_LOG: what it waits for, before it waits.
+    expect(r.stderr).toMatch(
+      /^Waiting [\d.]+ s before GET \/v1\/videos\/: retry \d of 3 after no answer \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/m,
+    );
+    expect(oneLine(r.stderr)).toBe(
+      `videogen: Cannot reach http://127.0.0.1:${port}/v1: connection refused (nothing listens on 127.0.0.1:${port}): start the service or fix VIDEO_API_BASE_URL.`,
+    );
+  });
+
   it("the README's setting id with another account's key → 2, saying that setting ids are per account", async () => {
     const r = await run(
       ['generate', '--setting', FIXTURES.acme.settings.text, '--text', 'hi'],

@@ -293,7 +293,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
         kind: 'retry',
         call: held,
         waitMs: d.waitMs,
-        reason: `retry ${attempt + 1} of ${maxRetries} after ${res ? `${res.status}${d.waitFrom === 'retry-after' ? ' (its Retry-After)' : ''}` : failure?.message}`,
+        reason: `retry ${attempt + 1} of ${maxRetries} after ${res ? `${res.status}${d.waitFrom === 'retry-after' ? ' (its Retry-After)' : ''}` : `no answer (${innermost(cause)})`}`,
       });
     if (d.waitMs > 0) await clock.sleep(d.waitMs, signal);
   }
@@ -334,6 +334,13 @@ function noAnswer(
       { ...init, retryable: false, limit: cause.maxBytes },
     );
   return new NetworkError(`Network error: ${(cause as Error)?.cause ?? (cause as Error)?.message ?? cause}`, init);
+}
+
+/** What a failed attempt's error says at its root (`connect ECONNREFUSED 127.0.0.1:4010`, not fetch's "fetch failed"). */
+function innermost(error: unknown): string {
+  let e = error as { message?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e?.cause && typeof e.cause === 'object' && depth < 4; depth++) e = e.cause as typeof e;
+  return typeof e?.message === 'string' && e.message ? e.message : String(error);
 }
 
 /** Statuses whose Response has no body (fetch refuses one). */

@@ -133,6 +133,8 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ⏎ ');
 
 describe('a fresh clone, without the registry', () => {
   it('installs offline and links every bin of the workspace (npx videogen-contract and videogen-sandbox resolve there)', () => {
+    // Offline, npm ci takes every package from npm's cache: one that is missing (ENOTCACHED) means this
+    // machine's cache has not seen it yet (an online npm ci of this checkout fills it; CI's does).
     expect(clone.install.code, show(clone.install)).toBe(0);
     expect(clone.build.code, show(clone.build)).toBe(0);
     const c = checkout(clone.dir);
