@@ -80,7 +80,7 @@ export {
   type MaybePromise,
 } from './pacer-store.js';
 export { keyFingerprint, scheduleName } from './accounts.js';
-export { timeScaleOf } from './time-scale.js';
+export { MAX_STATED_TIME_SCALE, timeScaleOf } from './time-scale.js';
 export {
   ANNOUNCED_WAIT_MS,
   pacingReason,

@@ -6,7 +6,13 @@ import { RATE_LIMITS, type RateClass } from './generated/constants.js';
 import { parseRateLimitHeaders } from './headers.js';
 
 /**
- * The time scale a RateLimit-Policy states for a rate class: the interface's quota over a shorter window
+ * The most a target's statement is believed: one answer saying `5;w=0.00001` must not make a client poll a
+ * million times faster than the interface's 10 s. A target faster still is told (the suite's --time-scale).
+ */
+export const MAX_STATED_TIME_SCALE = 1000;
+
+/**
+ * The time scale a RateLimit-Policy states for a rate class (at most MAX_STATED_TIME_SCALE): the interface's quota over a shorter window
  * (`5;w=0.1` for class B: 100×), or its even spacing (`1;w=0.02`: 100×). A policy of another shape states
  * other limits, not a faster clock: no time scale is read from it (the pacer still follows it).
  */
@@ -25,5 +31,5 @@ export function timeScaleOf(policyHeader: string | null | undefined, rateClass: 
   // Rounded (the window is sent with a few decimals); 1 or slower is no time scale.
   if (scale === undefined || !Number.isFinite(scale)) return undefined;
   const rounded = Number(scale.toPrecision(6));
-  return rounded > 1 ? rounded : undefined;
+  return rounded > 1 ? Math.min(rounded, MAX_STATED_TIME_SCALE) : undefined;
 }
