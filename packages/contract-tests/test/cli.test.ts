@@ -8,7 +8,8 @@ import { envForTarget } from '../src/cli/target.ts';
 import { cli } from './bin.ts';
 import { startBreakingProxy } from './breaking-proxy.ts';
 
-describe('videogen-contract (dist/cli.js)', () => {
+// Each test has its own target and its own child process, which mostly wait: side by side.
+describe.concurrent('videogen-contract (dist/cli.js)', () => {
   it('runs the full profile against the sandbox it starts: all pass, 5 credits, JUnit written, no key printed', async () => {
     const r = await cli([]);
     expect(r.code, r.out.slice(-3000) + r.err.slice(-2000)).toBe(0);

@@ -54,7 +54,8 @@ function contract(args: string[], env: Record<string, string>) {
   );
 }
 
-describe('videogen-contract against a hostile transport', () => {
+// Each test has its own target and its own child process, which mostly wait: side by side.
+describe.concurrent('videogen-contract against a hostile transport', () => {
   /** A target whose settings page (the preflight's probe) is an empty page, and every other answer drips. */
   async function drippingTarget(alsoProbe = false) {
     const server = http.createServer((req, res) => {

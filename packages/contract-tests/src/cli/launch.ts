@@ -178,7 +178,8 @@ export async function startPrismTarget(s: Settings): Promise<Launched> {
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Prism answers about a second after it starts; a machine busy with other work takes many times that.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prism exited (${child.exitCode}): ${stderr}`);
     try {
