@@ -80,7 +80,7 @@ export {
   type MaybePromise,
 } from './pacer-store.js';
 export { keyFingerprint, scheduleName } from './accounts.js';
-export { MAX_STATED_TIME_SCALE, timeScaleOf } from './time-scale.js';
+export { MAX_STATED_TIME_SCALE, statedTimeScale, timeScaleOf } from './time-scale.js';
 export {
   ANNOUNCED_WAIT_MS,
   pacingReason,
@@ -103,3 +103,9 @@ export {
   type ProbeReading,
   type ProbeSend,
 } from './base-url.js';
+export {
+  browserRequestProblem,
+  insecureUrlProblem,
+  isLoopbackHostname,
+  type BrowserRequestProblem,
+} from './hosts.js';

@@ -36,12 +36,18 @@ declare class ReadableStream<T> {
   getReader(): ReadableStreamDefaultReader<T>;
   cancel(reason?: unknown): Promise<void>;
 }
-// URLs (base-url.ts): a redirect's target resolved against the probe's URL, a host named in a message.
+// URLs: a redirect's target resolved against the probe's URL, a host named in a message (base-url.ts);
+// the parts a host check reads (hosts.ts).
 declare class URL {
   constructor(url: string, base?: string);
   readonly href: string;
+  readonly protocol: string;
+  readonly username: string;
+  readonly password: string;
   readonly host: string;
   readonly hostname: string;
   readonly port: string;
-  readonly protocol: string;
+  readonly pathname: string;
+  readonly search: string;
+  readonly hash: string;
 }

@@ -4,13 +4,14 @@
 import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import {
   BODY_LIMITS,
+  isLoopbackHostname,
   keyFingerprint,
   POLLING,
   PRODUCTION_BASE_URL,
   type PacerStore,
   type ScheduleSnapshot,
   scheduleName,
-  timeScaleOf,
+  statedTimeScale,
   type WaitNotice,
   waitLine,
 } from '@videogen/openapi/rules';
@@ -127,15 +128,13 @@ function fingerprint(key: string) {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
 }
 
-const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
-
 export function createClient(options: ClientOptions = {}) {
   const env = processEnv();
   const key = options.apiKey ?? env.VIDEO_API_KEY;
   if (!key) throw new AuthenticationError('No API key: pass apiKey or set VIDEO_API_KEY');
   const baseUrl = (options.baseUrl ?? env.VIDEO_API_BASE_URL ?? PRODUCTION_BASE_URL).replace(/\/+$/, '');
   const { protocol, hostname } = new URL(baseUrl);
-  if (protocol !== 'https:' && !(protocol === 'http:' && LOOPBACK.test(hostname)))
+  if (protocol !== 'https:' && !(protocol === 'http:' && isLoopbackHostname(hostname)))
     throw new TypeError(`Refusing base URL ${protocol}//${hostname}: use https (http only on loopback)`);
   const clock = options.clock ?? realClock;
   const plan = options.plan ?? 'personal';
@@ -195,7 +194,7 @@ export function createClient(options: ClientOptions = {}) {
   // it, so that a video of a 60× sandbox is not waited for at the real service's 10 s per status read.
   const target = { timeScale: 1 };
   const learn = (res: Response) => {
-    const scale = timeScaleOf(res.headers.get('ratelimit-policy'));
+    const scale = statedTimeScale(res.headers);
     if (scale) target.timeScale = scale;
   };
   const core = createCore({

@@ -17,7 +17,7 @@ import {
   readBody,
   readProbe,
   RETRY_POLICY,
-  timeScaleOf,
+  statedTimeScale,
   unreachable,
 } from '@videogen/openapi/rules';
 
@@ -73,9 +73,6 @@ export type PreflightResult = PreflightOk | PreflightFailure;
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** First wait before retrying a 5xx (7.1: exponential backoff), doubled each time; real time (the scale is not known yet). */
 const BACKOFF_MS = 500;
-
-/** The time scale a RateLimit-Policy states (the rules' one reading, shared with the client's polling). */
-export { timeScaleOf };
 
 const reason = (r: ProbeReading) => `${r.answer.status}${r.envelope ? ` ${probeErrorCode(r)}` : ''}`;
 
@@ -183,7 +180,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     notes.push(`${k.variable} accepted (GET ${PROBE_PATH} → ${r.answer.status})`);
   }
   const policy = first.answer.headers.get('ratelimit-policy') ?? undefined;
-  const timeScale = status >= 200 && status < 300 ? timeScaleOf(policy ?? null) : undefined;
+  const timeScale = status >= 200 && status < 300 ? statedTimeScale(first.answer.headers) : undefined;
   if (timeScale) notes.push(`its limits run ${timeScale}× faster than real time (RateLimit-Policy ${policy})`);
   return { ok: true, notes, timeScale, ...(timeScale && { policy }), requests };
 }
