@@ -43,6 +43,16 @@ describe('the check itself', () => {
     expect(problems('```sh\nnpx @videogen/contract-tests --plan\nnpx @videogen/cli settings\n```\n')).toEqual([]);
   });
 
+  it('takes an outside tool the checkout does not install only at the exact version the page names', () => {
+    expect(problems('```sh\nnpx @modelcontextprotocol/inspector videogen mcp\n```\n')).toEqual([
+      expect.stringMatching(/not installed in the checkout, so npx would fetch it from the registry/),
+    ]);
+    expect(problems('```sh\nnpx @modelcontextprotocol/inspector@latest videogen mcp\n```\n')).toHaveLength(1);
+    const pinned = fake('```sh\nnpx @modelcontextprotocol/inspector@2.12.0 videogen mcp\n```\n');
+    expect(pinned.flatMap((c) => problemsOf(here, c))).toEqual([]);
+    expect(pinned.map((c) => plan(c).kind)).toEqual(['resolve']);
+  });
+
   it('refuses a script that does not exist, a workspace that does not, an npm command that is not one', () => {
     expect(problems('```sh\nnpm run nope\nnpm test -w @videogen/nope\nnpm frobnicate\n```\n')).toEqual([
       expect.stringMatching(/no script "nope"/),

@@ -213,6 +213,9 @@ export const OWN_SCOPE = '@videogen/';
 /** A package spec without its version: `@scope/name@1.2` → `@scope/name`. */
 export const packageName = (spec: string) => spec.replace(/^(@?[^@]+)@.*$/, '$1');
 
+/** A scoped package at an exact version (`@scope/name@1.2.3`): what npx fetches is the one the page means. */
+export const pinnedOutsideTool = (spec: string) => /^@[^/@\s]+\/[^@\s]+@\d+\.\d+\.\d+$/.test(spec);
+
 /** Commands of the shell and of the machine (Debian), not of the repository. */
 const SHELL = new Set([
   'export',
@@ -358,6 +361,10 @@ function resolveNpx(c: Checkout, args: string[]): Resolution {
   if (!bins) {
     if (c.pinnedApart.has(name))
       return { ok: true, how: `${name}: an outside tool pinned in packages/ecosystem-tests/tools` };
+    // An outside tool the reader fetches on purpose (a browser UI, say): its organisation's scope and the
+    // exact version the documentation names, so that every reader gets the tool the page was written for.
+    if (pinnedOutsideTool(pkg))
+      return { ok: true, how: `${pkg}: an outside tool of its own scope, at the version the documentation pins` };
     return {
       ok: false,
       problem: `npx ${name}: not installed in the checkout, so npx would fetch it from the registry`,
@@ -454,6 +461,8 @@ export function plan(command: DocCommand): Plan {
       reason:
         "Respect waits the Arazzo workflows' retryAfter, 10 s of real time whatever the sandbox's pace; packages/ecosystem-tests runs these workflows (respect.test.ts, on a time-scaled copy)",
     };
+  if (lines.some((l) => /^npx /.test(l) && pinnedOutsideTool(npxTarget(l.split(' ').slice(1)).pkg ?? '')))
+    return { kind: 'resolve', reason: 'an outside tool fetched from the registry at the version the page pins' };
   const apart = lines.find((l) => /^npx /.test(l) && TOOLS_APART.test(l));
   if (apart)
     return {
