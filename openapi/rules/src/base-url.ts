@@ -6,6 +6,7 @@
 // Pure: the caller sends (fetch, node:http), so that the client's runtimes may bundle it.
 import { BASE_PATH } from './generated/constants.js';
 import { operationById } from './operations.js';
+import { redactUrl } from './redact.js';
 
 /** What the probe reads: the settings list (any key may read it; no credit, class B). */
 export const PROBE_PATH = operationById('listVideoSettings').path;
@@ -113,17 +114,19 @@ export interface BaseUrlOptions {
 export async function baseUrlProblem(o: BaseUrlOptions): Promise<string | undefined> {
   const { first } = o;
   if (isTheApi(first)) return undefined;
-  const base = o.base.replace(/\/+$/, '');
-  const url = base + PROBE_PATH;
+  // Messages name URLs redacted, as every printed URL is (a user, a password, a query value).
+  const plain = o.base.replace(/\/+$/, '');
+  const url = plain + PROBE_PATH;
+  const base = redactUrl(plain);
   const status = first.answer.status;
   if (status >= 300 && status < 400) {
     const location = first.answer.headers.get('location');
-    const moved = location ? baseOf(new URL(location, url).href) : undefined;
+    const moved = location ? redactUrl(baseOf(new URL(location, url).href)) : undefined;
     return `${base} answered GET ${PROBE_PATH} with ${describeProbe(first)}: no redirect is followed${moved ? `: use ${settingOf(o.urlSource, moved)}` : `: check ${o.urlSource}`}`;
   }
   // The base without /v1 is the commonest slip: see whether adding it gives the API.
-  if (!base.endsWith(BASE_PATH)) {
-    const withVersion = await o.probe(base + BASE_PATH + PROBE_PATH).catch(() => undefined);
+  if (!plain.endsWith(BASE_PATH)) {
+    const withVersion = await o.probe(plain + BASE_PATH + PROBE_PATH).catch(() => undefined);
     if (withVersion && isTheApi(withVersion))
       return `${base} is not the API (GET ${PROBE_PATH} answered ${describeProbe(first)}): is ${BASE_PATH} missing? ${base}${BASE_PATH} answers as the API: use ${settingOf(o.urlSource, base + BASE_PATH)}`;
   }
@@ -163,7 +166,7 @@ function errorMessage(err: unknown): string {
 export function unreachable(url: URL, err: unknown, urlSource: string, timeoutMs: number): string {
   const code = errorCode(err);
   const host = url.host;
-  const target = url.href.replace(/\/+$/, '');
+  const target = redactUrl(url.href).replace(/\/+$/, '');
   if (/bad port/i.test(errorMessage(err)))
     return `cannot reach ${target}: port ${url.port} is one that fetch refuses to use (the Fetch standard's blocked ports): run the service on another port and fix ${urlSource}`;
   if (code === 'ECONNREFUSED')

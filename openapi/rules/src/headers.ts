@@ -7,7 +7,11 @@ export type HeaderSource =
   | { get(name: string): string | null }
   | Record<string, string | number | readonly string[] | undefined | null>;
 
-/** Retry-After values beyond this are treated as this: a wait of hours is a misconfiguration, and every caller has its own ceiling below. */
+/**
+ * The ceiling of every wait or window a server announces (Retry-After, RateLimit-Reset, the window of
+ * RateLimit-Policy): a larger value is read as this. A wait of hours is a misconfiguration (or a hostile
+ * answer), every caller has its own ceiling below, and what one answer says is kept no longer than this.
+ */
 export const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
 
 /** One header's value from either kind of source (lists joined with ", "). */
@@ -109,7 +113,10 @@ export function parseRateLimitHeaders(headers: HeaderSource): RateLimitInfo {
       const window = number(params.w);
       if (limit === undefined || window === undefined || window <= 0) continue;
       const name = number(head) === undefined ? head.replace(/^"(.*)"$/, '$1') : undefined;
-      info.policies.push({ ...(name && { name }), limit, windowMs: window * 1000 });
+      // A window over the ceiling is read as the ceiling, with the quota that keeps the stated rate.
+      const windowMs = window * 1000;
+      const capped = Math.min(windowMs, MAX_RETRY_AFTER_MS);
+      info.policies.push({ ...(name && { name }), limit: (limit * capped) / windowMs, windowMs: capped });
     }
   }
   const first = (name: string) => {
@@ -129,3 +136,11 @@ export function parseRateLimitHeaders(headers: HeaderSource): RateLimitInfo {
   if (t !== undefined) info.resetMs = Math.min(Math.ceil(t * 1000), MAX_RETRY_AFTER_MS);
   return info;
 }
+
+/**
+ * The most a server's RateLimit-Policy may speed a reader up from the interface's limits (a sandbox's
+ * `--time-scale`): read as this at most, by the pacer and by timeScaleOf (time-scale.ts). One answer
+ * saying `1000;w=0.001` must not make every process send, poll and lease a million times faster; a
+ * target faster still is told (`timeScale`, `--time-scale`).
+ */
+export const MAX_LEARNED_TIME_SCALE = 1000;

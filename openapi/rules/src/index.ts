@@ -16,6 +16,7 @@ export {
   parseRetryAfter,
   retryAfterMs,
   parseRateLimitHeaders,
+  MAX_LEARNED_TIME_SCALE,
   MAX_RETRY_AFTER_MS,
   type HeaderSource,
   type RateLimitInfo,
@@ -52,7 +53,7 @@ export {
   redactAuthorization,
   redactedAs,
   Redactor,
-  redactUrlQuery,
+  redactUrl,
   type RedactorOptions,
 } from './redact.js';
 export { MAX_TIMER_MS, sleep } from './sleep.js';
@@ -79,8 +80,8 @@ export {
   type AccountView,
   type MaybePromise,
 } from './pacer-store.js';
-export { keyFingerprint, scheduleName } from './accounts.js';
-export { MAX_STATED_TIME_SCALE, statedTimeScale, timeScaleOf } from './time-scale.js';
+export { keyFingerprint, keyIdentity, scheduleName } from './accounts.js';
+export { statedTimeScale, timeScaleOf } from './time-scale.js';
 export {
   ANNOUNCED_WAIT_MS,
   pacingReason,
@@ -104,6 +105,8 @@ export {
   type ProbeSend,
 } from './base-url.js';
 export {
+  ALLOW_HTTP_VARIABLE,
+  allowedHttpHosts,
   browserRequestProblem,
   insecureUrlProblem,
   isLoopbackHostname,

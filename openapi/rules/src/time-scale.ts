@@ -4,16 +4,10 @@
 // learned policy): all follow the target's own statement, never a guess, so a service that states nothing,
 // or other limits, is waited for at the interface's real pace.
 import { RATE_LIMITS, type RateClass } from './generated/constants.js';
-import { type HeaderSource, parseRateLimitHeaders, type RateLimitPolicy } from './headers.js';
+import { type HeaderSource, MAX_LEARNED_TIME_SCALE, parseRateLimitHeaders, type RateLimitPolicy } from './headers.js';
 
 /**
- * The most a target's statement is believed: one answer saying `5;w=0.00001` must not make a client poll a
- * million times faster than the interface's 10 s. A target faster still is told (the suite's --time-scale).
- */
-export const MAX_STATED_TIME_SCALE = 1000;
-
-/**
- * The time scale a rate class's policy states (at most MAX_STATED_TIME_SCALE): the interface's quota over
+ * The time scale a rate class's policy states (at most MAX_LEARNED_TIME_SCALE): the interface's quota over
  * a shorter window (`5;w=0.1` for class B: 100×), or its even spacing (`1;w=0.02`: 100×). A policy of
  * another shape states other limits, not a faster clock: no time scale is read from it (a pacer still
  * follows it). Undefined for 1 or slower: the real service's time.
@@ -34,7 +28,7 @@ export function timeScaleOf(
   // Rounded (the window is sent with a few decimals); 1 or slower is no time scale.
   if (scale === undefined || !Number.isFinite(scale)) return undefined;
   const rounded = Number(scale.toPrecision(6));
-  return rounded > 1 ? Math.min(rounded, MAX_STATED_TIME_SCALE) : undefined;
+  return rounded > 1 ? Math.min(rounded, MAX_LEARNED_TIME_SCALE) : undefined;
 }
 
 /** The time scale an answer's RateLimit-Policy header states (its first policy), as timeScaleOf reads it. */

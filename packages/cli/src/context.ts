@@ -1,5 +1,5 @@
 import { type ClientOptions, createClient } from '@videogen/client';
-import { PLANS, pathParameterProblem, type Plan, waitLine } from '@videogen/openapi/rules';
+import { PLANS, pathParameterProblem, redactUrl, type Plan, waitLine } from '@videogen/openapi/rules';
 import { CliError, usageError, type ErrorContext } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
@@ -73,13 +73,14 @@ export function clientOptionsOf(invocation: Invocation, env: NodeJS.ProcessEnv =
       new URL(baseUrl);
     } catch {
       throw usageError(
-        `The base URL "${baseUrl}" is not a URL: pass e.g. --base-url http://127.0.0.1:4010/v1 (or set VIDEO_API_BASE_URL).`,
+        `The base URL "${redactUrl(baseUrl)}" is not a URL: pass e.g. --base-url http://127.0.0.1:4010/v1 (or set VIDEO_API_BASE_URL).`,
       );
     }
   }
+  // Messages name it redacted, as every printed URL is (a user, a password, a query value).
   Object.assign(facts, {
     plan,
-    baseUrl: baseUrl ?? 'the service',
+    baseUrl: baseUrl === undefined ? 'the service' : redactUrl(baseUrl),
     urlSource: opts.baseUrl ? '--base-url' : 'VIDEO_API_BASE_URL',
   });
   const ms = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
@@ -98,7 +99,7 @@ export function buildClient(options: ClientOptions): Client {
   try {
     return createClient(options);
   } catch (err) {
-    // The client refuses plain HTTP except on loopback: that is a fix in the command line.
+    // The client refuses plain HTTP except on loopback (or a host VIDEO_API_ALLOW_HTTP names): a fix in the command line.
     if (err instanceof TypeError)
       throw usageError(
         /PACING_URL/.test(err.message) ? err.message : `${err.message} (--base-url or VIDEO_API_BASE_URL).`,

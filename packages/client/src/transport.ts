@@ -12,7 +12,7 @@ import {
   noAnswerOf,
   isIdempotent,
   readBody,
-  redactUrlQuery,
+  redactUrl,
   ResponseTooLargeError as BodyTooLarge,
   RETRY_POLICY,
   retryDecision,
@@ -83,8 +83,6 @@ export interface Outgoing {
   /** A large body (an upload): `stream()` gives a fresh one per attempt; `once` when it cannot be read twice. */
   upload?: { stream: () => BodyInit; once: boolean };
   redirect?: RequestRedirect;
-  /** The URL is a credential (a presigned download address): the log shows it without its query. */
-  secretUrl?: boolean;
 }
 
 export interface SendOptions extends RequestOptions {
@@ -190,9 +188,11 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
   const { cls: rateClass, counts: startsVideo } = route(out);
   // A body that can be read once (a stream) is sent once.
   const maxRetries = out.upload?.once ? 0 : retry.maxRetries;
-  // How log records name the call (never a presigned URL's query); a wait's announcement, by its path.
-  const call = `${out.method} ${out.secretUrl ? out.url.split('?')[0] : out.url}`;
-  const held = out.secretUrl ? call : `${out.method} ${new URL(out.url).pathname}`;
+  // How log records and errors name the call: the URL redacted as every printed URL is (a presigned
+  // download address's query is its credential; a base URL may hold a user or a token); a wait's
+  // announcement, by its path.
+  const call = `${out.method} ${redactUrl(out.url)}`;
+  const held = `${out.method} ${new URL(out.url).pathname}`;
   let firstSentAt = 0;
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
@@ -486,7 +486,7 @@ function withBody(res: Response, body: BodyInit | null): Response {
 }
 
 async function logExchange(debug: NonNullable<Log['debug']>, out: Outgoing, res: Response | undefined, cause: unknown) {
-  const url = out.secretUrl ? redactUrlQuery(out.url) : out.url;
+  const url = redactUrl(out.url);
   const text = typeof out.body === 'string' ? out.body : out.body ? new TextDecoder().decode(out.body) : undefined;
   try {
     const { fields, msg } = await exchangeRecord({ ...out, url }, text, !!out.upload, res, cause);

@@ -17,6 +17,7 @@ import {
   readBody,
   readProbe,
   RETRY_POLICY,
+  redactUrl,
   statedTimeScale,
   unreachable,
 } from '@videogen/openapi/rules';
@@ -80,6 +81,8 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const base = o.baseUrl.replace(/\/+$/, '');
+  // How messages name it: redacted as every printed URL is (a user, a password, a query value).
+  const printed = redactUrl(base);
   let requests = 0;
   // Two variables holding one key: isolation or plan checks would judge one account as two.
   for (const [i, a] of o.keys.entries())
@@ -151,17 +154,17 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     };
   if (status >= 500)
     notes.push(
-      `${base} answered GET ${PROBE_PATH} with ${describeProbe(first)} after ${RETRY_POLICY.maxRetries} retries: the checks judge what it answers`,
+      `${printed} answered GET ${PROBE_PATH} with ${describeProbe(first)} after ${RETRY_POLICY.maxRetries} retries: the checks judge what it answers`,
     );
   else if (!main)
     notes.push(
       status === 401 || status === 403
-        ? `${base} answers as the API (GET ${PROBE_PATH} without a key → ${reason(first)})`
-        : `${base} answers GET ${PROBE_PATH} without a key (${status}): a service that checks keys answers 401 or 403`,
+        ? `${printed} answers as the API (GET ${PROBE_PATH} without a key → ${reason(first)})`
+        : `${printed} answers GET ${PROBE_PATH} without a key (${status}): a service that checks keys answers 401 or 403`,
     );
   else
     notes.push(
-      `${base} answers as the API; ${main.variable} accepted (GET ${PROBE_PATH} → ${status}${status === 429 || status === 503 ? ', so the key is not confirmed yet' : ''})`,
+      `${printed} answers as the API; ${main.variable} accepted (GET ${PROBE_PATH} → ${status}${status === 429 || status === 503 ? ', so the key is not confirmed yet' : ''})`,
     );
   for (const k of others) {
     let r: ProbeReading;

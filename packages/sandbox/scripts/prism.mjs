@@ -1,6 +1,6 @@
-// `npm run mock` and `npm run proxy -- UPSTREAM` (this package's scripts, and the root's): Prism on the
-// bundled document, on 127.0.0.1:4011 (mock) or 127.0.0.1:4012 (proxy, answering 500 VIOLATIONS for a
-// response that breaks the contract) unless `--port N` / `--host H` say otherwise; any other argument is
+// `npm run mock` (this package's script, and the root's; `npm run proxy` is prism-proxy.mjs, which checks
+// its upstream first): Prism on the bundled document, on 127.0.0.1:4011 (mock) or 127.0.0.1:4012 (proxy,
+// answering 500 VIOLATIONS for a response that breaks the contract) unless `--port N` / `--host H` say otherwise; any other argument is
 // Prism's. A script rather than the command written in package.json, so that a second mock can take
 // another port (`npm run mock -- --port 4111`) instead of a second `-p` that Prism refuses.
 import { spawn } from 'node:child_process';
