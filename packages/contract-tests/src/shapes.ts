@@ -82,6 +82,12 @@ export interface TargetConfig {
   holdTime?: () => () => void;
   /** Generated requests (absent: none, as in the self-test's runs of the hand-written catalogue). */
   generation?: GenerationSettings;
+  /**
+   * The plan of each account's key (`free`, `personal`, `business`), when the run knows it: the interface
+   * has no request that tells, so it is configured (CONTRACT_ACCOUNT_PLAN, CONTRACT_OTHER_ACCOUNT_PLAN),
+   * or read from the embedded sandbox's accounts. Upload sizes are judged by it.
+   */
+  accountPlans?: { main?: string; other?: string };
   /** How the user named the profile and the budget, so that a skip reason names what they typed. */
   named?: Pick<Named, 'profile' | 'budget'>;
   /** The time and size limits of each attempt (--timeout, --body-timeout, --body-deadline). */
@@ -111,6 +117,8 @@ export interface GenerationSettings {
   seedGiven: boolean;
   /** Only these operations (the run judges only their checks: --only); all when absent. */
   operations?: string[];
+  /** The boundary phase (deterministic, before the random one); on unless turned off (--no-boundary). */
+  boundary?: boolean;
 }
 
 /** How the user named a setting, for messages: the option when one was given (or neither was), else the variable. */
@@ -195,6 +203,8 @@ export interface Exchange<Id extends string = string> {
    * most once for every POST): what the look in the list found.
    */
   notResent?: string;
+  /** The classes of input the request carried (RequestOptions.inputClasses). */
+  inputClasses?: string[];
 }
 
 /** An answer retried (5xx, or no answer at all) or waited out (429, 503) as interface 7.1 says: reported, never judged. */
@@ -240,6 +250,8 @@ export interface CheckResult {
   ms: number;
   /** The decisions the target differed from, with what it did instead. */
   mismatches?: Mismatch[];
+  /** The classes of input a failed check of generated requests failed for (`page: 2^31`). */
+  inputClasses?: string[];
 }
 
 /** What a scenario sends (its declaration; the plan adds them up, test/plan.test.ts holds them to real runs). */
@@ -269,7 +281,8 @@ export const NO_COST: Cost = { A: 0, B: 0, reads: 0, credits: 0, apartA: 0, apar
 export type Auth = 'key' | 'none' | { header: string; label: string };
 
 export interface RequestOptions {
-  query?: Record<string, string | number>;
+  /** A list is the parameter given once per value (`page=1&page=2`). */
+  query?: Record<string, string | number | readonly string[]>;
   json?: unknown;
   /** A raw body with its content type (for bodies that are not JSON objects). */
   raw?: { body: string; contentType: string };
@@ -285,6 +298,8 @@ export interface RequestOptions {
   gate?: boolean;
   /** The check provokes a 500 on purpose (the 7.2 UNKNOWN_ERROR row): it is the answer, not retried, not a server error. */
   expectServerError?: boolean;
+  /** The classes of input the request carries (a boundary request: `page: 2^31`), recorded with its exchange. */
+  inputClasses?: string[];
 }
 
 /** The environment variable that configures each fixture (README: Fixtures). */

@@ -54,7 +54,7 @@ describe('against a service that chose differently (personality alternative)', (
             !e.scenario.includes('rate_limit_burst'),
         );
         expect(limited.map((e) => `${e.scenario}: ${'path' in e ? e.path : e.request}`)).toEqual([]);
-        expect(run.creditsSpent).toBeLessThanOrEqual(5);
+        expect(run.creditsSpent).toBeLessThanOrEqual(10);
       } finally {
         await sandbox.close();
       }

@@ -10,17 +10,18 @@ import { startBreakingProxy } from './breaking-proxy.ts';
 
 // Each test has its own target and its own child process, which mostly wait: side by side.
 describe.concurrent('videogen-contract (dist/cli.js)', () => {
-  it('runs the full profile against the sandbox it starts: all pass, 5 credits, JUnit written, no key printed', async () => {
+  it('runs the full profile against the sandbox it starts: all pass, 10 credits, JUnit written, no key printed', async () => {
     const r = await cli([]);
     expect(r.code, r.out.slice(-3000) + r.err.slice(-2000)).toBe(0);
-    // Skipped: only the generated generations and conversions, which spend credits beyond the run's own.
     expect(r.summary).toMatch(
-      /Total: \d+ passed, 0 failed, 2 skipped, 0 differing from a decision of ours, of \d+ checks/,
+      /Total: \d+ passed, 0 failed, 0 skipped, 0 differing from a decision of ours, of \d+ checks/,
     );
-    expect(
-      r.summary.match(/skip {2}generated_positive_data_conformance {2}— .*only within a credit budget \(--budget N\)/g),
-    ).toHaveLength(2);
-    expect(r.summary).toMatch(/^Credits spent: 5;/m);
+    // The hand-written scenarios' 5 credits, the boundary phase's 3 valid requests and one random one per POST.
+    expect(r.summary).toMatch(/^Credits spent: 10;/m);
+    expect(r.summary).toMatch(
+      /^Boundary phase: \d+ classes of input over 6 operations \(\d+ class-requests.*\), 0 failing$/m,
+    );
+    expect(r.summary).toMatch(/^ {2}pass {2}boundary_upload_sizes {2}— 10 requests, 10 classes of input$/m);
     expect(r.out).toContain(r.summary.trim().split('\n').at(-1));
     expect((r.junit.match(/<testcase /g) ?? []).length).toBeGreaterThan(100);
     expect(r.junit).not.toContain('<failure');
@@ -56,7 +57,7 @@ describe.concurrent('videogen-contract (dist/cli.js)', () => {
       );
       expect(r.summary).toMatch(/FAIL {2}content_type_conformance/);
       expect(r.summary).toMatch(
-        /Total: \d+ passed, [1-9]\d* failed, 0 skipped, 0 differing from a decision of ours, of 18 checks/,
+        /Total: \d+ passed, [1-9]\d* failed, 0 skipped, 0 differing from a decision of ours, of 19 checks/,
       );
       expect(r.out + r.err + r.junit + r.summary).not.toMatch(/sandbox-key-/);
     } finally {
@@ -102,12 +103,17 @@ describe.concurrent('videogen-contract (dist/cli.js)', () => {
     expect(r.code).toBe(0);
     for (const p of ['read-only', 'no-credit', 'full'])
       expect(r.out).toMatch(new RegExp(`^${p}: \\d+ checks run, \\d+ skipped`, 'm'));
-    expect(r.out).toMatch(/credits: 5; at most 6/);
+    expect(r.out).toMatch(/credits: 10; at most 11/);
+    expect(r.out).toMatch(
+      /^ {2}boundary phase \(deterministic, before the random requests, within --max-time 120 s\): at most \d+ class-A and \d+ class-B requests, [\d.]+ s at this target's pace$/m,
+    );
+    expect(r.out).toMatch(/^ {4}with its value tier \(\d+ requests/m);
+    expect(r.out).toMatch(/^ {2}generated requests spend at most 5 of the 10 credits above/m);
     // The sandbox a run starts runs 100× faster: the floor is said at its pace, and at real time.
     expect(r.out).toMatch(
       /floor wall time: [\d.]+ s at this target's pace \(\d+ s at the interface's real-time limits\)/,
     );
-    expect(r.out).toMatch(/generated requests \(--examples 10\): at most \d+ class-A and \d+ class-B of the above/);
+    expect(r.out).toMatch(/random phase \(--examples 10\): at most \d+ class-A and \d+ class-B of the above/);
   });
 
   it('--help, --version, a usage error (exit 2), and the proxy subcommand when this build has none', async () => {
@@ -121,6 +127,7 @@ describe.concurrent('videogen-contract (dist/cli.js)', () => {
       '--seed-fixtures',
       '--examples',
       '--max-time',
+      '--no-boundary',
       '--keyless',
       '--html',
       '--budget',

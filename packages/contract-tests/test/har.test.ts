@@ -100,7 +100,7 @@ describe('--har: recorded traffic checked offline', () => {
     expect(report.interfaceProblems).toBe(1);
     let out = '';
     expect(await main(['--har', file], { out: (s) => (out += s), err: (s) => (out += s) }, {})).toBe(1);
-    expect(out).toMatch(/FAIL  #\d+ GET .* → 200 \(getVideo\)/);
+    expect(out).toMatch(/FAIL {2}#\d+ GET .* → 200 \(getVideo\)/);
     expect(out).not.toContain(key);
   });
 

@@ -1,7 +1,7 @@
 // Runs the catalogue in-process against a fresh sandbox behind a (breaking) proxy, as the CLI would.
 import { startSandboxTarget } from '../src/cli/launch.ts';
 import { catalogue } from '../src/checks/index.ts';
-import { checkId } from '../src/engine/catalogue.ts';
+import { checkId, type Check } from '../src/engine/catalogue.ts';
 import { Run } from '../src/engine/run.ts';
 import { runCatalogue, type RunResult } from '../src/engine/runner.ts';
 import { select } from '../src/engine/selection.ts';
@@ -21,11 +21,12 @@ export const generation = (seed = 1, examples = 10): GenerationSettings => ({
 /** Runs the catalogue for `config` (filtered to `operations`), as `videogen-contract` does, in this process. */
 export async function runSuite(
   config: TargetConfig,
-  opts: { operations?: string[]; budget?: number; profile?: Profile } = {},
+  opts: { operations?: string[]; budget?: number; profile?: Profile; checks?: (c: Check) => boolean } = {},
 ) {
   const cat = catalogue(config);
   const selection = select(cat, config, opts.profile ?? config.profile, opts.budget);
   if (opts.operations) selection.checks = selection.checks.filter((c) => opts.operations!.includes(c.check.operation));
+  if (opts.checks) selection.checks = selection.checks.filter((c) => opts.checks!(c.check));
   // Counted, so that a test can assert the burst was sent with the sandbox's time held (TargetConfig.holdTime).
   let bursts = 0;
   const { holdTime } = config;

@@ -66,7 +66,11 @@ describe.concurrent('the plan (--plan) against real runs', () => {
     const declared = new Set(selection.scenarios.map((s) => s.scenario.name));
     expect([...new Set(run.exchanges.map((e) => e.scenario))].filter((s) => !declared.has(s))).toEqual([]);
     expect(run.creditsSpent).toBe(selection.totals.credits);
-    expect(selection.totals.credits).toBe(5);
+    // The hand-written scenarios' 5, and at most 5 more for the generated requests the interface says are
+    // valid (the boundary phase's 3, one random one per POST), each followed to its end.
+    expect(selection.totals.credits).toBe(10);
+    const generated = selection.scenarios.filter((s) => s.scenario.generated);
+    expect(generated.reduce((n, s) => n + s.cost.credits, 0)).toBe(5);
   });
 
   it('CONTRACT_CREDIT_BUDGET=4: spends at most 4, and skips exactly what the plan says, with the reason', async () => {

@@ -92,6 +92,12 @@ describe('the reports of a run', () => {
     expect(byId.get('listVideoSettings › paging_past_the_end')).toBe('drift');
     expect(out).toMatch(/^Coverage: \d+ seen, \d+ not seen, \d+ not reachable/m);
     expect(out).toMatch(/^Generated requests: \d+ \(.*listVideos \d+/m);
+    // The boundary phase met it first, and names the class: page 2^31 (and the other large pages).
+    expect(byId.get('listVideos › boundary_values')).toBe('failed');
+    expect(out).toMatch(
+      /^Boundary phase: \d+ classes of input over 4 operations \(\d+ class-requests.*\), \d+ failing:$/m,
+    );
+    expect(out).toMatch(/^ {2}listVideos: page: 2\^31 \(\d+ requests?\)$/m);
   });
 
   it('JUnit: names without the class, times to the millisecond, the skip reason in <skipped message>', () => {
@@ -134,6 +140,10 @@ describe('the reports of a run', () => {
       expect(await page.locator('td.seen').count()).toBeGreaterThan(5);
       const unreachable = page.locator('td.unreachable').first();
       expect(await unreachable.getAttribute('title')).toMatch(/^not reachable: .*--profile/);
+      // Beside the matrix, the classes of input the boundary phase sent, with the requests of each; the failing ones marked.
+      const failing = await page.locator('table.classes tr.failed td:first-child').allTextContents();
+      expect(failing).toContain('✗ page: 2^31');
+      expect(await page.locator('table.classes tr.passed').count()).toBeGreaterThan(20);
       // Each link to a bundle resolves to a file the run wrote.
       const hrefs = await page.locator('a[href$=".json"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
       expect(hrefs.some((h) => h.includes('generated_positive_data_conformance'))).toBe(true);

@@ -11,7 +11,7 @@ export {
 export type { SandboxFetch } from './in-process.js';
 export type { ClockView, FaultRequest } from './controls.js';
 export { RATE_LIMITER_STYLES, DEFAULT_RATE_LIMITER, type RateLimiterStyle } from './rate-limit.js';
-export { SANDBOX_KEYS, type AccountConfig } from './accounts.js';
+export { DEFAULT_ACCOUNTS, SANDBOX_KEYS, type AccountConfig } from './accounts.js';
 export { FIXTURES, MAGIC, type AccountFixtures } from './fixtures.js';
 export { PERSONALITIES, type PersonalityName } from './personality.js';
 export type { TwinSource } from './twin-behaviour.js';

@@ -40,8 +40,9 @@ function judgeLane(lane: LaneResult, j: Judge, record: GeneratedRecord, operatio
         ? `${f.shrinks} shrinking step${f.shrinks === 1 ? '' : 's'}, ${f.shrinkRequests} requests; the first failing one: ${describeCase(f.first)}`
         : 'no smaller request fails';
     const after = f.before.length ? `\n  after: ${f.before.map(describeCase).join(' → ')}` : '';
+    const last = f.exchanges[f.exchanges.length - 1];
     throw new Violation(
-      `a generated request fails: ${f.message}\n  smallest failing request: ${describeCase(f.case)} (${shrunk})${after}\n  reproduce: --seed ${record.seed} (lane ${lane.name}, fast-check seed ${lane.seed}${f.path ? `, path ${f.path}` : ''})`,
+      `the random phase found a failing request: ${describeCase(f.case)} → ${last ? last.status : 'no answer'}: ${f.message}\n  smallest failing request: ${describeCase(f.case)} (${shrunk})${after}\n  reproduce: --seed ${record.seed} (lane ${lane.name}, fast-check seed ${lane.seed}${f.path ? `, path ${f.path}` : ''})`,
       f.exchanges,
     );
   }

@@ -11,7 +11,9 @@ import { conformanceChecks } from './conformance.ts';
 import { conversionChecks } from './conversions.ts';
 import { loadContract } from '../engine/contract.ts';
 import { reachable } from '../generation/links.ts';
-import { generatedScenarios } from '../generation/scenarios.ts';
+import { boundaryScenarios } from '../generation/boundary.ts';
+import { generatedScenarios, generationClock } from '../generation/scenarios.ts';
+import { boundaryChecks } from './boundary.ts';
 import { generatedChecks } from './generated.ts';
 import { generationChecks } from './generation.ts';
 import { limitChecks } from './limits.ts';
@@ -29,6 +31,7 @@ export function catalogue(target: TargetConfig): Catalogue {
         `the contract suite cannot build a request for ${op.operationId}: add it to scenarios/requests.ts`,
       );
   const g = generationScenarios(target);
+  const clock = generationClock();
   const posting = [...generationChecks(g), ...conversionChecks(target.stateful), ...modeChecks(g)];
   // Requests a conforming target refuses (no credit, but one at risk) go before those that spend credits,
   // so that a credit budget, once spent, stops as few of them as possible (the guard sends none after).
@@ -46,9 +49,13 @@ export function catalogue(target: TargetConfig): Catalogue {
       // Limits after the rest: a burst leaves the window full.
       ...limitChecks(g),
       ...authChecks(target),
-      // Generated requests (when the run asks for them), before conformance, which judges their answers too.
+      // Generated requests (when the run asks for them), before conformance, which judges their answers
+      // too: the boundary phase (deterministic) first, then the random one; --max-time bounds both together.
+      ...(target.generation?.boundary !== false && target.generation
+        ? boundaryChecks(boundaryScenarios(clock), OPERATIONS)
+        : []),
       ...(target.generation && target.generation.examples > 0
-        ? generatedChecks(generatedScenarios(), OPERATIONS, reachable(loadContract()))
+        ? generatedChecks(generatedScenarios(clock), OPERATIONS, reachable(loadContract()))
         : []),
       ...conformanceChecks(operationIds()),
     ],

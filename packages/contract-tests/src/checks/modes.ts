@@ -7,10 +7,6 @@
 // places are full (scenarios/generations.ts), on that answer: a 503 shows the form was not refused
 // (acceptance itself is then not proven: CONTRACT_EVERY_COMBINATION=1 generates it), a 400 fails.
 import { randomUUID } from 'node:crypto';
-import { openAsBlob } from 'node:fs';
-import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MAX_RUNNING, UPLOAD_LIMITS } from '@videogen/openapi/rules';
 import {
   check,
@@ -25,6 +21,7 @@ import {
 import type { Schemas } from '@videogen/openapi/types';
 import { itemsOf, stringsOf } from '../engine/bodies.ts';
 import { requestLine } from '../engine/http.ts';
+import { zeroFile } from '../engine/zero-file.ts';
 import { ensure, type Judge } from '../engine/judge.ts';
 import { Skip } from '../engine/outcomes.ts';
 import type { Exchange } from '../shapes.ts';
@@ -115,18 +112,6 @@ function judgeAccepted(j: Judge, ex: Exchange<'generateVideo'>, what: string, ot
   );
   if (others.includes(body.video_id))
     ensure(false, `${what} answered the id of another video of this run or a fixture: ${body.video_id}`, ex);
-}
-
-/**
- * A file of `size` zero bytes, backed by a sparse temporary file: FormData streams it from disk, so it
- * is never built in memory. `remove` deletes it.
- */
-async function zeroFile(size: number, type: string): Promise<{ blob: Blob; remove: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'contract-upload-'));
-  const path = join(dir, 'zeros');
-  await writeFile(path, '');
-  await truncate(path, size);
-  return { blob: await openAsBlob(path, { type }), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 const generate = (s: Sender, form: FormData) => s.main.call('generateVideo', { form });

@@ -8,7 +8,7 @@ import { specPath } from '@videogen/openapi';
 import { operationEntry } from '../engine/http.ts';
 import { registerSecret } from '../engine/redact.ts';
 import type * as SandboxPackage from '@videogen/sandbox';
-import type { RunningSandbox, SandboxOptions } from '@videogen/sandbox';
+import type { AccountConfig, RunningSandbox, SandboxOptions } from '@videogen/sandbox';
 import type { TargetConfig } from '../shapes.ts';
 import { externalTarget, strictDefault, UsageError, type Settings } from './target.ts';
 
@@ -28,7 +28,7 @@ export const SANDBOX_TIME_SCALE = 100;
 const GENERATION_SECONDS = 240;
 
 /** What the suite uses of @videogen/sandbox, loaded only when it starts one (a run against a URL never does). */
-type SandboxModule = Pick<typeof SandboxPackage, 'startSandbox' | 'SANDBOX_KEYS' | 'FIXTURES'>;
+type SandboxModule = Pick<typeof SandboxPackage, 'startSandbox' | 'SANDBOX_KEYS' | 'FIXTURES' | 'DEFAULT_ACCOUNTS'>;
 
 export async function loadSandbox(): Promise<SandboxModule> {
   try {
@@ -94,11 +94,16 @@ export function sandboxAccounts(
 /** The seeded sandbox fixtures as the suite's fixture ids (README of @videogen/sandbox). */
 export function sandboxTarget(
   baseUrl: string,
-  sandbox: Pick<SandboxModule, 'SANDBOX_KEYS' | 'FIXTURES'>,
+  sandbox: Pick<SandboxModule, 'SANDBOX_KEYS' | 'FIXTURES' | 'DEFAULT_ACCOUNTS'>,
   timeScale: number,
   s?: Partial<Settings>,
+  /** The sandbox's accounts (their plans: the upload limits its keys meet). */
+  accounts: readonly AccountConfig[] = sandbox.DEFAULT_ACCOUNTS,
 ): TargetConfig {
   const { SANDBOX_KEYS: keys } = sandbox;
+  const planOf = (key: string) => accounts.find((a) => a.keys.includes(key))?.plan;
+  const main = planOf(keys.acme);
+  const other = planOf(keys.globex);
   const config: TargetConfig = {
     kind: 'sandbox',
     baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -111,6 +116,7 @@ export function sandboxTarget(
     rateLimited: true,
     strict: s?.strict ?? true,
     everyCombination: s?.everyCombination ?? false,
+    accountPlans: { ...(main && { main }), ...(other && { other }) },
     ...(s?.limits && { limits: s.limits }),
     ...(s?.generation && { generation: s.generation }),
     ...(s?.named && { named: s.named }),
@@ -143,7 +149,10 @@ export async function startSandboxTarget(
     heldAt ??= wall();
     return () => void (heldAt = undefined);
   };
-  const config = { ...sandboxTarget(handle.baseUrl, sandbox, timeScale, settings), holdTime };
+  const config = {
+    ...sandboxTarget(handle.baseUrl, sandbox, timeScale, settings, options.accounts ?? sandbox.DEFAULT_ACCOUNTS),
+    holdTime,
+  };
   return { config, sandbox, handle, close: () => handle.close() };
 }
 

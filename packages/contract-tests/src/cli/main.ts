@@ -40,6 +40,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   examples: { type: 'string' },
   'max-time': { type: 'string' },
+  'no-boundary': { type: 'boolean' },
   keyless: { type: 'boolean' },
   html: { type: 'string' },
   replay: { type: 'string' },
@@ -82,6 +83,10 @@ unless --budget leaves some):
   --examples N             CONTRACT_EXAMPLES       generated requests per operation (default 10; 0: none)
   --max-time SECONDS       CONTRACT_MAX_TIME       the most wall time they take, all together (default 120)
   --seed N                 CONTRACT_SEED           reproduce the generated requests of a run (the summary prints its seed)
+  --no-boundary            CONTRACT_BOUNDARY=0     leave out the boundary phase (deterministic edges and near misses of every
+                                                   field, sent before the random requests; uploads past the size limits
+                                                   only against a sandbox or within --budget)
+  (env) CONTRACT_ACCOUNT_PLAN, CONTRACT_OTHER_ACCOUNT_PLAN  free | personal | business: the keys' plans (upload limits)
 Keys (environment only, never printed); a key the target rejects ends it before any check (exit 2):
   VIDEO_API_KEY, VIDEO_API_OTHER_ACCOUNT_KEY (isolation checks), CONTRACT_FREE_PLAN_KEY, CONTRACT_NO_CREDIT_KEY
   --keyless                CONTRACT_KEYLESS=1      no VIDEO_API_KEY on purpose: only the checks that need none (authentication)

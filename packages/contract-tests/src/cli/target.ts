@@ -2,7 +2,7 @@
 // its variable): its kind, keys (from the environment only, never an option: they would show in shell
 // histories and process lists), profile, fixtures, and where the reports go.
 import { existsSync, readFileSync } from 'node:fs';
-import { ALLOW_HTTP_VARIABLE, allowedHttpHosts, insecureUrlProblem } from '@videogen/openapi/rules';
+import { ALLOW_HTTP_VARIABLE, allowedHttpHosts, insecureUrlProblem, PLANS } from '@videogen/openapi/rules';
 import { PACING_URL_VARIABLE, redisUrlProblem } from '@videogen/pacer-redis';
 import { registerSecret } from '../engine/redact.ts';
 import {
@@ -106,6 +106,7 @@ export interface OptionValues {
   'max-time'?: string;
   seed?: string;
   html?: string;
+  'no-boundary'?: boolean;
   'allow-http'?: string[];
 }
 
@@ -163,6 +164,8 @@ export function settingsFrom(o: OptionValues, env: NodeJS.ProcessEnv = process.e
       // A seed is always chosen, so that every run can be reproduced (the summary prints it).
       seed: seedText !== undefined && seedText !== '' ? Number(seedText) : Math.floor(Math.random() * 2 ** 31),
       seedGiven: seedText !== undefined && seedText !== '',
+      // The boundary phase: on unless turned off (--no-boundary, CONTRACT_BOUNDARY=0).
+      boundary: !(o['no-boundary'] ?? flag(env.CONTRACT_BOUNDARY) === false),
     },
     htmlFile: o.html ?? env.CONTRACT_HTML_FILE ?? 'test-results/report.html',
     named: {
@@ -242,9 +245,28 @@ export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env
     limits: s.limits,
     generation: s.generation,
     named: s.named,
+    accountPlans: accountPlansFrom(env),
   };
   for (const k of [config.apiKey, config.otherAccountKey, config.freePlanKey, config.noCreditKey]) registerSecret(k);
   return config;
+}
+
+/**
+ * The plans of the keys' accounts (CONTRACT_ACCOUNT_PLAN, CONTRACT_OTHER_ACCOUNT_PLAN): the interface has no
+ * request that tells an account's plan, and the upload limits depend on it (8.4). Unset: sizes are judged
+ * by what holds on every plan.
+ */
+function accountPlansFrom(env: NodeJS.ProcessEnv): TargetConfig['accountPlans'] {
+  const read = (name: string) => {
+    const v = env[name];
+    if (v === undefined || v === '') return undefined;
+    if (!(PLANS as readonly string[]).includes(v))
+      throw new UsageError(`${name} must be ${PLANS.join(', ')}, not ${v}`);
+    return v;
+  };
+  const main = read('CONTRACT_ACCOUNT_PLAN');
+  const other = read('CONTRACT_OTHER_ACCOUNT_PLAN');
+  return { ...(main && { main }), ...(other && { other }) };
 }
 
 /** The environment that describes a target, for a child process (the inverse of externalTarget). */
@@ -261,6 +283,8 @@ export function envForTarget(config: TargetConfig): Record<string, string> {
   if (config.pacingUrl) env[PACING_URL_VARIABLE] = config.pacingUrl;
   if (config.freePlanKey) env.CONTRACT_FREE_PLAN_KEY = config.freePlanKey;
   if (config.noCreditKey) env.CONTRACT_NO_CREDIT_KEY = config.noCreditKey;
+  if (config.accountPlans?.main) env.CONTRACT_ACCOUNT_PLAN = config.accountPlans.main;
+  if (config.accountPlans?.other) env.CONTRACT_OTHER_ACCOUNT_PLAN = config.accountPlans.other;
   const { timeoutMs, bodyTimeoutMs, bodyDeadlineMs } = config.limits ?? {};
   if (timeoutMs !== undefined) env.CONTRACT_TIMEOUT = String(timeoutMs / 1000);
   if (bodyTimeoutMs !== undefined) env.CONTRACT_BODY_TIMEOUT = String(bodyTimeoutMs / 1000);

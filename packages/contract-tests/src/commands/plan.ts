@@ -1,9 +1,11 @@
 // --plan: what a run would send, spend and wait, per profile, from the declarations of the catalogue
 // (engine/selection.ts): the same selection the run follows. Nothing is sent.
-import { MAX_RUNNING, POLLING, RATE_LIMITS, redactUrl } from '@videogen/openapi/rules';
+import { MAX_RUNNING, pacingFloorMs, POLLING, RATE_LIMITS, redactUrl } from '@videogen/openapi/rules';
 import { requestLine } from '../engine/http.ts';
 import { select, type Selection } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
+import { BOUNDARY_PHASE, BOUNDARY_UPLOADS, valueTier } from '../generation/boundary.ts';
+import { LARGEST_UPLOAD } from '../generation/form-oracle.ts';
 import { SHRINK_REQUESTS } from '../generation/scenarios.ts';
 import { DISCOVERY } from '../scenarios/discovery.ts';
 import type { PreflightResult } from '../preflight.ts';
@@ -24,8 +26,50 @@ function generatedLine(g: Selection['totals']['generated'], target: TargetConfig
   const natural = g.floorMs / target.timeScale;
   const bounded = Math.min(natural, settings.maxTimeMs);
   return [
-    `  generated requests (--examples ${settings.examples}${settings.seedGiven ? `, --seed ${settings.seed}` : ''}): at most ${g.A ? `${g.A} class-A and ${g.B} class-B of the above, the two classes side by side` : `${g.B} class-B of the above`}: ${secs(bounded)} more${natural > settings.maxTimeMs ? ` (cut by --max-time ${secs(settings.maxTimeMs)}; ${secs(natural)} for all of them)` : ` at most (--max-time ${secs(settings.maxTimeMs)})`}, and ${SHRINK_REQUESTS} requests more for each failure shrunk`,
+    `  random phase (--examples ${settings.examples}${settings.seedGiven ? `, --seed ${settings.seed}` : ''}): at most ${g.A ? `${g.A} class-A and ${g.B} class-B of the above, the two classes side by side` : `${g.B} class-B of the above`}: ${secs(bounded)} more${natural > settings.maxTimeMs ? ` (cut by --max-time ${secs(settings.maxTimeMs)}; ${secs(natural)} for all of them)` : ` at most (--max-time ${secs(settings.maxTimeMs)})`}, and ${SHRINK_REQUESTS} requests more for each failure shrunk`,
   ];
+}
+
+/** The random phase's requests: the generated ones the boundary phase does not send. */
+function randomPhase(p: Selection): Selection['totals']['generated'] {
+  const random = p.scenarios.filter((s) => s.scenario.generated && !s.scenario.name.startsWith(BOUNDARY_PHASE));
+  const A = random.reduce((n, s) => n + s.cost.A, 0);
+  const B = random.reduce((n, s) => n + s.cost.B, 0);
+  return { A, B, floorMs: pacingFloorMs({ A, B }) };
+}
+
+/** The boundary phase: its requests, the least time they take at the target's pace, its tiers, uploads and credits. */
+function boundaryLines(p: Selection, target: TargetConfig): string[] {
+  const g = target.generation;
+  const mine = p.scenarios.filter((s) => s.scenario.name.startsWith(BOUNDARY_PHASE));
+  if (!g || !mine.length) return [];
+  // The accepted requests apart: they spend credits and wait for their videos, after the phase's time.
+  const sent = mine.filter((s) => !s.cost.credits);
+  const sum = (k: 'A' | 'B' | 'apartA' | 'apartB' | 'credits', list = sent) => list.reduce((n, s) => n + s.cost[k], 0);
+  const A = sum('A') + sum('apartA');
+  const B = sum('B') + sum('apartB');
+  const ms = pacingFloorMs({ A, B }, target.timeScale);
+  const tier = valueTier({ target, profile: p.profile, budget: p.budget });
+  const uploads = mine.find((s) => s.scenario.name === BOUNDARY_UPLOADS);
+  const credits = sum('credits', mine);
+  const spent = p.scenarios.filter((s) => s.scenario.generated).reduce((n, s) => n + s.cost.credits, 0);
+  return [
+    `  boundary phase (deterministic, before the random requests, within --max-time ${secs(g.maxTimeMs)}): at most ${A} class-A and ${B} class-B requests, ${secs(ms)} at this target's pace${ms > g.maxTimeMs ? ' (past --max-time: the rest of its requests is cut)' : ''}`,
+    tier.value
+      ? tier.fits
+        ? `    with its value tier (${tier.value} requests: every other enum value, every combination with every extension)`
+        : `    without its value tier (${tier.value} requests: every other enum value, every combination with every extension): ${secs(tier.allMs)} at this pace, past --max-time (--max-time ${Math.ceil(tier.allMs / 1000)} sends it)`
+      : '',
+    uploads
+      ? `    uploads at and one byte past each plan's size limit: ${uploads.cost.A + uploads.cost.apartA} (up to ${LARGEST_UPLOAD / 1e6} MB each)`
+      : '',
+    credits
+      ? `    then ${credits} request${credits === 1 ? '' : 's'} at the edges the interface says are valid (a credit each), each followed to its end`
+      : '',
+    spent
+      ? `  generated requests spend at most ${spent} of the ${p.totals.credits} credits above (--budget N caps the run)`
+      : '',
+  ].filter(Boolean);
 }
 
 export function formatPlans(all: Selection[], target: TargetConfig, preflight?: PreflightResult): string {
@@ -62,7 +106,8 @@ export function formatPlans(all: Selection[], target: TargetConfig, preflight?: 
       scaled
         ? `  floor wall time: ${secs(t.floorMs / target.timeScale)} at this target's pace (${secs(t.floorMs)} at the interface's real-time limits)${t.reads ? ', plus the generation time of the videos it waits for' : ''}`
         : `  floor wall time: ${secs(t.floorMs)} at the service's pace${t.reads ? ', plus the generation time of the videos it waits for' : ''}`,
-      ...generatedLine(t.generated, target),
+      ...boundaryLines(p, target),
+      ...generatedLine(randomPhase(p), target),
     );
     const reasons = new Map<string, number>();
     for (const c of p.checks) if (c.skip) reasons.set(c.skip, (reasons.get(c.skip) ?? 0) + 1);

@@ -70,9 +70,16 @@ export async function replay(bundle: FailureBundle, target: TargetConfig): Promi
   const out: ReplayedExchange[] = [];
   for (const bx of bundle.exchanges as BundledExchange[]) {
     const api = apiFor(run, bx.auth);
-    const ex: Exchange = await run.as(`replay of ${bundle.check}`, () =>
-      api.resend(bx.operationId, bx.request, replayOptions(bx.request, undefined)),
-    );
+    const { opts, temporary } = await replayOptions(bx.request, undefined);
+    // No answer after the retries of 7.1 (a hang, a dropped connection): status 0, as the bundle records one.
+    const ex: Pick<Exchange, 'status' | 'body' | 'problems'> = await run
+      .as(`replay of ${bundle.check}`, () => api.resend(bx.operationId, bx.request, opts))
+      .catch((err: Error) => ({
+        status: 0,
+        body: undefined,
+        problems: [{ kind: 'server_error' as const, message: `no answer: ${err.message}` }],
+      }))
+      .finally(() => Promise.all(temporary.map((t) => t.remove())));
     const before = {
       status: bx.response.status,
       errorCode: codeOf(parse(bx.response.body)),

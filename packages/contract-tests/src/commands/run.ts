@@ -12,7 +12,9 @@ import { select } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
 import { driftMarkdown, driftOf } from '../report/drift.ts';
 import { makeBundle, writeBundle } from '../report/failures.ts';
+import { formatClasses, inputClassesOf } from '../report/classes.ts';
 import { coverageOf, formatCoverage } from '../report/coverage.ts';
+import { BOUNDARY_PHASE } from '../generation/boundary.ts';
 import { htmlReport } from '../report/html.ts';
 import { junitXml } from '../report/junit.ts';
 import { formatSummary, type RunStats } from '../report/summary.ts';
@@ -43,20 +45,25 @@ export function matches(filters: string[], c: { operation: string; name: string 
 /** Generated requests per operation (every scenario of src/generation/), and the seed that reproduces them. */
 function generatedCounts(exchanges: Exchange[], seed: number) {
   const perOperation: Record<string, number> = {};
-  for (const e of exchanges)
-    if (e.scenario.startsWith('generated') && e.operationId)
-      perOperation[e.operationId] = (perOperation[e.operationId] ?? 0) + 1;
-  return { seed, perOperation };
+  const boundary: Record<string, number> = {};
+  for (const e of exchanges) {
+    if (!e.operationId) continue;
+    if (e.scenario.startsWith('generated')) perOperation[e.operationId] = (perOperation[e.operationId] ?? 0) + 1;
+    if (e.scenario.startsWith(BOUNDARY_PHASE)) boundary[e.operationId] = (boundary[e.operationId] ?? 0) + 1;
+  }
+  return { seed, perOperation, boundary };
 }
 
 function formatGenerated(g: ReturnType<typeof generatedCounts> | undefined): string[] {
   if (!g) return [];
-  const total = Object.values(g.perOperation).reduce((a, b) => a + b, 0);
+  const line = (counts: Record<string, number>) =>
+    `${Object.values(counts).reduce((a, b) => a + b, 0)} (${Object.entries(counts)
+      .map(([op, n]) => `${op} ${n}`)
+      .join(', ')})`;
   return [
     '',
-    `Generated requests: ${total} (${Object.entries(g.perOperation)
-      .map(([op, n]) => `${op} ${n}`)
-      .join(', ')}); seed ${g.seed}: --seed ${g.seed} sends the same ones again`,
+    ...(Object.keys(g.boundary).length ? [`Boundary phase requests: ${line(g.boundary)}; the same on every run`] : []),
+    `Generated requests: ${line(g.perOperation)}; seed ${g.seed}: --seed ${g.seed} sends the same ones again`,
   ];
 }
 
@@ -101,7 +108,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
   // --only: generated requests only for the operations whose generated checks the run judges.
   if (config.generation && s.only.length) {
     const judged = catalogue(config)
-      .checks.filter((c) => c.name.startsWith('generated_') && matches(s.only, c))
+      .checks.filter((c) => /^(generated|boundary)_/.test(c.name) && matches(s.only, c))
       .map((c) => c.operation);
     config = { ...config, generation: { ...config.generation, operations: [...new Set(judged)] } };
   }
@@ -148,9 +155,11 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     pacedMs: run.pacer.stats.waitedMs,
   };
   const coverage = coverageOf(run.contract, cat.checks, results, run.exchanges, run.transients);
-  const generated = config.generation?.examples ? generatedCounts(run.exchanges, config.generation.seed) : undefined;
+  const generated = config.generation ? generatedCounts(run.exchanges, config.generation.seed) : undefined;
+  const classes = inputClassesOf(run.exchanges, results);
   const text = formatSummary(results, stats, drift, run.transients, s.driftFile, [
     ...formatCoverage(coverage),
+    ...formatClasses(classes),
     ...formatGenerated(generated),
   ]);
   io.out(text);
@@ -166,6 +175,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
       transients: run.transients,
       coverage,
       generated,
+      classes,
       bundles,
       file: s.htmlFile,
       startedAt: new Date(started),
@@ -187,6 +197,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
           transients: run.transients,
           coverage,
           ...(generated && { generated }),
+          ...(classes.length && { inputClasses: classes }),
           bundles: Object.fromEntries(bundles),
         },
         null,

@@ -29,6 +29,7 @@ export type Need =
   | { kind: 'sandbox'; why: string }
   | { kind: 'repeatedParts'; why: string }
   | { kind: 'budget'; why: string }
+  | { kind: 'uploads'; why: string }
   | { kind: 'fixture'; fixture: FixtureName; made?: false };
 
 export const need = {
@@ -41,6 +42,8 @@ export const need = {
   repeatedParts: (why: string): Need => ({ kind: 'repeatedParts', why }),
   /** Spends credits beyond the run's own: only when the user set a credit budget (it may fit there). */
   budget: (why: string): Need => ({ kind: 'budget', why }),
+  /** Uploads of megabytes (up to 180 MB): against a sandbox, or elsewhere only within a credit budget (they may create). */
+  uploads: (why: string): Need => ({ kind: 'uploads', why }),
   fixture: (fixture: FixtureName): Need => ({ kind: 'fixture', fixture }),
   /** A fixture configured or found on the target, not one the run makes (needed before the run's videos complete). */
   foundFixture: (fixture: FixtureName): Need => ({ kind: 'fixture', fixture, made: false }),

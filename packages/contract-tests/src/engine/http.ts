@@ -24,6 +24,7 @@ import type { Contract } from './contract.ts';
 import { curlLine, recordRequest } from './recorded-request.ts';
 import { lookForCreated } from './recovery.ts';
 import { redact } from './redact.ts';
+import { IN_MEMORY_FILE_BYTES } from './zero-file.ts';
 import { responseProblems } from './responses.ts';
 
 /** What a request needs from its run. */
@@ -82,6 +83,15 @@ export function requestLine(operationId: OperationId): string {
   return `${op.method} ${op.path}`;
 }
 
+/** A request's query as sent (`?page=1&page=2`: a list is the parameter once per value), or nothing. */
+export function queryString(query: RequestOptions['query']): string {
+  if (!query) return '';
+  const pairs = Object.entries(query).flatMap(([k, v]) =>
+    (Array.isArray(v) ? v : [v]).map((one) => [k, String(one)] as [string, string]),
+  );
+  return `?${new URLSearchParams(pairs).toString()}`;
+}
+
 /** The operation's path template with its parameters filled in, each encoded as a path segment. */
 export function filledPath(op: OperationEntry, params: Record<string, string | undefined> = {}): string {
   return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
@@ -118,6 +128,41 @@ export class Api {
     return this.send(op, op.method, filledPath(op, params), opts, params);
   }
 
+  /**
+   * What a request that got no answer (after the retries of 7.1) would have recorded: status 0, the
+   * reason as its text. Not a recorded exchange of the run: for a failure's bundle, so that `--replay`
+   * re-sends it too.
+   */
+  async unanswered(
+    operationId: string,
+    req: RequestOptions & { path?: Record<string, string> },
+    reason: string,
+  ): Promise<Exchange> {
+    const op = operationEntry(operationId);
+    const { path: params, ...opts } = req;
+    const path = filledPath(op, params) + queryString(opts.query);
+    const auth = opts.auth ?? 'key';
+    return {
+      seq: 0,
+      scenario: this.rec.scenario(),
+      operationId,
+      method: op.method,
+      path,
+      auth: auth === 'key' ? `key of ${this.account}` : auth === 'none' ? 'no key' : auth.label,
+      status: 0,
+      contentType: '',
+      headers: new Headers(),
+      body: undefined,
+      text: redact(`no answer: ${reason}`),
+      ms: 0,
+      problems: [{ kind: 'server_error', message: redact(`no answer: ${reason}`) }],
+      transients: 0,
+      request: await recordRequest(op.method, path, auth, opts, params),
+      baseUrl: this.baseUrl,
+      ...(opts.inputClasses && { inputClasses: opts.inputClasses }),
+    };
+  }
+
   /** A recorded request sent again as it was (--replay): its operation, method and path as recorded. */
   resend(operationId: string | undefined, request: RecordedRequest, opts: RequestOptions): Promise<Exchange> {
     const op = OPERATIONS.find((o) => o.operationId === operationId);
@@ -135,10 +180,7 @@ export class Api {
     const rateClass: RateClass = op?.rateClass ?? 'B';
     const startsVideo = op?.startsVideo ?? false;
     const videoId = params.video_id;
-    const qs = opts.query
-      ? '?' +
-        new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString()
-      : '';
+    const qs = queryString(opts.query);
     const auth = opts.auth ?? 'key';
     const label = auth === 'key' ? `key of ${this.account}` : auth === 'none' ? 'no key' : auth.label;
     const request = await recordRequest(method, path + qs, auth, opts, params);
@@ -265,6 +307,7 @@ export class Api {
         request,
         baseUrl: this.baseUrl,
         ...(notResent && { notResent }),
+        ...(opts.inputClasses && { inputClasses: opts.inputClasses }),
       });
     }
   }
@@ -347,7 +390,7 @@ async function sendOnce(
     limits.timeoutMs,
   );
   try {
-    const res = await fetch(url, { ...init, redirect: 'manual', signal: headers.signal });
+    const res = await fetch(url, { ...init, redirect: redirectMode(init.body), signal: headers.signal });
     clearTimeout(timer);
     const bytes = await readBody(res, {
       idleMs: limits.bodyTimeoutMs,
@@ -360,6 +403,18 @@ async function sendOnce(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * 'manual' (a 3xx is an answer, recorded and judged), except for a body with files past a megabyte:
+ * undici keeps every chunk of a body it may have to send again, and with 'manual' it kept all of a
+ * 180 MB upload in memory (measured on Node 20.20: 188 MB of array buffers; with 'error', 33 MB). A
+ * redirect answering such an upload ends the attempt as no answer ("unexpected redirect").
+ */
+function redirectMode(body: string | FormData | undefined): 'manual' | 'error' {
+  const large =
+    body instanceof FormData && [...body.values()].some((v) => typeof v !== 'string' && v.size > IN_MEMORY_FILE_BYTES);
+  return large ? 'error' : 'manual';
 }
 
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());

@@ -21,6 +21,8 @@ export class Skip extends Error {
 export class Violation extends Error {
   /** The exchanges that show it (sent by a shared scenario too): failure bundles add them. */
   readonly exchanges: Exchange[];
+  /** The classes of input it fails for (generated requests: `page: 2^31`), for the reports. */
+  inputClasses?: string[];
   constructor(message: string, shown?: Exchange | Exchange[]) {
     super(message);
     this.exchanges = shown === undefined ? [] : Array.isArray(shown) ? shown : [shown];

@@ -3,6 +3,7 @@
 import { REDACTED } from '@videogen/openapi/rules';
 import type { Auth, RecordedRequest, RequestOptions } from '../shapes.ts';
 import { redact } from './redact.ts';
+import { IN_MEMORY_FILE_BYTES, zeroFile, type ZeroFile } from './zero-file.ts';
 
 /** File parts up to this size are kept whole (base64); larger ones are re-sent as zeros of the same size. */
 const KEEP_FILE_BYTES = 64 * 1024;
@@ -38,9 +39,17 @@ export async function recordRequest(
   return r;
 }
 
-/** The request options that send a recorded request again (files rebuilt from the bundle). */
-export function replayOptions(r: RecordedRequest, key: string | undefined): RequestOptions {
+/**
+ * The request options that send a recorded request again (files rebuilt from the bundle: a file past a
+ * megabyte as zeros streamed from a sparse file, never built in memory), and the temporary files to
+ * remove once it is answered.
+ */
+export async function replayOptions(
+  r: RecordedRequest,
+  key: string | undefined,
+): Promise<{ opts: RequestOptions; temporary: ZeroFile[] }> {
   const opts: RequestOptions = { retry: true };
+  const temporary: ZeroFile[] = [];
   if (r.auth === 'key' || r.auth === 'none') opts.auth = r.auth;
   else opts.auth = { header: key ? r.auth.header.split(REDACTED).join(key) : r.auth.header, label: 'recorded header' };
   if (r.headers) opts.headers = r.headers;
@@ -50,13 +59,21 @@ export function replayOptions(r: RecordedRequest, key: string | undefined): Requ
     const fd = new FormData();
     for (const p of r.form) {
       if (p.file) {
-        const bytes = p.file.base64 !== undefined ? Buffer.from(p.file.base64, 'base64') : new Uint8Array(p.file.size);
-        fd.append(p.name, new Blob([bytes], { type: p.file.type }), p.file.filename);
+        let blob: Blob;
+        if (p.file.base64 !== undefined) blob = new Blob([Buffer.from(p.file.base64, 'base64')], { type: p.file.type });
+        else if (p.file.size <= IN_MEMORY_FILE_BYTES)
+          blob = new Blob([new Uint8Array(p.file.size)], { type: p.file.type });
+        else {
+          const zeros = await zeroFile(p.file.size, p.file.type);
+          temporary.push(zeros);
+          blob = zeros.blob;
+        }
+        fd.append(p.name, blob, p.file.filename);
       } else fd.append(p.name, p.value ?? '');
     }
     opts.form = fd;
   }
-  return opts;
+  return { opts, temporary };
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -63,6 +63,8 @@ export class Run implements Recorder {
   creditCap?: number;
   /** Why the cap is there, for the refusal's message. */
   capReason = '';
+  /** The credit budget the user set (--budget), when one was: what spends credits beyond the run's own may then. */
+  budget?: number;
   /** Creates whose attempt may have made a video although its answer did not say so: counted as spent. */
   private maybeSpent = 0;
   private readonly label = new AsyncLocalStorage<string>();

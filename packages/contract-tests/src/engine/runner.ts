@@ -1,7 +1,7 @@
 // Runs a catalogue as its selection says: each scenario is sent once, when a check first reads it (its
 // requests labelled with its name); each check's judgement is then a pure function of the record.
 import { FIXTURE_ENV, type CheckResult, type Exchange, type FixtureName } from '../shapes.ts';
-import { type Catalogue, type Check, type FixtureFindings, type Scenario, type Sender } from './catalogue.ts';
+import type { Catalogue, Check, FixtureFindings, Scenario, Sender } from './catalogue.ts';
 import { Judge } from './judge.ts';
 import { Blocked, DecisionStop, Skip, Violation } from './outcomes.ts';
 import { redact } from './redact.ts';
@@ -158,6 +158,7 @@ export async function runCatalogue(
 ): Promise<RunResult[]> {
   run.creditCap = selection.creditCap;
   run.capReason = selection.capReason;
+  run.budget = selection.budget;
   const sender = new ScenarioRunner(run, catalogue, selection);
   const view = sender.view();
   const out: RunResult[] = [];
@@ -222,6 +223,7 @@ async function judgeOne(run: Run, runner: ScenarioRunner, s: Sender, c: Check): 
       ms,
       exchanges,
       ...(found.length && { mismatches: found }),
+      ...(err instanceof Violation && err.inputClasses && { inputClasses: err.inputClasses }),
     };
   }
 }

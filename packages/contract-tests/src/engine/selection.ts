@@ -73,6 +73,10 @@ function unmet(n: Need, p: PlanTarget): string | undefined {
       return t.kind !== 'prism' ? undefined : `target ${t.kind} ${n.why}`;
     case 'budget':
       return p.budget !== undefined ? undefined : `${n.why}: only within a credit budget (${budgetFlag(t.named)})`;
+    case 'uploads':
+      return t.kind === 'sandbox' || p.budget !== undefined
+        ? undefined
+        : `${n.why}: only against a sandbox or within a credit budget (${budgetFlag(t.named)})`;
     case 'fixture':
       return undefined;
   }

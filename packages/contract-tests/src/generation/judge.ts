@@ -4,6 +4,9 @@
 // Used twice: inside the property, as the oracle fast-check shrinks against, and by the checks that
 // judge the recorded cases.
 import { ensure, MISMATCH_KIND, type Judge } from '../engine/judge.ts';
+import { POLLING } from '@videogen/openapi/rules';
+import { TERMINAL } from '../scenarios/videos.ts';
+import type { OperationId } from '@videogen/openapi/types';
 import type { Exchange } from '../shapes.ts';
 import { describeCase, type GeneratedCase } from './cases.ts';
 
@@ -64,6 +67,16 @@ export function judgeCase(c: GeneratedCase, ex: Exchange, j: Judge): void {
           ex,
         );
     }
+  }
+  if (e.kind === 'accepted')
+    j.success(ex as Exchange<OperationId>, `a request the interface says is valid\n  generated: ${what}`);
+  if (e.kind === 'terminal') {
+    const body = j.success(ex as Exchange<'getVideo'>, `the status of a video the run created\n  generated: ${what}`);
+    ensure(
+      typeof body?.status === 'string' && TERMINAL.includes(body.status),
+      `the video the run created is still ${JSON.stringify(body?.status)} at the end of its polling (x-polling: at most ${POLLING.timeoutMs / 1000} s)\n  generated: ${what}`,
+      ex,
+    );
   }
   // Everything the response checks found in the answer: the interface's fail, the decisions' are drift.
   for (const p of ex.problems)

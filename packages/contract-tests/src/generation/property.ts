@@ -65,7 +65,7 @@ export interface LaneOptions {
 }
 
 /** The first step whose answer fails, judged as the checks will judge it (mismatches are drift: they pass). */
-function verdict(contract: Contract, steps: Step[]): { at: number; message: string } | undefined {
+export function verdict(contract: Contract, steps: Step[]): { at: number; message: string } | undefined {
   for (const [at, { case: c, exchange }] of steps.entries()) {
     const j = new Judge(contract);
     try {

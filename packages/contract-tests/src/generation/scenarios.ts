@@ -9,12 +9,12 @@ import { loadContract } from '../engine/contract.ts';
 import type { Api } from '../engine/http.ts';
 import type { Cost, Exchange, FixtureName, GenerationSettings, TargetConfig } from '../shapes.ts';
 import { COMBINATIONS, settingFixture } from '../scenarios/forms.ts';
-import { ok } from '../scenarios/videos.ts';
+import { idOf, ok, pollUntilDone } from '../scenarios/videos.ts';
 import { operationArbitraries, type GenerationContext } from './arbitraries.ts';
-import type { GeneratedCase } from './cases.ts';
+import { terminalCase, type GeneratedCase } from './cases.ts';
 import type fc from 'fast-check';
 import { MAX_STEPS, reachable, sendSequence, sequences, straightPath } from './links.ts';
-import { runLane, type LaneResult } from './property.ts';
+import { runLane, verdict, type LaneResult, type Step } from './property.ts';
 import { sendCase } from './send.ts';
 
 /** The most requests spent shrinking one failure to its smallest request (each is paced, and may cost). */
@@ -47,7 +47,11 @@ function laneSeed(seed: number, name: string): number {
 }
 
 /** What the generation knows of the target before it draws: settings, videos, a convertible source and its options. */
-async function context(s: Sender, profile: PlanTarget['profile'], withSource: boolean): Promise<GenerationContext> {
+export async function context(
+  s: Sender,
+  profile: PlanTarget['profile'],
+  withSource: boolean,
+): Promise<GenerationContext> {
   const t = s.run.target;
   const settings: Record<string, string> = {};
   const videos: string[] = [];
@@ -89,8 +93,13 @@ const LANE_NAMES: Record<LaneKind, string> = {
   spends: 'allowed (credits)',
 };
 
-/** POSTs the interface allows, per operation: a fifth of --examples, at least one (each a credit when accepted). */
-export const creditRuns = (examples: number) => (examples > 0 ? Math.max(1, Math.ceil(examples / 5)) : 0);
+/**
+ * POSTs the interface allows, per operation (each a credit when accepted): within a credit budget a fifth
+ * of --examples, at least one; the full profile's default run one (DECISIONS of the suite: at most 5 more
+ * credits than the hand-written scenarios, README "Profiles and what they cost").
+ */
+export const creditRuns = (examples: number, budget?: number) =>
+  examples > 0 ? (budget === undefined ? 1 : Math.max(1, Math.ceil(examples / 5))) : 0;
 
 /** Link sequences per run: half of --examples, at least one. */
 export const linkRuns = (examples: number) => (examples > 0 ? Math.max(1, Math.ceil(examples / 2)) : 0);
@@ -111,8 +120,8 @@ async function runLanes(
   /** Wall-clock end of the generated requests (--max-time, shared by every generated scenario of the run). */
   deadline: number,
   contract: GenerationContext['contract'],
-  /** Told each answer (the run's own videos). */
-  answered?: (ex: Exchange) => void,
+  /** Told each answer (the run's own videos); the steps it returns are judged with the case's (the video followed to its end). */
+  answered?: (ex: Exchange) => Promise<Step[]>,
 ) {
   const out = new Map<string, LaneResult>();
   const chain = async (list: Lane[]) => {
@@ -122,8 +131,7 @@ async function runLanes(
       const name = `${l.operationId} ${LANE_NAMES[l.kind]}`;
       const send = async (c: GeneratedCase) => {
         const exchange = await sendCase(api, c);
-        answered?.(exchange);
-        return [{ case: c, exchange }];
+        return [{ case: c, exchange }, ...((await answered?.(exchange)) ?? [])];
       };
       out.set(
         laneKey(l.operationId, l.kind),
@@ -184,10 +192,15 @@ export interface GeneratedScenarios {
 /** The link sequences' lane key: one lane, judged per operation by the steps that reached it. */
 export const LINKS_LANE = 'links';
 
-export function generatedScenarios(): GeneratedScenarios {
-  // --max-time bounds the generated requests of the run together: the first generated scenario to send starts it.
+/** When the generated requests of a run must end: --max-time from the first of them sent (one per run, shared by every phase). */
+export type GenerationClock = (g: GenerationSettings) => number;
+
+export function generationClock(): GenerationClock {
   let end: number | undefined;
-  const phaseEnd = (g: GenerationSettings) => (end ??= Date.now() + g.maxTimeMs);
+  return (g) => (end ??= Date.now() + g.maxTimeMs);
+}
+
+export function generatedScenarios(phaseEnd: GenerationClock = generationClock()): GeneratedScenarios {
   const make = (keyless: boolean): Scenario<GeneratedRecord> =>
     scenario({
       name: keyless ? 'generated requests without a key' : 'generated requests',
@@ -264,16 +277,16 @@ export function generatedScenarios(): GeneratedScenarios {
     generated: true,
     needs: [
       need.profile('full', 'generated generations and conversions (a credit each)'),
-      need.budget('generated generations and conversions spend credits beyond the run’s own'),
       need.stateful('it charges nothing and runs no video'),
     ],
     cost: (p) => {
       const g = p.target.generation;
       if (!g) return {};
       const ops = posts().filter((o) => !g.operations || g.operations.includes(o.operationId));
-      const n = creditRuns(g.examples) * ops.length;
-      // Each is a start (class A) and a credit when accepted; at most (a source, a setting, may be missing).
-      return { A: n, credits: n, reads: 0, upToA: true };
+      const n = creditRuns(g.examples, p.budget) * ops.length;
+      // Each is a start (class A) and a credit when accepted, its video read until it ends; at most (a
+      // source, a setting, may be missing). The convertible source's options are read once first.
+      return { A: n, B: 1, credits: n, reads: n, upTo: true, upToA: true };
     },
     send: async (s) => {
       const g = generationOf(s.run.target);
@@ -290,15 +303,43 @@ export function generatedScenarios(): GeneratedScenarios {
             method: op.method,
             kind: 'spends',
             arbitrary: op.spends,
-            runs: creditRuns(g.examples),
+            runs: creditRuns(g.examples, s.run.budget),
           });
       }
       const run = s.run;
-      const lanesRun = await runLanes(lanes, s.main, g, phaseEnd(g), run.contract, (ex) => {
-        // The run's own videos: waited for (a free running place) and never mistaken for another's.
-        const id = (ex.body as { video_id?: unknown } | undefined)?.video_id;
-        if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') run.created.push(id);
+      const created: Exchange[] = [];
+      const lanesRun = await runLanes(lanes, s.main, g, phaseEnd(g), run.contract, async (ex) => {
+        // The run's own videos: never mistaken for another's.
+        const id = idOf(ex);
+        if (id) {
+          run.created.push(id);
+          created.push(ex);
+        }
+        return [];
       });
+      // Each accepted request's video followed until it ends (x-polling), side by side; one that does not
+      // end fails its lane (not shrunk: each try would create another video).
+      await Promise.all(
+        created.map(async (ex) => {
+          const id = idOf(ex) ?? '';
+          const lane = lanesRun.get(laneKey(ex.operationId ?? '', 'spends'));
+          const polled = await pollUntilDone(run, id);
+          const step = { case: terminalCase(id, `the video ${id} a generated request created`), exchange: polled.last };
+          if (!lane) return;
+          lane.sent.push({ case: step.case, exchanges: [step.exchange] });
+          const failed = verdict(run.contract, [step]);
+          if (failed && !lane.failure)
+            lane.failure = {
+              case: step.case,
+              exchanges: [step.exchange],
+              before: [],
+              message: failed.message,
+              first: step.case,
+              shrinks: 0,
+              shrinkRequests: 0,
+            };
+        }),
+      );
       return { seed: g.seed, lanes: lanesRun, leftOut };
     },
   });

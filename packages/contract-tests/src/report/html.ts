@@ -7,6 +7,7 @@ import { dirname, relative } from 'node:path';
 import { redactUrl } from '@videogen/openapi/rules';
 import { redact } from '../engine/redact.ts';
 import type { CheckResult, TransientAnswer } from '../shapes.ts';
+import type { ClassRow } from './classes.ts';
 import type { Coverage, CoverageCell } from './coverage.ts';
 import type { DriftEntry } from './drift.ts';
 import type { RunStats } from './summary.ts';
@@ -19,8 +20,10 @@ export interface HtmlReport {
   drift: DriftEntry[];
   transients: TransientAnswer[];
   coverage: Coverage;
-  /** Generated requests per operation, and the seed that reproduces them. */
-  generated?: { seed: number; perOperation: Record<string, number> };
+  /** Generated requests per operation (the random phase's, the boundary phase's), and the seed that reproduces them. */
+  generated?: { seed: number; perOperation: Record<string, number>; boundary?: Record<string, number> };
+  /** The classes of input the boundary phase sent: requests each, and whether a check failed for it. */
+  classes?: ClassRow[];
   /** Replay bundles by check id (failures and drift), as paths. */
   bundles: Map<string, string>;
   /** Where the HTML goes: bundle links are relative to it. */
@@ -57,6 +60,12 @@ td.none { background: #fff; }
 table.checks td { padding: 2px 8px; border-bottom: 1px solid #eaeef2; vertical-align: top; font-size: 13px; }
 .s-passed { color: var(--ok); } .s-failed { color: var(--bad); font-weight: 600; } .s-drift { color: var(--warn); } .s-skipped { color: var(--off); }
 details summary { cursor: pointer; margin: 4px 0; }
+.beside { display: flex; gap: 24px; align-items: flex-start; flex-wrap: wrap; }
+h3 { font-size: 15px; margin: 0 0 4px; }
+table.classes th, table.classes td { border: 1px solid var(--line); padding: 2px 6px; font-size: 12px; text-align: left; }
+table.classes thead th { background: #f6f8fa; }
+table.classes tr.failed td { background: var(--badbg); color: var(--bad); font-weight: 600; }
+table.classes tr.passed td:first-child { color: var(--ok); }
 `;
 
 const MARK: Record<CoverageCell['state'], string> = { seen: '✓', 'not-seen': '○', unreachable: '–' };
@@ -104,6 +113,25 @@ function unreachable(cov: Coverage): string {
     .join('')}</ul></details>`;
 }
 
+/** The classes of input the boundary phase sent, per operation: requests each, failed ones first and marked. */
+function classesHtml(rows: readonly ClassRow[]): string {
+  if (!rows.length) return '';
+  const ops = [...new Set(rows.map((x) => x.operation))];
+  const failed = rows.filter((x) => x.failed).length;
+  const body = ops
+    .map((op) => {
+      const mine = rows.filter((x) => x.operation === op).sort((a, b) => Number(b.failed) - Number(a.failed));
+      return `<tr><th colspan="2">${esc(op)}</th></tr>${mine
+        .map(
+          (x) =>
+            `<tr class="${x.failed ? 'failed' : 'passed'}"><td>${x.failed ? '✗' : '✓'} ${esc(redact(x.inputClass))}</td><td>${x.sent}</td></tr>`,
+        )
+        .join('')}`;
+    })
+    .join('');
+  return `<div><h3>Classes of input sent (boundary phase)</h3><p class="meta">${rows.length} classes, ${failed} failing; requests that carried each (one class per field of a request)</p><table class="classes"><thead><tr><th>class of input</th><th>requests</th></tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
 export function htmlReport(r: HtmlReport): string {
   const n = (s: string) => r.results.filter((x) => x.state === s).length;
   const link = (id: string) => {
@@ -136,11 +164,15 @@ export function htmlReport(r: HtmlReport): string {
         )
         .join('')}</ul>`
     : '<p>No difference from any decision of ours was seen.</p>';
+  const boundary = r.generated?.boundary ?? {};
   const generated = r.generated
-    ? `<h2>Generated requests</h2><p>Seed <code>${r.generated.seed}</code> (re-run with <code>--seed ${r.generated.seed}</code> to send the same requests).</p><table class="checks"><tbody>${Object.entries(
-        r.generated.perOperation,
-      )
-        .map(([op, count]) => `<tr><td>${esc(op)}</td><td>${count}</td></tr>`)
+    ? `<h2>Generated requests</h2><p>Seed <code>${r.generated.seed}</code> (re-run with <code>--seed ${r.generated.seed}</code> to send the same requests); the boundary phase sends the same ones on every run.</p><table class="checks"><thead><tr><th></th><th>boundary phase</th><th>random phase</th></tr></thead><tbody>${[
+        ...new Set([...Object.keys(boundary), ...Object.keys(r.generated.perOperation)]),
+      ]
+        .map(
+          (op) =>
+            `<tr><td>${esc(op)}</td><td>${boundary[op] ?? 0}</td><td>${r.generated?.perOperation[op] ?? 0}</td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '';
   const byOp = new Map<string, CheckResult[]>();
@@ -167,8 +199,8 @@ export function htmlReport(r: HtmlReport): string {
 <h2>Decision mismatches (${drifted.length} checks)</h2><p class="meta">The target chose differently where the interface is silent: not interface failures (<code>--strict</code> fails on them).</p>${drift}
 <h2>Coverage: operation × documented status × error_code</h2>
 <p class="legend"><span class="b-passed">✓ N seen</span><span class="b-drift">○ not seen</span><span class="b-skipped">– not reachable with this profile or these keys (hover: why)</span><span class="b-failed">✓ answered, not documented</span> — ${r.coverage.totals.seen} seen, ${r.coverage.totals['not-seen']} not seen, ${r.coverage.totals.unreachable} not reachable</p>
-${matrix(r.coverage)}
-${unreachable(r.coverage)}
+<div class="beside"><div>${matrix(r.coverage)}
+${unreachable(r.coverage)}</div>${classesHtml(r.classes ?? [])}</div>
 ${generated}
 <h2>Checks</h2>
 ${checks}
