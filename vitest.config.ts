@@ -2,8 +2,8 @@
 // over the packages' own configs (vitest projects), without the tests tagged `full/*` in vitest.shared.ts
 // (a browser, packing, other runtimes, outside tools, our command lines run as child processes, the
 // replica matrix, matrix runs of the contract suite).
-// A budget for people: under 90 s on two cores (README). `npm test` and .ci/run still run everything,
-// package by package, with each package's own config.
+// A budget for people: 90 s on two idle cores with the build cached (README). `npm test` and .ci/run
+// still run everything, package by package, with each package's own config.
 import { defineConfig } from 'vitest/config';
 import { TAGS } from './vitest.shared.js';
 

@@ -1,7 +1,8 @@
-// The tags of the tests that only the full lane runs (`npm test`, .ci/run), defined once and read by every
-// package's vitest.config.ts (vitest refuses a tag it does not know). The fast lane (`npm run test:fast`,
-// the root vitest.config.ts) leaves out every `full/*` tag. A test file carries one on its first lines
-// (`// @module-tag full/browser`); a single test or describe block takes `{ tags: ['full/tools'] }`.
+// The tags of the tests, defined once and read by every package's vitest.config.ts (vitest refuses a tag it
+// does not know). The fast lane (`npm run test:fast`, the root vitest.config.ts) leaves out every `full/*`
+// tag; `npm test` runs everything; .ci/run's Node 22/24 legs run the client whole and, of the CLI and the
+// contract suite, the tests tagged `node-versions`. A test file carries tags on its first lines (one
+// `// @module-tag full/browser` line each); a single test or describe block takes `{ tags: ['full/tools'] }`.
 export const TAGS = [
   { name: 'full/browser', description: "drives Debian's chromium through playwright-core" },
   { name: 'full/packed', description: 'packs a package (npm pack) or installs packed tarballs into fresh projects' },
@@ -17,6 +18,16 @@ export const TAGS = [
       'runs a command line of ours (videogen, videogen-contract, videogen-sandbox) as a child process, end to end',
   },
   { name: 'full/replicas', description: 'the replica matrix: many processes of one account, sharing Redis' },
+  {
+    name: 'node-versions',
+    description:
+      "exercises what can differ between Node versions (fetch and undici, streams, node:http, TLS, the built bins): .ci/run's Node 22 and 24 legs run these",
+  },
+  {
+    name: 'full/clone',
+    description:
+      'a fresh clone of the repository, installed offline from npm’s cache, where the documented commands run',
+  },
   {
     name: 'full/matrix',
     description:

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The spec-change gate (issue 14 §4): what changed in openapi.yaml between a git ref and now, classified
+// The spec-change gate: what changed in openapi.yaml between a git ref and now, classified
 // breaking / non-breaking for a client of this API, and whether CHANGELOG.md and info.version cover every
 // breaking change. Why our own classifier: no diff tool from the npm registry that runs here reads OpenAPI
 // 3.1 as it is (DECISIONS.md, "The spec-change gate"): `openapi-diff` rejects 3.1 ("Swagger Parser only supports 3.0.x"),

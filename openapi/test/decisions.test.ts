@@ -1,4 +1,4 @@
-// Two tiers (issue 10 §1): every `x-decision: N` names an entry of DECISIONS.md, every entry is named by
+// Two tiers: every `x-decision: N` names an entry of DECISIONS.md, every entry is named by
 // some node, and each sits on a kind of node the contract suite's classifier reads (CONVENTIONS.md).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// OpenAPI links let workflow and stateful tools chain calls (issue 19 §1): from the answers that carry a
+// OpenAPI links let workflow and stateful tools chain calls: from the answers that carry a
 // video_id to the operations that take one. Each link must name a real operation and parameter, and
 // its runtime expression must find a video id in every example of the response it sits on.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The spec-change gate (issue 14 §4): the document now against the last release passes, a change that
+// The spec-change gate: the document now against the last release passes, a change that
 // breaks a client fails until CHANGELOG.md names it and info.version moves, a compatible change passes.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
-// Validators that close unevaluated properties by default must read the document as our Ajv does
-// (issue 19 §1). `redocly respect` checks every response with Redocly's Ajv fork and the options below
+// Validators that close unevaluated properties by default must read the document as our Ajv does.
+// `redocly respect` checks every response with Redocly's Ajv fork and the options below
 // (@redocly/cli 2.77's respect; Redocly lint's strict example check does the same): a schema with
 // `properties` that says nothing about unevaluated properties is closed, outside `allOf` branches. Our
 // Ajv reads it open (DECISIONS.md #21). So every response body the document allows, with extra

@@ -1,4 +1,4 @@
-// npm run bench:keys -w @videogen/pacing-bench (also part of its `npm run bench`; issue 28 hole 7): what
+// npm run bench:keys -w @videogen/pacing-bench (also part of its `npm run bench`): what
 // one more API key costs the pacing proxy. The proxy runs alone in a child process (its memory is its
 // own), in front of a plain JSON server; after WARM_UP requests without a key (the code paths warm, no
 // key learnt), the bench sends BENCH_KEYS requests one after another, each with a key the proxy has never

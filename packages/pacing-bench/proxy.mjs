@@ -106,7 +106,7 @@ for (const personality of personalities) {
 }
 
 console.log(
-  `\nPacing proxy bench (issue 19 §4): time scale ${TIME_SCALE}, per style ${REQUESTS} class-B reads from each of two accounts and ${STARTS} generations (${GENERATION_SECONDS} service s each), all at once; goal through the proxy: 0 × 429, 0 × 503, wall ≤ ${GOAL_RATIO} × floor`,
+  `\nPacing proxy bench: time scale ${TIME_SCALE}, per style ${REQUESTS} class-B reads from each of two accounts and ${STARTS} generations (${GENERATION_SECONDS} service s each), all at once; goal through the proxy: 0 × 429, 0 × 503, wall ≤ ${GOAL_RATIO} × floor`,
 );
 console.table(rows);
 if (missed) {

@@ -1,4 +1,4 @@
-// npm run bench (issue 25 §6): N = 1, 2, 4, 8 replicas of an application, each its own process and
+// npm run bench: N = 1, 2, 4, 8 replicas of an application, each its own process and
 // its own createClient, one account, against a sandbox (the strictest limiter, even), each replica
 // listing the settings, reading a video, generating one and waiting for it: per-process pacing (no
 // Redis) against the shared schedule (VIDEO_API_PACING_URL on a redis-server started here). Printed
@@ -99,7 +99,7 @@ try {
   if (!(overhead <= GOAL_OVERHEAD_MS)) missed++;
 
   console.log(
-    `\nReplicas on one account (issue 25): ${COUNTS.join(', ')} processes, each ${WORK.lists} settings lists, ${WORK.reads} video reads, 1 generation polled to the end; sandbox even limiter, time scale ${TIME_SCALE}. Goal for shared: 0 × 429, 0 failed calls, wall ≤ ${GOAL_RATIO} × floor`,
+    `\nReplicas on one account: ${COUNTS.join(', ')} processes, each ${WORK.lists} settings lists, ${WORK.reads} video reads, 1 generation polled to the end; sandbox even limiter, time scale ${TIME_SCALE}. Goal for shared: 0 × 429, 0 failed calls, wall ≤ ${GOAL_RATIO} × floor`,
   );
   console.table(rows);
   console.log(

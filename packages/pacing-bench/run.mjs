@@ -1,4 +1,4 @@
-// npm run bench (issue 10 §3): against every limiter style and both personalities of the sandbox,
+// npm run bench: against every limiter style and both personalities of the sandbox,
 // (a) a read-only contract suite run, started as a user would (`npm run contract`, VIDEO_API_BASE_URL
 // pointing at the sandbox) and (b) a client session through @videogen/client (settings, 3
 // generations, polling, 6 status reads) must meet 0 × 429 and 0 × 503, in at most 1.15× the floor.
@@ -165,7 +165,7 @@ for (const personality of personalities) {
 }
 
 console.log(
-  `\nPacing bench (issue 10 §3): time scale ${TIME_SCALE}, generation ${GENERATION_SECONDS} service s, goal 0 × 429, 0 × 503, wall ≤ ${GOAL_RATIO} × floor`,
+  `\nPacing bench: time scale ${TIME_SCALE}, generation ${GENERATION_SECONDS} service s, goal 0 × 429, 0 × 503, wall ≤ ${GOAL_RATIO} × floor`,
 );
 console.table(rows);
 if (missed) {

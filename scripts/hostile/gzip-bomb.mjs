@@ -1,6 +1,6 @@
-// A decompression bomb for the hostile-input tests and probes (issue 28, hole 2): a small gzip body
+// A decompression bomb for the hostile-input tests and probes: a small gzip body
 // that inflates to `bytes` (about 1 MB per GiB at the best level). One builder for the client's, the
-// CLI's and the contract suite's tests and for scripts/issue-28-transport-probe.mjs.
+// CLI's and the contract suite's tests and for probes/transport-limits.mjs.
 import { constants, createGzip } from 'node:zlib';
 
 export const GiB = 1024 * 1024 * 1024;

@@ -4,7 +4,7 @@
 //    pacing proxy's key table are keyed by. Two keys share it only if SHA-256 collides.
 //  - the fingerprint, `key:` and its first 12 hex digits: for display only (logs, `--same-account`,
 //    a redacted Authorization). 48 bits: a birthday search finds two keys with one fingerprint in about a
-//    minute on one core (issue 35), so it never decides whose schedule a request joins.
+//    minute on one core, so it never decides whose schedule a request joins.
 // Why a plain SHA-256 and not an HMAC with a per-deployment secret: every process of an account (client,
 // CLI, contract suite, pacing proxy, on any machine) must derive the same identity with no setting of
 // its own, or a forgotten secret silently splits one account's schedule in two; an API key is a random

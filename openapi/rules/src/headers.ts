@@ -1,7 +1,6 @@
 // Parsers of the headers a service may send about its limits: Retry-After (RFC 9110 10.2.3) and the
 // RateLimit-* fields (IETF draft, in its older `5;w=10` and newer `"name";q=5;w=10` forms).
 // The sandbox scales its clock, so seconds may be decimals (`Retry-After: 0.25`).
-import { RATE_LIMITS } from './generated/constants.js';
 
 /** A header source: fetch `Headers`, or a plain object (node:http style, any case of names). */
 export type HeaderSource =
@@ -140,32 +139,8 @@ export function parseRateLimitHeaders(headers: HeaderSource): RateLimitInfo {
 
 /**
  * The most a server's RateLimit-Policy may speed a reader up from the interface's limits (a sandbox's
- * `--time-scale`): read as this at most, by the pacer and by timeScaleOf. One answer saying
- * `1000;w=0.001` must not make every process send, poll and lease a million times faster; a target
- * faster still is told (`timeScale`, `--time-scale`).
+ * `--time-scale`): read as this at most, by the pacer and by timeScaleOf (time-scale.ts). One answer
+ * saying `1000;w=0.001` must not make every process send, poll and lease a million times faster; a
+ * target faster still is told (`timeScale`, `--time-scale`).
  */
 export const MAX_LEARNED_TIME_SCALE = 1000;
-
-/**
- * The time scale a class-B RateLimit-Policy states: the interface's quota over a shorter window
- * (`5;w=0.1`: 100×), or its even spacing (`1;w=0.02`: 100×), as a sandbox started with --time-scale
- * sends it. A policy of another shape states other limits, not a faster clock: no time scale is read
- * from it (a pacer still follows it). Undefined for 1 or slower: the real service's time; at most
- * MAX_LEARNED_TIME_SCALE.
- */
-export function timeScaleOf(policy: Pick<RateLimitPolicy, 'limit' | 'windowMs'> | undefined): number | undefined {
-  if (!policy || policy.windowMs <= 0) return undefined;
-  const { requests, windowMs } = RATE_LIMITS.B;
-  const perRequest = windowMs / requests;
-  const scale =
-    policy.limit === requests
-      ? windowMs / policy.windowMs
-      : policy.limit === 1
-        ? perRequest / policy.windowMs
-        : undefined;
-  // Rounded (the window is sent with a few decimals); 1 or slower is no time scale, and no faster one
-  // than MAX_LEARNED_TIME_SCALE is believed.
-  if (scale === undefined || !Number.isFinite(scale)) return undefined;
-  const rounded = Number(scale.toPrecision(6));
-  return rounded > 1 ? Math.min(rounded, MAX_LEARNED_TIME_SCALE) : undefined;
-}

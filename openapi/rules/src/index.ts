@@ -16,7 +16,6 @@ export {
   parseRetryAfter,
   retryAfterMs,
   parseRateLimitHeaders,
-  timeScaleOf,
   MAX_LEARNED_TIME_SCALE,
   MAX_RETRY_AFTER_MS,
   type HeaderSource,
@@ -73,6 +72,8 @@ export {
   type PacerStore,
   type ScheduleSnapshot,
   type TakeRequest,
+  type Waiting,
+  type WaitingNote,
   type TakeResult,
   type Lesson,
   type Settlement,
@@ -80,6 +81,29 @@ export {
   type MaybePromise,
 } from './pacer-store.js';
 export { keyFingerprint, keyIdentity, scheduleName } from './accounts.js';
+export { statedTimeScale, timeScaleOf } from './time-scale.js';
+export {
+  ANNOUNCED_WAIT_MS,
+  pacingReason,
+  waitLine,
+  type PaceOfClass,
+  type WaitNotice,
+  type WaitReason,
+} from './waits.js';
+export {
+  baseUrlProblem,
+  describeProbe,
+  isTheApi,
+  PROBE_PATH,
+  probeErrorCode,
+  readProbe,
+  settingOf,
+  unreachable,
+  type BaseUrlOptions,
+  type ProbeAnswer,
+  type ProbeReading,
+  type ProbeSend,
+} from './base-url.js';
 export {
   ALLOW_HTTP_VARIABLE,
   allowedHttpHosts,

@@ -7,6 +7,7 @@
 // Every time crossing this interface is a duration relative to the store's own "now", never an
 // absolute instant: processes on other machines (and Redis) need not agree on the time of day.
 import type { RateClass } from './generated/constants.js';
+import type { WaitReason } from './waits.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -31,8 +32,11 @@ export interface TakeRequest {
 
 export type TakeResult =
   | { lease: string }
-  /** Not now: wait `waitMs`; `check` names a running video whose status the caller should read first. */
-  | { waitMs: number; check?: string };
+  /**
+   * Not now: wait `waitMs`; `check` names a running video whose status the caller should read first;
+   * `reason` says what the wait is for (the store that knows says it).
+   */
+  | { waitMs: number; check?: string; reason?: WaitReason };
 
 /** What an answer taught, as the pacer read it (pacer.ts `learn`). */
 export interface Lesson {
@@ -95,6 +99,31 @@ export interface ScheduleSnapshot {
   fullForMs: number;
   /** Processes pacing the account (a shared store counts those that decided lately; here, 1). */
   processes: number;
+  /**
+   * Requests the pacer holds now (every process's, with a shared store): their class, whether they start a
+   * video, what they wait for, and since how long. Absent from a store that does not keep them.
+   */
+  waiting?: Waiting[];
+}
+
+/** A request held by the pacer, as `inspect` shows it. */
+export interface Waiting {
+  rateClass: RateClass;
+  startsVideo: boolean;
+  reason?: WaitReason;
+  /** Since when it waits, as a duration. */
+  forMs: number;
+}
+
+/** A wait as the pacer tells its store (noteWaiting), for an operator's `inspect`. */
+export interface WaitingNote {
+  /** Unique among the waits of one pacer. */
+  id: string;
+  rateClass: RateClass;
+  startsVideo: boolean;
+  reason?: WaitReason;
+  /** How long it is about to sleep (a shared store forgets a wait whose process stops past it). */
+  waitMs: number;
 }
 
 export interface PacerStore {
@@ -116,6 +145,10 @@ export interface PacerStore {
   forget?(account: string): boolean;
   /** The account's schedule as it stands (ScheduleSnapshot); rejects when a shared store cannot be read. */
   inspect?(account: string): MaybePromise<ScheduleSnapshot>;
+  /** A request the pacer holds (told before each of its sleeps): `inspect` lists it until `doneWaiting`. Never rejects. */
+  noteWaiting?(account: string, note: WaitingNote): MaybePromise<void>;
+  /** The held request went (or gave up). Never rejects. */
+  doneWaiting?(account: string, id: string): MaybePromise<void>;
   close?(): Promise<void>;
 }
 
@@ -149,6 +182,7 @@ const learnedAt = (c: ClassState, now: number) => (c.learnedUntil > now ? c.lear
 /** The schedule in this process: the default, and what a shared store falls back to. */
 export class MemoryPacerStore implements PacerStore {
   private readonly accounts = new Map<string, AccountState>();
+  private readonly waiters = new Map<string, Map<string, Omit<WaitingNote, 'id' | 'waitMs'> & { since: number }>>();
   private leases = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -159,8 +193,11 @@ export class MemoryPacerStore implements PacerStore {
     const now = this.now();
     // A request in flight has not been counted for sure yet: the next one waits for its answer.
     let wait = cls.inFlight > 0 ? r.busyMs : Math.max(0, Math.max(cls.lastAt + r.gapMs, cls.blockedUntil) - now);
+    let reason: WaitReason =
+      cls.inFlight > 0 ? 'in-flight' : cls.blockedUntil > cls.lastAt + r.gapMs ? 'server' : 'spacing';
     if (wait === 0 && r.startsVideo) {
       wait = Math.max(0, state.fullUntil - now);
+      reason = 'refused';
       if (wait === 0 && this.runningOf(state, now) >= r.maxRunning) {
         const oldest = this.oldest(state);
         if (r.canCheck && oldest && now - state.checkedAt >= r.pollMs) {
@@ -169,9 +206,10 @@ export class MemoryPacerStore implements PacerStore {
         }
         // Some other request (a status read) will free a slot and wake us; look again at the polling pace anyway.
         wait = r.pollMs;
+        reason = 'full';
       }
     }
-    if (r.peek || wait > 0) return { waitMs: wait };
+    if (r.peek || wait > 0) return { waitMs: wait, reason };
     this.hold(state, r);
     return { lease: String(++this.leases) };
   }
@@ -181,7 +219,21 @@ export class MemoryPacerStore implements PacerStore {
     return this.accounts.size;
   }
 
+  noteWaiting(account: string, { id, waitMs: _waitMs, ...w }: WaitingNote): void {
+    let held = this.waiters.get(account);
+    if (!held) this.waiters.set(account, (held = new Map()));
+    const since = held.get(id)?.since ?? this.now();
+    held.set(id, { ...w, since });
+  }
+
+  doneWaiting(account: string, id: string): void {
+    const held = this.waiters.get(account);
+    held?.delete(id);
+    if (held?.size === 0) this.waiters.delete(account);
+  }
+
   forget(account: string): boolean {
+    if (this.waiters.get(account)?.size) return false;
     const state = this.accounts.get(account);
     if (!state) return true;
     const now = this.now();
@@ -297,6 +349,10 @@ export class MemoryPacerStore implements PacerStore {
       startsInFlight: state.starting,
       fullForMs: Math.max(0, state.fullUntil - now),
       processes: 1,
+      waiting: [...(this.waiters.get(account)?.values() ?? [])].map(({ since, ...w }) => ({
+        ...w,
+        forMs: Math.max(0, now - since),
+      })),
     };
   }
 

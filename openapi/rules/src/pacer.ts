@@ -23,6 +23,7 @@ import {
   type ScheduleSnapshot,
 } from './pacer-store.js';
 import { MAX_TIMER_MS, sleep } from './sleep.js';
+import type { WaitReason } from './waits.js';
 
 /** A wait longer than the pacer accepts (`maxWaitMs`): the call fails instead of hanging for days. */
 export class PacerWaitError extends Error {
@@ -70,6 +71,8 @@ export interface AcquireOptions {
   signal?: AbortSignal;
   /** Called with the oldest video believed running when the account is full, to look at its status. */
   checkRunning?: (videoId: string) => Promise<unknown>;
+  /** Told before each wait, with what the store said it is for (the caller may announce a long one). */
+  onWait?: (wait: { waitMs: number; reason?: WaitReason }) => void;
 }
 
 /** What the request met. No `status`: no response arrived (a network error). */
@@ -117,6 +120,8 @@ export class Pacer {
   /** The name of an account in the store. */
   private readonly storeName: (account: string) => string;
   private readonly sleepers = new Set<() => void>();
+  /** Waits told to the store, numbered. */
+  private waits = 0;
   /** The last rate-limit 429's Retry-After (or RateLimit-Reset) per account and class, as the server said it: reported, never slept. */
   private readonly retryAfter = new Map<string, { ms?: number; raw?: string }>();
   /** Off for targets without limits (a stateless mock). */
@@ -162,36 +167,16 @@ export class Pacer {
 
   /** Waits until the request may go, then holds its place until `settle`. */
   async acquire(options: AcquireOptions): Promise<Ticket> {
-    const { account = '', rateClass, startsVideo = false, signal } = options;
+    const { account = '', rateClass, startsVideo = false } = options;
     const name = this.storeName(account);
+    // While it sleeps, the request is listed as waiting (an operator's inspect: `videogen pacing`).
+    const waiting = `${++this.waits}`;
+    let listed = false;
     let lease: string | undefined;
-    while (this.enabled) {
-      signal?.throwIfAborted();
-      const interval = this.intervalOf(rateClass, account);
-      const taken = await this.store.take(name, {
-        rateClass,
-        gapMs: interval,
-        busyMs: interval,
-        startsVideo,
-        maxRunning: MAX_RUNNING,
-        canCheck: !!options.checkRunning,
-        pollMs: this.pollMs(),
-        leaseMs: LEASE_MS * (this.scale ?? 1),
-      });
-      if ('lease' in taken) {
-        lease = taken.lease;
-        break;
-      }
-      if (taken.check && options.checkRunning) {
-        await options.checkRunning(taken.check).catch(() => {});
-        continue;
-      }
-      const wait = taken.waitMs;
-      if (wait > this.maxWaitMs) {
-        const said = this.retryAfter.get(`${account} ${rateClass}`);
-        throw new PacerWaitError(rateClass, wait, this.maxWaitMs, said?.ms, said?.raw);
-      }
-      await this.pause(wait, signal);
+    try {
+      lease = await this.take(options, name, waiting, () => (listed = true));
+    } finally {
+      if (listed) void Promise.resolve(this.store.doneWaiting?.(name, waiting)).catch(() => {});
     }
     let settled: Promise<void> | undefined;
     return {
@@ -214,6 +199,47 @@ export class Pacer {
         return settled;
       },
     };
+  }
+
+  /** Waits until the store gives the request a place: its lease (none when pacing is off). */
+  private async take(
+    options: AcquireOptions,
+    name: string,
+    waiting: string,
+    listed: () => void,
+  ): Promise<string | undefined> {
+    const { account = '', rateClass, startsVideo = false, signal } = options;
+    while (this.enabled) {
+      signal?.throwIfAborted();
+      const interval = this.intervalOf(rateClass, account);
+      const taken = await this.store.take(name, {
+        rateClass,
+        gapMs: interval,
+        busyMs: interval,
+        startsVideo,
+        maxRunning: MAX_RUNNING,
+        canCheck: !!options.checkRunning,
+        pollMs: this.pollMs(),
+        leaseMs: LEASE_MS * (this.scale ?? 1),
+      });
+      if ('lease' in taken) return taken.lease;
+      if (taken.check && options.checkRunning) {
+        await options.checkRunning(taken.check).catch(() => {});
+        continue;
+      }
+      const wait = taken.waitMs;
+      if (wait > this.maxWaitMs) {
+        const said = this.retryAfter.get(`${account} ${rateClass}`);
+        throw new PacerWaitError(rateClass, wait, this.maxWaitMs, said?.ms, said?.raw);
+      }
+      options.onWait?.({ waitMs: wait, reason: taken.reason });
+      listed();
+      void Promise.resolve(
+        this.store.noteWaiting?.(name, { id: waiting, rateClass, startsVideo, reason: taken.reason, waitMs: wait }),
+      ).catch(() => {});
+      await this.pause(wait, signal);
+    }
+    return undefined;
   }
 
   /** Videos of the account already running, learned elsewhere (another process, an earlier run). */

@@ -36,14 +36,17 @@ declare class ReadableStream<T> {
   getReader(): ReadableStreamDefaultReader<T>;
   cancel(reason?: unknown): Promise<void>;
 }
-// URL parsing (hosts.ts): the parts a host check reads.
+// URLs: a redirect's target resolved against the probe's URL, a host named in a message (base-url.ts);
+// the parts a host check reads (hosts.ts).
 declare class URL {
   constructor(url: string, base?: string);
+  readonly href: string;
   readonly protocol: string;
   readonly username: string;
   readonly password: string;
   readonly host: string;
   readonly hostname: string;
+  readonly port: string;
   readonly pathname: string;
   readonly search: string;
   readonly hash: string;

@@ -1,4 +1,4 @@
-// The one watch over an answer's body (issue 28, holes 1 and 2): a drip is a stall, a slow stream that
+// The one watch over an answer's body: a drip is a stall, a slow stream that
 // moves is not, a slow consumer is not the server's fault, and a body past its size ends at the limit
 // with its source cancelled. Time is vitest's fake clock: the deadlines are the ones of BODY_LIMITS.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 11: "no number or rule written twice by hand". Every numeric and enumerated fact of the spec's
+// "No number or rule written twice by hand". Every numeric and enumerated fact of the spec's
 // x-* extensions (and the enums they rest on) is listed from the bundled document, and no production
 // source file may restate it: code imports @videogen/openapi/rules instead.
 //

@@ -170,7 +170,7 @@ describe('Pacer', () => {
     const clock = virtualClock();
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
     const spacing = RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests;
-    // One answer announces one request per 100,000 s (issue 35: every process then failed, "waiting 100998 s").
+    // One answer announces one request per 100,000 s (before: every process failed, "waiting 100998 s").
     (await pacer.acquire({ rateClass: 'B' })).settle({ status: 200, headers: { 'RateLimit-Policy': '1;w=100000' } });
     expect(pacer.intervalOf('B')).toBeLessThanOrEqual(spacing * 4 * 1.01 + 2);
     const before = clock.now();
@@ -332,6 +332,24 @@ describe('Pacer', () => {
     expect(store.size).toBe(0);
   });
 
+  it('lists who waits, and for what, while the pacer holds them (inspect, as `videogen pacing` shows it); told before the wait', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    (await pacer.acquire({ rateClass: 'B' })).settle({ status: 429, headers: { 'retry-after': '30' } });
+    const told: unknown[] = [];
+    const held = pacer.acquire({ rateClass: 'B', onWait: (w) => told.push(w) });
+    await new Promise((r) => setImmediate(r));
+    // Told before each sleep (a settle elsewhere wakes it to look again: the client says a reason once).
+    expect(told[0]).toEqual({ waitMs: 30_000, reason: 'server' });
+    expect((await pacer.inspect()).waiting).toEqual([
+      { rateClass: 'B', startsVideo: false, reason: 'server', forMs: 0 },
+    ]);
+    clock.advance(5000);
+    expect((await pacer.inspect()).waiting).toEqual([expect.objectContaining({ forMs: 5000 })]);
+    (await clock.run(held)).settle({ status: 200 });
+    expect((await pacer.inspect()).waiting).toEqual([]);
+  });
+
   it('shows the schedule as it stands (inspect): places in flight, answers, waits, running videos', async () => {
     const clock = virtualClock();
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
@@ -343,6 +361,7 @@ describe('Pacer', () => {
       startsInFlight: 0,
       fullForMs: 0,
       processes: 1,
+      waiting: [],
     });
     (await pacer.acquire({ rateClass: 'A', startsVideo: true })).settle({ status: 200, video_id: 'v1' });
     (await pacer.acquire({ rateClass: 'B' })).settle({ status: 429, headers: { 'retry-after': '30' } });

@@ -1,4 +1,4 @@
-// Issue 28, hole 4: path parameters are checked as the document types them, from the generated table.
+// Path parameters are checked as the document types them, from the generated table.
 import { randomUUID } from 'node:crypto';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { describe, expect, it } from 'vitest';

@@ -12,6 +12,7 @@ import { registerSettings } from './commands/settings.js';
 import { registerStatus } from './commands/status.js';
 import { registerWait } from './commands/wait.js';
 import { createInvocation, type GlobalOptions, type Invocation, parseSeconds, parseSize } from './context.js';
+import { wrongBaseUrl } from './base-url.js';
 import { describeError, sanitize } from './errors.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { type InterruptedError, interruption, onInterrupt } from './interrupt.js';
@@ -115,8 +116,15 @@ function exit(code: number): never {
   return undefined as never;
 }
 
-function fail(err: unknown, invocation: Invocation): never {
-  const described = describeError(err, invocation.facts);
+async function fail(err: unknown, invocation: Invocation): Promise<never> {
+  // A 404 or an answer that is not the API's may mean the base URL is wrong (/v1 missing): the shared
+  // diagnosis says so before "check the id" would mislead.
+  const given = invocation.options.baseUrl ?? (process.env.VIDEO_API_BASE_URL || undefined);
+  const described =
+    (await wrongBaseUrl(err, {
+      baseUrl: given,
+      urlSource: invocation.options.baseUrl ? '--base-url' : 'VIDEO_API_BASE_URL',
+    })) ?? describeError(err, invocation.facts);
   const message = sanitize(described.message, secret);
   process.stderr.write(`videogen: ${message}\n`);
   if (invocation.options.json) {

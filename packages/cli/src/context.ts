@@ -1,5 +1,5 @@
 import { type ClientOptions, createClient } from '@videogen/client';
-import { PLANS, pathParameterProblem, redactUrl, type Plan } from '@videogen/openapi/rules';
+import { PLANS, pathParameterProblem, redactUrl, type Plan, waitLine } from '@videogen/openapi/rules';
 import { CliError, usageError, type ErrorContext } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
@@ -50,6 +50,8 @@ export interface Context {
   bodyDeadlineMs?: number;
 }
 
+const capitalized = (line: string) => line.charAt(0).toUpperCase() + line.slice(1);
+
 export function parsePlan(value: string | undefined): Plan | undefined {
   if (value === undefined || value === '') return undefined;
   const plan = value.toLowerCase() as Plan;
@@ -76,7 +78,11 @@ export function clientOptionsOf(invocation: Invocation, env: NodeJS.ProcessEnv =
     }
   }
   // Messages name it redacted, as every printed URL is (a user, a password, a query value).
-  Object.assign(facts, { plan, baseUrl: baseUrl === undefined ? 'the service' : redactUrl(baseUrl) });
+  Object.assign(facts, {
+    plan,
+    baseUrl: baseUrl === undefined ? 'the service' : redactUrl(baseUrl),
+    urlSource: opts.baseUrl ? '--base-url' : 'VIDEO_API_BASE_URL',
+  });
   const ms = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
   return {
     baseUrl,
@@ -113,7 +119,13 @@ export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = p
   const options = clientOptionsOf(invocation, env);
   const apiKey = env.VIDEO_API_KEY;
   if (!apiKey) throw new CliError(NO_API_KEY, EXIT.AUTH, 'NO_API_KEY');
-  const client = buildClient({ ...options, apiKey });
+  const client = buildClient({
+    ...options,
+    apiKey,
+    // Every wait of a second or more, said before it is slept, as a plain line of the progress (stderr;
+    // none with --quiet): the account's limits, the server's Retry-After, a retry's backoff.
+    onWait: (notice) => progress.info(capitalized(waitLine(notice))),
+  });
   const bodyDeadlineMs = opts.bodyDeadline === undefined ? undefined : Math.round(opts.bodyDeadline * 1000);
   return {
     client,

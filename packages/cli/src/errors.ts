@@ -1,5 +1,5 @@
 import type { TimeoutDeadline } from '@videogen/client';
-import { classifyError, MAX_RUNNING, Redactor } from '@videogen/openapi/rules';
+import { classifyError, MAX_RUNNING, Redactor, unreachable } from '@videogen/openapi/rules';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 /** An error the CLI raises itself: its message already says what to fix. */
@@ -33,6 +33,8 @@ export interface ErrorContext {
   files?: Record<string, { path: string; size: number }[]>;
   plan?: string;
   baseUrl?: string;
+  /** How the user gave the base URL (`--base-url`, `VIDEO_API_BASE_URL`), for the fix. */
+  urlSource?: string;
   timeoutSeconds?: number;
   /** The file a download is writing (for the line printed when a signal stops it). */
   downloading?: string;
@@ -173,7 +175,9 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
   }
   if (kind === 'not_found') {
     return {
-      message: `${ctx.videoId ? `Video ${ctx.videoId}` : 'The resource'} was not found (${tag}): check the id with "videogen list"; a video of another account is not visible.`,
+      message: ctx.videoId
+        ? `Video ${ctx.videoId} was not found (${tag}): check the id with "videogen list"; a video of another account is not visible.`
+        : `${ctx.baseUrl ?? 'The service'} answered ${tag} where no id was given: check the base URL (with /v1) in VIDEO_API_BASE_URL or --base-url.`,
       exitCode: EXIT.NOT_FOUND,
       code,
       status,
@@ -244,11 +248,27 @@ function describeApiError(err: ApiErrorLike, ctx: ErrorContext): DescribedError 
     };
   }
   if (kind === 'validation') {
-    return { message: describeValidation(err, ctx, tag, detail), exitCode: EXIT.INVALID_INPUT, code, status };
+    // The service refused the setting itself (the CLI's own look-up passed, or was another account's).
+    const perAccount =
+      err.error_code === 'INVALID_VIDEO_SETTING'
+        ? ': setting ids are per account: list yours with "videogen settings"'
+        : '';
+    return {
+      message: `${describeValidation(err, ctx, tag, detail)}${perAccount}`,
+      exitCode: EXIT.INVALID_INPUT,
+      code,
+      status,
+    };
   }
   if (is('NetworkError', 'network')) {
+    // The shared diagnosis of a base URL that does not answer (the contract suite's preflight says the same).
+    // A time-out here is the connection's (undici's connect timeout, 10 s); the answer's own is a TimeoutError.
+    const url = ctx.baseUrl && URL.canParse(ctx.baseUrl) ? new URL(ctx.baseUrl) : undefined;
+    const why = url && unreachable(url, err, ctx.urlSource ?? 'VIDEO_API_BASE_URL or --base-url', 10_000);
     return {
-      message: `Cannot reach ${ctx.baseUrl ?? 'the service'} (${detail}): check VIDEO_API_BASE_URL or --base-url and your network.`,
+      message: why
+        ? `${capital(why)}.`
+        : `Cannot reach ${ctx.baseUrl ?? 'the service'} (${detail}): check VIDEO_API_BASE_URL or --base-url and your network.`,
       exitCode: EXIT.ERROR,
       code: 'NETWORK_ERROR',
     };

@@ -24,6 +24,7 @@ export interface Progress {
   readonly mode: ProgressMode;
   transfer(verb: 'Uploading' | 'Downloading', what: string): TransferProgress;
   wait(videoId: string): WaitProgress;
+  /** A line of its own (over a spinner that is drawing: the spinner is drawn again below it). */
   info(line: string): void;
 }
 
@@ -71,16 +72,24 @@ export function createProgress(mode: ProgressMode, stream: NodeJS.WriteStream = 
   const write = (line: string) => {
     if (mode !== 'quiet') stream.write(`${line}\n`);
   };
+  // The spinner drawing now (tty), so that a line printed meanwhile does not land inside it.
+  const drawing: { spinner?: Ora } = {};
   return {
     mode,
-    info: write,
+    info: (line) => {
+      if (!drawing.spinner?.isSpinning) return write(line);
+      drawing.spinner.clear();
+      write(line);
+      drawing.spinner.render();
+    },
     transfer: (verb, what) =>
       mode === 'tty'
         ? ttyTransfer(verb, what, stream)
         : mode === 'plain'
           ? plainTransfer(verb, what, write)
           : silentTransfer,
-    wait: (id) => (mode === 'tty' ? ttyWait(id, stream) : mode === 'plain' ? plainWait(id, write) : silentWait),
+    wait: (id) =>
+      mode === 'tty' ? ttyWait(id, stream, drawing) : mode === 'plain' ? plainWait(id, write) : silentWait,
   };
 }
 
@@ -168,12 +177,13 @@ function plainTransfer(verb: string, what: string, write: (line: string) => void
   };
 }
 
-function ttyWait(videoId: string, stream: NodeJS.WriteStream): WaitProgress {
+function ttyWait(videoId: string, stream: NodeJS.WriteStream, drawing: { spinner?: Ora }): WaitProgress {
   const start = Date.now();
   let status = 'starting';
   const text = () => `Waiting for video ${videoId}: ${status} · ${formatDuration(Date.now() - start)} elapsed`;
   // discardStdin off: the CLI never reads stdin, and ora's stdin handling would keep a pipe open.
   const spinner: Ora = ora({ text: text(), stream, discardStdin: false, isEnabled: true }).start();
+  drawing.spinner = spinner;
   // The elapsed time moves between polls too, which may be 10 s apart.
   const ticker = setInterval(() => {
     spinner.text = text();

@@ -1,4 +1,5 @@
 // @module-tag full/processes
+// @module-tag node-versions
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,12 +118,13 @@ describe('generate → wait → download', () => {
     expect(result).toMatchObject({ status: 'completed', path: out });
     expect(result.bytes).toBeGreaterThan(8);
     expect(isMp4(readFileSync(out))).toBe(true);
-    // Progress went to stderr as plain lines (not a TTY).
-    expect(r.stderr).toMatch(/Waiting for video [0-9a-f-]+: /);
+    // Progress went to stderr as plain lines (not a TTY): the wait (a line per status while running; on a
+    // busy machine the first read may already see it completed) and the download.
+    expect(r.stderr).toMatch(/Waiting for video [0-9a-f-]+: |Video [0-9a-f-]+ completed in /);
     expect(r.stderr).toMatch(/Downloading .*: 100%/);
   });
 
-  it('generates from a PDF without waiting, then wait and download ID DIR as separate commands', async () => {
+  it("generates from a PDF without waiting, then wait and download ID DIR/ as separate commands (DIR/ made when missing, as the README's ./videos/)", async () => {
     const pdf = join(dir, 'deck.pdf');
     writeFileSync(pdf, Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 32)]));
     const g = await run(['generate', '--setting', FIXTURES.acme.settings.pdf, '--pdf', pdf], acme());
@@ -136,10 +138,11 @@ describe('generate → wait → download', () => {
     expect(w.code).toBe(0);
     expect(w.stdout).toMatch(/^status\s+completed$/m);
 
-    const d = await run(['download', id!, dir, '--json'], acme());
-    expect(d.code).toBe(0);
+    const videos = join(dir, 'videos');
+    const d = await run(['download', id!, `${videos}/`, '--json'], acme());
+    expect(d.code, d.stderr).toBe(0);
     const saved = JSON.parse(d.stdout);
-    expect(saved.path).toBe(join(dir, `${id}.mp4`));
+    expect(saved.path).toBe(join(videos, `${id}.mp4`));
     expect(isMp4(readFileSync(saved.path))).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 // @module-tag full/processes
-// Issue 11: for every 7.2 scenario of the sandbox (its seeded magic-value videos and accounts), the
+// For every 7.2 scenario of the sandbox (its seeded magic-value videos and accounts), the
 // CLI's convert, the client's convert and a raw POST give the same error_code. They share one rule
 // (conversionProblem), but only this test shows they agree with the service's answer.
 import { createClient } from '@videogen/client';

@@ -1,5 +1,6 @@
 // @module-tag full/processes
-// Issue 28, hole 9: `videogen download` against a download host the test plays itself, in a real child
+// @module-tag node-versions
+// `videogen download` against a download host the test plays itself, in a real child
 // process with real signals. Ctrl-C (SIGINT), SIGTERM or SIGHUP in the middle of a download leave no
 // `.part` file (the README promises no partial file; before, SIGINT exited at once and SIGTERM killed the
 // process, leaving out.mp4.<ts>.part); an answer that is not a video is an error, not a file.

@@ -184,6 +184,51 @@ describe('documented errors and exit codes', () => {
     expect(other.code).toBe(4);
   });
 
+  it('a base URL without /v1 → 2, with the fix (the diagnosis the contract suite\'s preflight gives), never "check the id"', async () => {
+    const origin = new URL(sandbox.baseUrl).origin;
+    const r = await run(['settings'], { key: SANDBOX_KEYS.acme, baseUrl: origin });
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(
+      new RegExp(
+        `^videogen: ${origin} is not the API \\(GET /video-settings/ answered 404 .*\\): is /v1 missing\\? ${origin}/v1 answers as the API: use VIDEO_API_BASE_URL=${origin}/v1$`,
+      ),
+    );
+    const flag = await run(['--base-url', origin, 'list', '--json'], { key: SANDBOX_KEYS.acme });
+    expect(flag.code).toBe(2);
+    expect(JSON.parse(flag.stdout)).toMatchObject({ error: { code: 'NOT_THE_API', exit_code: 2 } });
+    expect(oneLine(flag.stderr)).toMatch(new RegExp(`use --base-url ${origin}/v1$`));
+  });
+
+  it('a refused connection: each wait of a second or more said before it, then exit 1 with the shared diagnosis', async () => {
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as { port: number };
+        srv.close(() => resolve(port));
+      });
+    });
+    const r = await run(['list'], { key: SANDBOX_KEYS.acme, baseUrl: `http://127.0.0.1:${port}/v1` });
+    expect(r.code).toBe(1);
+    // At the default level, no VIDEO_API_LOG: what it waits for, before it waits.
+    expect(r.stderr).toMatch(
+      /^Waiting [\d.]+ s before GET \/v1\/videos\/: retry \d of 3 after no answer \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/m,
+    );
+    expect(oneLine(r.stderr)).toBe(
+      `videogen: Cannot reach http://127.0.0.1:${port}/v1: connection refused (nothing listens on 127.0.0.1:${port}): start the service or fix VIDEO_API_BASE_URL.`,
+    );
+  });
+
+  it("the README's setting id with another account's key → 2, saying that setting ids are per account", async () => {
+    const r = await run(
+      ['generate', '--setting', FIXTURES.acme.settings.text, '--text', 'hi'],
+      as(SANDBOX_KEYS.globex),
+    );
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toMatch(
+      /is not one of this account's settings: setting ids are per account .*: list yours with "videogen settings"\.$/,
+    );
+  });
+
   it('out of credit → 5', async () => {
     const r = await run(
       ['generate', '--setting', FIXTURES.umbrella.settings.text, '--text', 'hi'],
@@ -200,7 +245,7 @@ describe('documented errors and exit codes', () => {
   });
 });
 
-describe('a download the download host refuses (issue 21)', () => {
+describe('a download the download host refuses', () => {
   it('an expired URL (403 XML from another origin) → 1, naming the download host, never blaming the key', async () => {
     const { createServer } = await import('node:http');
     const listen = (s: import('node:http').Server) =>

@@ -1,4 +1,6 @@
-// Issue 28, holes 1 and 2: `videogen` (the built bin, a real child process) against servers this test
+// @module-tag full/processes
+// @module-tag node-versions
+// `videogen` (the built bin, a real child process) against servers this test
 // starts: a drip (headers, then a byte a second, forever), a gzip bomb (1 MB inflating to 1 GiB), a
 // declared Content-Length of 10 GB. Before, a drip held `status`, `wait`, `list` forever, and the bomb or
 // the huge body was read whole (2.2 GB and a crash; 3 GB and no end). The child reports its own peak RSS
@@ -10,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipBomb } from '../../../scripts/hostile/gzip-bomb.mjs';
 import { assertNoSecret, CLI, cliEnv, errorLine } from './helpers.js';
 
@@ -20,8 +22,9 @@ const REPORT = fileURLToPath(new URL('./fixtures/report-rss.cjs', import.meta.ur
 /** Far above what a command needs (about 60-90 MB), far below what reading these bodies whole took. */
 const RSS_BOUND_KB = 400 * 1024;
 
+// The tests run side by side (each a child process waiting on its own servers): the servers close at the end.
 const closers: Array<() => void> = [];
-afterEach(() => {
+afterAll(() => {
   for (const close of closers.splice(0)) close();
 });
 
@@ -69,7 +72,7 @@ function videogen(args: string[], baseUrl: string) {
   });
 }
 
-describe('an answer body that never ends', () => {
+describe.concurrent('an answer body that never ends', () => {
   it('status: the stall ends the command with exit 1, naming the deadline and its flag', async () => {
     const base = await serve(drip);
     const r = await videogen(['status', ID, '--body-timeout', '0.5'], base);
@@ -90,7 +93,7 @@ describe('an answer body that never ends', () => {
   });
 });
 
-describe('an answer body too large: refused at the limit, in bounded memory', () => {
+describe.concurrent('an answer body too large: refused at the limit, in bounded memory', () => {
   let bomb: Buffer;
   beforeAll(async () => {
     bomb = await gzipBomb();
@@ -130,7 +133,7 @@ describe('an answer body too large: refused at the limit, in bounded memory', ()
   });
 });
 
-describe('a download: a host that stalls, a video over --max-size', () => {
+describe.concurrent('a download: a host that stalls, a video over --max-size', () => {
   /** The API answers the status view of ID, completed, its download_url on a storage host answering `storage`. */
   async function api(storage: (res: http.ServerResponse) => void) {
     const host = await serve(storage);

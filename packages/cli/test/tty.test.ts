@@ -1,4 +1,5 @@
 // @module-tag full/processes
+// @module-tag node-versions
 import { spawn } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 // @module-tag full/processes
-// Issue 28, hole 4: a video id on the command line is checked as the document types it (a UUID) before
+// A video id on the command line is checked as the document types it (a UUID) before
 // anything is sent. Before, `videogen status .` asked GET /videos/ (the URL parser resolves the dot) and
 // printed the video list as the status of a video, exit 0.
 import { mkdtempSync, readdirSync } from 'node:fs';

@@ -10,11 +10,15 @@ import {
   BODY_LIMITS,
   insecureUrlProblem,
   keyIdentity,
+  POLLING,
   PRODUCTION_BASE_URL,
   type PacerStore,
   redactUrl,
   type ScheduleSnapshot,
   scheduleName,
+  statedTimeScale,
+  type WaitNotice,
+  waitLine,
 } from '@videogen/openapi/rules';
 import { APIPromise } from './api-promise.js';
 import { type Clock, realClock } from './clock.js';
@@ -104,9 +108,17 @@ export interface ClientOptions {
   logger?: Logger | TrafficLogger;
   /**
    * Default: VIDEO_API_LOG, else `off` (with a `logger` and neither: `info`, or `debug` for a function).
-   * Shared pacing's two lines (Redis lost, back) reach stderr when neither a level nor a logger is given.
+   * Shared pacing's two lines (Redis lost, back) and every wait of a second or more (a `warn` line saying
+   * what it waits for) reach stderr when neither a level nor a logger is given.
    */
   logLevel?: LogLevel;
+  /**
+   * Told before every wait of a second or more, pacing or a retry, with what it waits for (the account's
+   * rate limit, its running videos, the server's Retry-After, a backoff): `{ waitMs, kind, call, reason }`.
+   * Given, it replaces the default `warn` line (the CLI prints its own). Status polling is not announced:
+   * `waitForVideo`'s waits are the ones its caller asked for (its `onProgress` sees each status read).
+   */
+  onWait?: (notice: WaitNotice) => void;
 }
 
 /**
@@ -152,6 +164,13 @@ export function createClient(options: ClientOptions = {}) {
   // lines (Redis away, Redis back) reach stderr even when no log was asked for; a level or a logger
   // given decides for them as for every other line.
   const pacingLog = createLog({ ...logOptions, unset: 'info' });
+  // A wait of a second or more is said before it is slept, with what it waits for: by default a warn
+  // line that reaches stderr even when no log was asked for (a level or a logger given decides); or
+  // the caller's onWait (the CLI prints a plain line).
+  const waitLog = createLog({ ...logOptions, unset: 'warn' });
+  const announce =
+    options.onWait ??
+    ((n: WaitNotice) => waitLog.warn?.({ call: n.call, kind: n.kind, waitMs: Math.round(n.waitMs) }, waitLine(n)));
   const store = options.pacingStore ?? (pacingUrl ? sharedPacingStore(pacingUrl, pacingLog) : undefined);
   const dispatcher = options.fetchOptions?.dispatcher ?? envProxyDispatcher(env);
   const fetchOptions = dispatcher ? { ...options.fetchOptions, dispatcher } : options.fetchOptions;
@@ -177,8 +196,26 @@ export function createClient(options: ClientOptions = {}) {
     pacer,
     check: (id) => videos.get(id),
     log,
+    announce,
   });
-  const core = createCore({ baseUrl, key, send, now: () => clock.now() });
+  // The target's own pace, as its answers state it (a sandbox started with --time-scale): polling follows
+  // it, so that a video of a 60× sandbox is not waited for at the real service's 10 s per status read.
+  const target = { timeScale: 1 };
+  const learn = (res: Response) => {
+    const scale = statedTimeScale(res.headers);
+    if (scale) target.timeScale = scale;
+  };
+  const core = createCore({
+    baseUrl,
+    key,
+    send: async (out, o) => {
+      const sent = await send(out, o);
+      if (o?.pace !== false && out.method === 'GET') learn(sent.response);
+      return sent;
+    },
+    now: () => clock.now(),
+  });
+  const pollEvery = () => POLLING.intervalMs / target.timeScale;
   const settings = new Settings(core);
   const videos = new Videos(core, settings, plan);
   const conversions = new Conversions(core);
@@ -209,18 +246,18 @@ export function createClient(options: ClientOptions = {}) {
     convert: (id: string, target: ConversionTarget, o?: ConvertOptions) => conversions.create(id, target, o),
     /** Polls until completed (x-polling: every 10 s, 600 s at most by default). */
     waitForVideo: (id: string, o?: WaitOptions): APIPromise<Video> =>
-      APIPromise.from(waitForVideo((i, ro) => videos.get(i, ro), clock, id, o)),
+      APIPromise.from(waitForVideo((i, ro) => videos.get(i, ro), clock, id, o, pollEvery)),
     generateAndWait: (input: GenerateInput, o: WaitOptions & GenerateOptions = {}): APIPromise<Video> =>
       APIPromise.from(
         videos
           .generate(input, { ...o, timeoutMs: undefined })
-          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o)),
+          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o, pollEvery)),
       ),
     convertAndWait: (id: string, target: ConversionTarget, o: WaitOptions = {}): APIPromise<Video> =>
       APIPromise.from(
         conversions
           .create(id, target, { ...o, timeoutMs: undefined })
-          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o)),
+          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o, pollEvery)),
       ),
     /**
      * The account's pacing schedule as it stands (no request is sent, no place taken): requests in

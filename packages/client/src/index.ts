@@ -25,7 +25,7 @@ export {
 export type { ErrorCode, ErrorInit, ErrorKind, TimeoutDeadline } from './errors.js';
 export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';
 export type { Clock } from './clock.js';
-export type { PacerStore, ScheduleSnapshot } from '@videogen/openapi/rules';
+export type { PacerStore, ScheduleSnapshot, WaitNotice } from '@videogen/openapi/rules';
 export type { Logger, LogLevel, TrafficLogger } from './logger.js';
 export type { ListOptions, Page } from './pagination.js';
 export { Paginated } from './pagination.js';

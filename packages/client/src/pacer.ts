@@ -1,12 +1,15 @@
 // The client's side of the one pacer (@videogen/openapi/rules, shared with the contract suite): which
 // operation a request is, and what its response taught. The spacing rules live in the rules module.
 import {
+  ANNOUNCED_WAIT_MS,
   operationFor,
+  pacingReason,
   Pacer as RulesPacer,
   type PacerStore,
   PacerWaitError,
   type RateClass,
   type Ticket,
+  type WaitNotice,
 } from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
 import { RateLimitError } from './errors.js';
@@ -34,6 +37,8 @@ export interface AcquireOptions {
   check?: (id: string) => Promise<unknown>;
   /** The caller's log: a wait is an `info` line. */
   log?: Log;
+  /** Told before a wait of a second or more, with what it waits for (once per reason per request). */
+  announce?: (notice: WaitNotice) => void;
 }
 
 /** One account's pacer, seen from the transport: acquire before sending, settle with the response. */
@@ -56,9 +61,14 @@ export class Pacer {
   }
 
   /** Waits until the request may go; a wait beyond the ceiling throws a RateLimitError carrying the server's Retry-After. */
-  async acquire(req: { url: string; method: string }, { signal, check, log }: AcquireOptions = {}): Promise<Ticket> {
+  async acquire(
+    req: { url: string; method: string },
+    { signal, check, log, announce }: AcquireOptions = {},
+  ): Promise<Ticket> {
     const { cls, counts, id } = route(req);
     const started = this.#clock.now();
+    const said = new Set<string>();
+    const call = `${req.method} ${new URL(req.url).pathname}`;
     try {
       const ticket = await this.inner.acquire({
         rateClass: cls,
@@ -66,13 +76,16 @@ export class Pacer {
         videoId: id,
         signal,
         checkRunning: check,
+        onWait: ({ waitMs, reason }) => {
+          if (!announce || waitMs < ANNOUNCED_WAIT_MS || said.has(reason ?? '')) return;
+          said.add(reason ?? '');
+          const pace = { ...this.inner.limitOf(cls), intervalMs: this.inner.intervalOf(cls) };
+          announce({ kind: 'pacing', call, waitMs, reason: pacingReason(reason, cls, pace) });
+        },
       });
       const waited = Math.round(this.#clock.now() - started);
       if (waited > 0)
-        log?.info?.(
-          { call: `${req.method} ${new URL(req.url).pathname}`, rateClass: cls, waitedMs: waited },
-          `paced: waited ${waited} ms for a class ${cls} slot`,
-        );
+        log?.info?.({ call, rateClass: cls, waitedMs: waited }, `paced: waited ${waited} ms for a class ${cls} slot`);
       return ticket;
     } catch (e) {
       if (!(e instanceof PacerWaitError)) throw e;

@@ -84,6 +84,12 @@ class LazyRedisStore implements PacerStore {
   async record(...args: Parameters<PacerStore['record']>) {
     return (await this.#loaded).record(...args);
   }
+  async noteWaiting(...args: Parameters<NonNullable<PacerStore['noteWaiting']>>) {
+    return (await this.#loaded).noteWaiting?.(...args);
+  }
+  async doneWaiting(...args: Parameters<NonNullable<PacerStore['doneWaiting']>>) {
+    return (await this.#loaded).doneWaiting?.(...args);
+  }
   view(account: string): AccountView {
     return (this.#store ?? this.#empty).view(account);
   }

@@ -7,7 +7,10 @@ import type { RequestOptions } from './transport.js';
 
 type Video = components['schemas']['Video'];
 export interface WaitOptions extends RequestOptions {
-  /** Between two status reads (default 10 s, x-polling). */
+  /**
+   * Between two status reads (default 10 s, x-polling; against a target whose RateLimit-Policy states it
+   * runs N times faster than real time, a sandbox started with --time-scale N, 10 s / N).
+   */
   intervalMs?: number;
   /**
    * The whole wait: gives up with a TimeoutError after this (default 600 s, x-polling). Here, and only
@@ -22,7 +25,9 @@ export async function waitForVideo(
   get: (id: string, o: RequestOptions) => APIPromise<Video>,
   clock: Clock,
   id: string,
-  { intervalMs = POLLING.intervalMs, timeoutMs = POLLING.timeoutMs, onProgress, ...o }: WaitOptions = {},
+  { intervalMs, timeoutMs = POLLING.timeoutMs, onProgress, ...o }: WaitOptions = {},
+  /** The interval when none is given: the interface's, or the target's own pace (client.ts). */
+  defaultIntervalMs: () => number = () => POLLING.intervalMs,
 ): Promise<WithResponse<Video>> {
   const start = clock.now();
   for (;;) {
@@ -46,6 +51,6 @@ export async function waitForVideo(
         retryable: true,
         deadline: 'polling',
       });
-    await clock.sleep(Math.min(intervalMs, timeoutMs - elapsedMs), o.signal);
+    await clock.sleep(Math.min(intervalMs ?? defaultIntervalMs(), timeoutMs - elapsedMs), o.signal);
   }
 }

@@ -4,6 +4,7 @@
 // `sendOnce`; after each, the rules' one `retryDecision` says whether to send again, after how long,
 // and whether a create must be looked for instead (at most once for every POST).
 import {
+  ANNOUNCED_WAIT_MS,
   BACKOFF,
   BODY_LIMITS,
   BodyTimeoutError,
@@ -18,6 +19,7 @@ import {
   type AttemptResult,
   type NoAnswer,
   type RetryDecision,
+  type WaitNotice,
 } from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
 import { NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
@@ -140,6 +142,8 @@ export interface TransportConfig {
   /** Looks at a video's status (the pacer uses it when it believes the account full). */
   check?: (id: string) => Promise<unknown>;
   log: Log;
+  /** Told before every wait of a second or more (pacing, a retry), with what it waits for. */
+  announce?: (notice: WaitNotice) => void;
 }
 
 /** How long and how large an answer's body may be (per client; the first two also per call). */
@@ -185,12 +189,14 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
   // A body that can be read once (a stream) is sent once.
   const maxRetries = out.upload?.once ? 0 : retry.maxRetries;
   // How log records and errors name the call: the URL redacted as every printed URL is (a presigned
-  // download address's query is its credential; a base URL may hold a user or a token).
+  // download address's query is its credential; a base URL may hold a user or a token); a wait's
+  // announcement, by its path.
   const call = `${out.method} ${redactUrl(out.url)}`;
+  const held = `${out.method} ${new URL(out.url).pathname}`;
   let firstSentAt = 0;
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
-    const ticket = pacer && (await pacer.acquire(out, { signal, check: c.check, log }));
+    const ticket = pacer && (await pacer.acquire(out, { signal, check: c.check, log, announce: c.announce }));
     if (attempt === 0) firstSentAt = clock.now();
     const { res, cause, failure: lost } = await sendOnce(c, out, { signal, timeoutMs, body, stream: !!o.stream });
     if (log.debug) await logExchange(log.debug, out, res, cause);
@@ -219,6 +225,13 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
 
     if (d.lookFirst) {
       // At most once: the body of an error answer stays unread, for the caller if nothing is sent again.
+      if (d.waitMs >= ANNOUNCED_WAIT_MS)
+        c.announce?.({
+          kind: 'retry',
+          call: held,
+          waitMs: d.waitMs,
+          reason: `${res ? `its answer ${res.status}` : failure?.message}: then a look for the video it may have made (a create is never sent twice blindly)`,
+        });
       if (d.waitMs > 0) await clock.sleep(d.waitMs, signal);
       const found = o.lookup ? await o.lookup(firstSentAt) : 'unknown';
       if (found !== 'absent' && found !== 'unknown') {
@@ -264,13 +277,24 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     // 429 and 503 are the account's limits: a warning; another 5xx or a lost answer is an ordinary retry.
     const level = d.reason === 'rate-limit' || d.reason === 'server-load' ? log.warn : log.info;
     const waitMs = Math.round(d.waitMs);
+    // Paced, the wait is the pacer's (it learned the server's word from this answer): said as such, and
+    // the pacer announces it, rather than "in 0 ms" followed by a wait of seconds.
+    const when =
+      d.waitFrom === 'pacer'
+        ? `once the pacer allows${d.askedMs === undefined ? '' : ` (the server asked for ${Math.round(d.askedMs)} ms)`}`
+        : `in ${waitMs} ms`;
     level?.(
-      { call, ...(res && { status: res.status }), attempt: attempt + 1, waitMs },
-      res
-        ? `${what}: retry ${attempt + 1} of ${maxRetries} in ${waitMs} ms`
-        : `${what}; retry ${attempt + 1} of ${maxRetries} in ${waitMs} ms`,
+      { call, ...(res && { status: res.status }), attempt: attempt + 1, waitMs, waitFrom: d.waitFrom },
+      `${what}${res ? ':' : ';'} retry ${attempt + 1} of ${maxRetries} ${when}`,
     );
     await res?.body?.cancel();
+    if (d.waitMs >= ANNOUNCED_WAIT_MS)
+      c.announce?.({
+        kind: 'retry',
+        call: held,
+        waitMs: d.waitMs,
+        reason: `retry ${attempt + 1} of ${maxRetries} after ${res ? `${res.status}${d.waitFrom === 'retry-after' ? ' (its Retry-After)' : ''}` : `no answer (${innermost(cause)})`}`,
+      });
     if (d.waitMs > 0) await clock.sleep(d.waitMs, signal);
   }
 }
@@ -310,6 +334,13 @@ function noAnswer(
       { ...init, retryable: false, limit: cause.maxBytes },
     );
   return new NetworkError(`Network error: ${(cause as Error)?.cause ?? (cause as Error)?.message ?? cause}`, init);
+}
+
+/** What a failed attempt's error says at its root (`connect ECONNREFUSED 127.0.0.1:4010`, not fetch's "fetch failed"). */
+function innermost(error: unknown): string {
+  let e = error as { message?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e?.cause && typeof e.cause === 'object' && depth < 4; depth++) e = e.cause as typeof e;
+  return typeof e?.message === 'string' && e.message ? e.message : String(error);
 }
 
 /** Statuses whose Response has no body (fetch refuses one). */

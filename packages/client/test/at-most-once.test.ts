@@ -1,4 +1,4 @@
-// Issue 12 item 6: a generate is not run twice. After an answer that does not prove nothing was
+// A generate is not run twice. After an answer that does not prove nothing was
 // created (a 5xx other than 503), the client looks for the video before re-sending. Real sockets.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../src/index.js';

@@ -1,4 +1,4 @@
-// Downloads never go through the API's error rules (issue 21 item 5): the storage host is another
+// Downloads never go through the API's error rules: the storage host is another
 // origin (an object store, say), whose refusals are not the API's. An expired URL is read fresh once,
 // then a DownloadError names the host, the status and the first bytes of the answer, never the key.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -95,7 +95,7 @@ describe('download from a storage host on another origin', () => {
   });
 });
 
-describe('what the download host answers must be a video (issue 28, hole 9)', () => {
+describe('what the download host answers must be a video', () => {
   const answer =
     (type: string | undefined, body: Buffer | string, headers: Record<string, string> = {}): Step =>
     (_req, res) =>

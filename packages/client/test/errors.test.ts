@@ -200,6 +200,27 @@ describe('polling with an injected clock', () => {
     expect(seen.at(-1)).toBe(600_000); // ... for 600 s
     expect(srv.seen).toHaveLength(61);
   });
+  it("follows the target's stated pace: a sandbox whose RateLimit-Policy says 100× is polled every 100 ms; other limits change nothing", async () => {
+    const running = { video_id: VIDEO_ID, status: 'running', download_url: '', copyright: [] };
+    const done = { ...running, status: 'completed', download_url: 'https://dl.test/v.mp4' };
+    const polls = async (policy: string) => {
+      const srv = await faultServer([
+        json(200, running, { 'ratelimit-policy': policy }),
+        json(200, running, { 'ratelimit-policy': policy }),
+        json(200, done, { 'ratelimit-policy': policy }),
+      ]);
+      try {
+        const clock = fakeClock();
+        const client = createClient({ apiKey: KEY, baseUrl: srv.baseUrl, clock, pacing: false });
+        await client.waitForVideo(VIDEO_ID);
+        return clock.sleeps;
+      } finally {
+        await srv.close();
+      }
+    };
+    expect(await polls('5;w=0.1')).toEqual([100, 100]); // the sandbox's --time-scale 100
+    expect(await polls('10;w=10')).toEqual([10_000, 10_000]); // more requests allowed is not a faster clock
+  });
   it('is cancelled by its signal', async () => {
     const srv = await faultServer([
       json(200, { video_id: VIDEO_ID, status: 'running', download_url: '', copyright: [] }),
@@ -224,7 +245,7 @@ describe('polling with an injected clock', () => {
   });
 });
 
-describe('issue 12 item 8: the key is scrubbed from errors whatever characters it holds', () => {
+describe('the key is scrubbed from errors whatever characters it holds', () => {
   for (const key of ['key"with-quote', 'key\\with-backslash', 'k"\\"mix']) {
     it(`scrubs ${JSON.stringify(key)}`, async () => {
       const { faultServer, json } = await import('./helpers.js');

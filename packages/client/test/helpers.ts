@@ -77,7 +77,7 @@ export const video = (status: string, extra: object = {}) => ({
   ...extra,
 });
 
-// ---- hostile bodies (issue 28, holes 1 and 2) -------------------------------------------------------
+// ---- hostile bodies -------------------------------------------------------
 
 /** Headers, then `chunk` bytes of JSON whitespace every `everyMs`, for as long as the connection lasts. */
 export const drip =

@@ -1,4 +1,4 @@
-// Issue 28, holes 1 and 2: an answer's body is bounded in time and in size. Against servers this test
+// An answer's body is bounded in time and in size. Against servers this test
 // starts over loopback: a drip (headers, then a byte a second, forever), a body that moves just enough,
 // a gzip bomb (1 MB that inflates to 1 GiB), a declared Content-Length of 10 GB, an endless chunked body.
 // Before, `timeoutMs` covered only the headers: a drip held a call forever, and a bomb or a huge body

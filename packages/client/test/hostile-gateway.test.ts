@@ -1,4 +1,4 @@
-// At most once for every POST (issue 28 item 3, issue 29 item 3), against a real gateway this test starts
+// At most once for every POST, against a real gateway this test starts
 // in front of a real sandbox: the gateway passes a create to the sandbox, which makes the video, and then
 // answers 502 (or drops the connection) instead of the sandbox's answer. The count of videos is read from
 // the sandbox itself, not through the client. Every Response the client hands out is one a server sent.

@@ -1,4 +1,4 @@
-// Leveled logging (issue 21 item 4): debug = the traffic log, info = retries and pacing waits, warn =
+// Leveled logging: debug = the traffic log, info = retries and pacing waits, warn =
 // 429/503 waits, error = a call that failed for good; a pino logger plugs in; VIDEO_API_LOG or
 // logLevel choose the level. The key never appears at any level, even when the server echoes it.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,5 +115,64 @@ describe('levels and sinks', () => {
       response: { status: 500 },
     });
     for (const leak of LEAKS) expect(lines.join('\n')).not.toContain(leak);
+  });
+});
+
+describe('every wait of a second or more says what it waits for', () => {
+  const captureStderr = async (run: () => Promise<void>) => {
+    const lines: string[] = [];
+    const original = console.error;
+    console.error = (...a: unknown[]) => void lines.push(a.join(' '));
+    try {
+      await run();
+    } finally {
+      console.error = original;
+    }
+    return lines.map((l) => JSON.parse(l));
+  };
+
+  it('by default (no level, no logger, no VIDEO_API_LOG): one warn line on stderr before each, and nothing else', async () => {
+    const records = await captureStderr(() => session({}));
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => r.level === 'warn' && r.msg.startsWith('waiting '))).toBe(true);
+    // The 429's wait is the pacer's: the server's word, and the spacing it grew (the limiter is stricter
+    // than stated); the 503's a retry on its Retry-After.
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        kind: 'pacing',
+        waitMs: expect.any(Number),
+        msg: expect.stringMatching(
+          /^waiting 3(\.0)? s before GET \/v1\/videos\/[0-9a-f-]+\/: the account's rate limit: at most 5 class B requests per 10 s per account, and after a 429 one every 3(\.0)? s$/,
+        ),
+      }),
+    );
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        kind: 'retry',
+        msg: expect.stringMatching(
+          /^waiting 1(\.0)? s before GET \/v1\/videos\/[0-9a-f-]+\/: retry 1 of 3 after 503 \(its Retry-After\)$/,
+        ),
+      }),
+    );
+    for (const leak of LEAKS) expect(JSON.stringify(records)).not.toContain(leak);
+  });
+
+  it('onWait replaces the line (the CLI prints its own); the 429 line no longer says "in 0 ms" before a wait of seconds', async () => {
+    const notices: unknown[] = [];
+    const calls: string[] = [];
+    const spy = Object.fromEntries(
+      ['debug', 'info', 'warn', 'error'].map((l) => [l, (_o: object, msg: string) => calls.push(`${l} ${msg}`)]),
+    ) as unknown as Logger;
+    const records = await captureStderr(() =>
+      session({ onWait: (n) => notices.push(n), logger: spy, logLevel: 'info' }),
+    );
+    expect(records).toEqual([]);
+    expect(notices).toContainEqual(
+      expect.objectContaining({ kind: 'pacing', reason: expect.stringMatching(/after a 429/) }),
+    );
+    expect(calls.filter((c) => c.startsWith('warn waiting'))).toEqual([]);
+    const retry429 = calls.find((c) => c.includes('→ 429: retry'));
+    expect(retry429).toMatch(/→ 429: retry 1 of 3 once the pacer allows \(the server asked for 1000 ms\)$/);
+    expect(calls.join('\n')).not.toMatch(/retry \d of \d in 0 ms/);
   });
 });

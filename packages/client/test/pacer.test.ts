@@ -210,7 +210,7 @@ describe('per-account pacing', () => {
   });
 });
 
-describe('issue 12 item 5: waits beyond the ceiling fail instead of overflowing the timer', () => {
+describe('waits beyond the ceiling fail instead of overflowing the timer', () => {
   it('with pacing: a 429 with Retry-After 3000000 s fails at once with a typed error carrying the Retry-After', async () => {
     const srv = await faultServer([
       err(429, 'RATE_LIMIT_EXCEEDED', { 'retry-after': '3000000' }),

@@ -1,4 +1,4 @@
-// The shared schedule's configuration (issue 25): checked when the client is created, before anything loads.
+// The shared schedule's configuration: checked when the client is created, before anything loads.
 import { createServer, type AddressInfo } from 'node:net';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '@videogen/sandbox';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

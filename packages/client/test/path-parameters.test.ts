@@ -1,4 +1,4 @@
-// Issue 28, hole 4: a video id is checked as the document types it (format: uuid) before anything is
+// A video id is checked as the document types it (format: uuid) before anything is
 // sent, by every method that takes one and by client.api; and a status answer that is not the status
 // view of the video asked for is an UnexpectedResponseError, not a status. Before, `videos.get('.')` sent
 // GET /videos/./, which a URL parser turns into GET /videos/: the list came back as the video's status.

@@ -1,4 +1,4 @@
-// Proxies (issue 21 item 3): HTTP_PROXY / HTTPS_PROXY / NO_PROXY honoured on Node for API calls,
+// Proxies: HTTP_PROXY / HTTPS_PROXY / NO_PROXY honoured on Node for API calls,
 // uploads and downloads, through a real proxy server (the `proxy` package) started here; and an
 // explicit dispatcher. The scripts run as a user runs them: a child process importing the built package.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

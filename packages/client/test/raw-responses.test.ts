@@ -1,4 +1,4 @@
-// Raw responses (issue 21 item 2): the promise every method returns has .withResponse() (the data and
+// Raw responses: the promise every method returns has .withResponse() (the data and
 // the raw Response, headers readable) and .asResponse() (the Response, body unread); errors keep
 // status, headers and retryAfter.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -111,7 +111,7 @@ describe('.withResponse() and .asResponse()', () => {
     expect((await res.json()).video_id).toBe(VIDEO_ID);
   });
 
-  it('the Response handed out behaves as fetch’s: read once by any body method, its stream, a clone, its URL (its body was read within the attempt, issue 28)', async () => {
+  it('the Response handed out behaves as fetch’s: read once by any body method, its stream, a clone, its URL (its body was read within the attempt)', async () => {
     const srv = await api();
     const client = createClient({ apiKey: 'k', baseUrl: srv.baseUrl, pacing: false });
     const get = () => client.videos.get(VIDEO_ID).asResponse();

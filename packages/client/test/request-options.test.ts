@@ -1,4 +1,4 @@
-// Per-request options (issue 21 item 1): { signal, timeoutMs, maxRetries, headers } as the last
+// Per-request options: { signal, timeoutMs, maxRetries, headers } as the last
 // argument of every method, the same names everywhere, checked on the wire of a real server.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';

@@ -3,7 +3,7 @@
 // for each, named as the rules' scheduleName says (base URL, then the key's identity). Before, every
 // client's schedule was named '' in the store: the clients of two accounts shared one account's limits
 // and its two running slots, and a start of one account waited on the other's videos (and read their
-// status with its own key, answered 404). Then (issue 35, hole 4) two keys whose 48-bit fingerprints
+// status with its own key, answered 404). Then two keys whose 48-bit fingerprints
 // collide met in one schedule again: an identity is now the whole SHA-256. A real redis-server on a free port.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

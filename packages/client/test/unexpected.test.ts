@@ -1,4 +1,4 @@
-// Issue 12 item 7: an answer that breaks what the client relies on is a typed error naming what was
+// An answer that breaks what the client relies on is a typed error naming what was
 // wrong, never a SyntaxError, a silent `{}`, a wrong kind, or a loop without end. Real sockets.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, UnexpectedResponseError, VideoApiError } from '../src/index.js';

@@ -5,26 +5,25 @@
 // (RateLimit-Policy), so that a run and --plan against a time-scaled sandbox know its time scale.
 // Imports only Node and the rules, so that the pacing proxy (src/proxy/) can use it as it is.
 import {
-  BASE_PATH,
   BODY_LIMITS,
+  baseUrlProblem,
   classifyError,
-  operationById,
-  parseRateLimitHeaders,
+  describeProbe,
+  PROBE_PATH,
+  type ProbeAnswer,
+  probeErrorCode,
+  type ProbeReading,
+  type ProbeSend,
   readBody,
+  readProbe,
   RETRY_POLICY,
   redactUrl,
-  timeScaleOf as timeScaleOfPolicy,
+  statedTimeScale,
+  unreachable,
 } from '@videogen/openapi/rules';
 
-/** An answer as the preflight reads it (a fetch Response or a node:http answer, read whole). */
-export interface ProbeAnswer {
-  status: number;
-  headers: { get(name: string): string | null };
-  text: string;
-}
-
-/** Sends one GET; rejects when no answer arrives (the error's code, or its cause's, names why). */
-export type ProbeSend = (url: string, headers: Record<string, string>, timeoutMs: number) => Promise<ProbeAnswer>;
+/** An answer as the preflight reads it, and how one is sent: the rules' base-URL probe's. */
+export type { ProbeAnswer, ProbeSend };
 
 export interface PreflightKey {
   /** Where the key came from, as the user set it: `VIDEO_API_KEY`. */
@@ -72,153 +71,11 @@ export interface PreflightFailure {
 
 export type PreflightResult = PreflightOk | PreflightFailure;
 
-/** What the preflight reads: the settings list (any key may read it; no credit, class B), the document's path. */
-const PROBE_PATH = operationById('listVideoSettings').path;
-
-/** A URL that ended with the probe's path (a redirect's target), without it: the base it points at. */
-function baseOf(href: string): string {
-  const probe = PROBE_PATH.replace(/\/$/, '');
-  const trimmed = href.replace(/\/$/, '');
-  return trimmed.endsWith(probe) ? trimmed.slice(0, -probe.length) : href;
-}
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** First wait before retrying a 5xx (7.1: exponential backoff), doubled each time; real time (the scale is not known yet). */
 const BACKOFF_MS = 500;
 
-/** The code that names why a request got no answer: on the error, or on its cause (fetch wraps it). */
-/** An error as fetch and node:net throw them: a code, a name, a message, the error it wraps. */
-type Thrown = { code?: unknown; name?: unknown; message?: unknown; cause?: unknown } | undefined;
-
-/** The error and the ones it wraps (its cause, theirs), at most four. */
-function causes(err: unknown): NonNullable<Thrown>[] {
-  const out: NonNullable<Thrown>[] = [];
-  for (let e = err as Thrown, depth = 0; e && depth < 4; e = e.cause as Thrown, depth++) out.push(e);
-  return out;
-}
-
-function errorCode(err: unknown): string | undefined {
-  for (const e of causes(err)) {
-    if (typeof e.code === 'string') return e.code;
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'TIMEOUT';
-  }
-  return undefined;
-}
-
-function errorMessage(err: unknown): string {
-  const parts: string[] = [];
-  for (const e of causes(err)) if (e.message) parts.push(String(e.message));
-  return parts.join(': ');
-}
-
-/** Why no answer came, in words, and what to do: connection refused, DNS, TLS, time-out, a closed connection. */
-export function unreachable(url: URL, err: unknown, urlSource: string, timeoutMs: number): string {
-  const code = errorCode(err);
-  const host = url.host;
-  const target = redactUrl(url.href.replace(/\/+$/, ''));
-  if (/bad port/i.test(errorMessage(err)))
-    return `cannot reach ${target}: port ${url.port} is one that fetch refuses to use (the Fetch standard's blocked ports): run the service on another port and fix ${urlSource}`;
-  if (code === 'ECONNREFUSED')
-    return `cannot reach ${target}: connection refused (nothing listens on ${host}): start the service or fix ${urlSource}`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL')
-    return `cannot reach ${target}: DNS lookup of ${url.hostname} failed (${code}): check the host name in ${urlSource}`;
-  if (
-    code &&
-    (/^ERR_TLS_|^ERR_SSL_|CERT|^EPROTO$|SELF_SIGNED|UNABLE_TO_(VERIFY|GET)/.test(code) ||
-      /certificate|ssl|tls/i.test(errorMessage(err)))
-  ) {
-    const wrongScheme = /WRONG_VERSION_NUMBER|EPROTO|packet length too long/i.test(`${code} ${errorMessage(err)}`);
-    return wrongScheme
-      ? `cannot reach ${target}: TLS handshake failed (${code}: the server at ${host} does not speak TLS): use http:// in ${urlSource}`
-      : `cannot reach ${target}: TLS handshake failed (${code}${/ALTNAME/.test(code) ? ': the certificate is for another host name' : /EXPIRED/.test(code) ? ': the certificate has expired' : /SELF_SIGNED|UNABLE_TO/.test(code) ? ': the certificate is not signed by a trusted authority' : ''}): fix the certificate, or trust its CA with NODE_EXTRA_CA_CERTS=FILE`;
-  }
-  if (
-    code === 'TIMEOUT' ||
-    code === 'ETIMEDOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT'
-  )
-    return `cannot reach ${target}: no answer within ${Math.round(timeoutMs / 1000)} s (${code}): check ${urlSource} and that the network reaches ${host}`;
-  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' || code === 'UND_ERR_BODY_TIMEOUT')
-    return `${target} answered, but ${errorMessage(err)} (${code}): it is not the API, or something in between breaks its answers; check ${urlSource}`;
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
-    return `cannot reach ${target}: no route to ${host} (${code}): check ${urlSource} and the network`;
-  if (
-    code === 'ECONNRESET' ||
-    code === 'UND_ERR_SOCKET' ||
-    code === 'EPIPE' ||
-    /socket hang up|other side closed/i.test(errorMessage(err))
-  )
-    return `cannot reach ${target}: the connection was closed without an answer (${code ?? 'closed'}${url.protocol === 'http:' ? ': an HTTPS server on an http:// URL?' : ''}): check ${urlSource}`;
-  return `cannot reach ${target}: ${errorMessage(err) || String(err)}${code ? ` (${code})` : ''}: check ${urlSource}`;
-}
-
-interface Reading {
-  answer: ProbeAnswer;
-  contentType: string;
-  /** The body read as JSON (undefined when it is not); an envelope's error_code when `envelope`. */
-  body: { results?: unknown; error_code?: unknown; error?: unknown } | undefined;
-  /** The settings list (2.5: results, page). */
-  list: boolean;
-  /** The error envelope of 7.1. */
-  envelope: boolean;
-}
-
-function read(answer: ProbeAnswer): Reading {
-  const contentType = answer.headers.get('content-type') ?? '';
-  // Read as JSON whatever the content type says: a list served as text/html is the API with a bug
-  // (content_type_conformance judges it), not another server.
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer.text);
-  } catch {
-    parsed = undefined;
-  }
-  const object = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
-  const body = parsed as Reading['body'];
-  return {
-    answer,
-    contentType,
-    body,
-    list: object && Array.isArray(body?.results),
-    envelope: object && typeof body?.error_code === 'string' && typeof body?.error === 'string',
-  };
-}
-
-/** An answer this API can give to GET /video-settings/ at that base: the list, or an envelope that is not a 404. */
-const isTheApi = (r: Reading) =>
-  (r.answer.status >= 200 && r.answer.status < 300 && r.list) || (r.envelope && r.answer.status !== 404);
-
-/** The envelope's error_code of an answer, when it is the envelope. */
-const codeOf = (r: Reading) => (r.envelope && typeof r.body?.error_code === 'string' ? r.body.error_code : undefined);
-
-/** What came back, for a message: `404 text/html`, `200 application/json without the list`. */
-function shown(r: Reading): string {
-  const type = r.contentType.split(';')[0].trim() || 'no content type';
-  const what =
-    r.answer.status >= 300 && r.answer.status < 400
-      ? ` (a redirect to ${r.answer.headers.get('location') ?? 'nowhere'})`
-      : r.envelope
-        ? ` ${codeOf(r)}`
-        : /html/i.test(type) || /^\s*</.test(r.answer.text)
-          ? ' (a web page)'
-          : r.body !== undefined
-            ? ' without the list or the error envelope {error_code, error}'
-            : /json/i.test(type)
-              ? ' that is not valid JSON'
-              : '';
-  return `${r.answer.status} ${type}${what}`;
-}
-
-/** The time scale a RateLimit-Policy header states (the rules' timeScaleOf: a sandbox's --time-scale). */
-export function timeScaleOf(policyHeader: string | null): number | undefined {
-  if (!policyHeader) return undefined;
-  return timeScaleOfPolicy(parseRateLimitHeaders({ 'ratelimit-policy': policyHeader }).policies[0]);
-}
-
-/** How to set the URL, as the user sets it: `--target URL` or `VIDEO_API_BASE_URL=URL`. */
-const setUrl = (source: string, url: string) => (source.startsWith('-') ? `${source} ${url}` : `${source}=${url}`);
-
-const reason = (r: Reading) => `${r.answer.status}${r.envelope ? ` ${codeOf(r)}` : ''}`;
+const reason = (r: ProbeReading) => `${r.answer.status}${r.envelope ? ` ${probeErrorCode(r)}` : ''}`;
 
 export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -239,7 +96,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
         };
 
   /** One GET with the key (or none), a 5xx retried as 7.1 says; a network error thrown. */
-  const get = async (url: string, key?: PreflightKey): Promise<Reading> => {
+  const get = async (url: string, key?: PreflightKey): Promise<ProbeReading> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (key) headers.authorization = `Bearer ${key.key}`;
     for (let attempt = 1; ; attempt++) {
@@ -253,8 +110,8 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
         throw err;
       }
       settle?.(answer);
-      const r = read(answer);
-      const c = classifyError(answer.status, codeOf(r));
+      const r = readProbe(answer);
+      const c = classifyError(answer.status, probeErrorCode(r));
       if (c.wait === 'backoff' && attempt <= RETRY_POLICY.maxRetries) {
         await sleep(BACKOFF_MS * 2 ** (attempt - 1));
         continue;
@@ -271,53 +128,22 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     message: unreachable(new URL(base), err, o.urlSource, timeoutMs),
     requests,
   });
-  let first: Reading;
+  let first: ProbeReading;
   try {
     first = await get(url.href, main);
   } catch (err) {
     return cannotReach(err);
   }
   const notes: string[] = [];
-  if (!isTheApi(first)) {
-    const status = first.answer.status;
-    // A 5xx that is not the envelope: a gateway whose service is down, or not the API at all.
-    if (status >= 300 && status < 400) {
-      const location = first.answer.headers.get('location');
-      const moved = location ? baseOf(new URL(location, url).href) : undefined;
-      return {
-        ok: false,
-        kind: 'not-the-api',
-        message: `${printed} answered GET ${PROBE_PATH} with ${shown(first)}: the suite follows no redirect${moved ? `: use ${setUrl(o.urlSource, redactUrl(moved))}` : `: check ${o.urlSource}`}`,
-        requests,
-      };
-    }
-    // The base without /v1 is the commonest slip: see whether adding it gives the API.
-    if (!base.endsWith(BASE_PATH)) {
-      let withV1: Reading | undefined;
-      try {
-        // Without a key: the API answers its envelope all the same (401), and no account's quota is spent.
-        withV1 = await get(base + BASE_PATH + PROBE_PATH);
-      } catch {
-        withV1 = undefined;
-      }
-      if (withV1 && isTheApi(withV1))
-        return {
-          ok: false,
-          kind: 'not-the-api',
-          message: `${printed} is not the API (GET ${PROBE_PATH} answered ${shown(first)}): is ${BASE_PATH} missing? ${printed}${BASE_PATH} answers as the API: use ${setUrl(o.urlSource, printed + BASE_PATH)}`,
-          requests,
-        };
-    }
-    return {
-      ok: false,
-      kind: 'not-the-api',
-      message:
-        status >= 500
-          ? `${printed} answered GET ${PROBE_PATH} with ${shown(first)} after ${RETRY_POLICY.maxRetries} retries, not the API's error envelope: the service behind it is down, or this is not the API: check ${o.urlSource}`
-          : `${printed} is not the API: GET ${PROBE_PATH} answered ${shown(first)}, where the API answers its list or the envelope {error_code, error}: check ${o.urlSource}`,
-      requests,
-    };
-  }
+  // Not the API (a redirect, /v1 missing, a web page, a 5xx without the envelope): the shared diagnosis.
+  const problem = await baseUrlProblem({
+    base,
+    urlSource: o.urlSource,
+    first,
+    retries: RETRY_POLICY.maxRetries,
+    probe: (withVersion) => get(withVersion).catch(() => undefined),
+  });
+  if (problem) return { ok: false, kind: 'not-the-api', message: problem, requests };
   const status = first.answer.status;
   if (main && (status === 401 || status === 403))
     return {
@@ -328,7 +154,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     };
   if (status >= 500)
     notes.push(
-      `${printed} answered GET ${PROBE_PATH} with ${shown(first)} after ${RETRY_POLICY.maxRetries} retries: the checks judge what it answers`,
+      `${printed} answered GET ${PROBE_PATH} with ${describeProbe(first)} after ${RETRY_POLICY.maxRetries} retries: the checks judge what it answers`,
     );
   else if (!main)
     notes.push(
@@ -341,7 +167,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
       `${printed} answers as the API; ${main.variable} accepted (GET ${PROBE_PATH} → ${status}${status === 429 || status === 503 ? ', so the key is not confirmed yet' : ''})`,
     );
   for (const k of others) {
-    let r: Reading;
+    let r: ProbeReading;
     try {
       r = await get(url.href, k);
     } catch (err) {
@@ -357,7 +183,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     notes.push(`${k.variable} accepted (GET ${PROBE_PATH} → ${r.answer.status})`);
   }
   const policy = first.answer.headers.get('ratelimit-policy') ?? undefined;
-  const timeScale = status >= 200 && status < 300 ? timeScaleOf(policy ?? null) : undefined;
+  const timeScale = status >= 200 && status < 300 ? statedTimeScale(first.answer.headers) : undefined;
   if (timeScale) notes.push(`its limits run ${timeScale}× faster than real time (RateLimit-Policy ${policy})`);
   return { ok: true, notes, timeScale, ...(timeScale && { policy }), requests };
 }
@@ -365,7 +191,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
 /** The preflight's sender over fetch (the suite's own transport): redirects are answers, never followed. */
 export const fetchProbe: ProbeSend = async (url, headers, timeoutMs) => {
   const res = await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-  // At most the rules' limit of an answer, decoded (a gzip bomb is stopped there, issue 28).
+  // At most the rules' limit of an answer, decoded (a gzip bomb is stopped there).
   const bytes = await readBody(res, { maxBytes: BODY_LIMITS.maxBytes });
   return { status: res.status, headers: res.headers, text: new TextDecoder().decode(bytes) };
 };

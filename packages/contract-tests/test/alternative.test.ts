@@ -11,8 +11,9 @@ import { checkId } from '../src/engine/catalogue.ts';
 import { driftOf } from '../src/report/drift.ts';
 import { failures, generation, runSuite, SELF_TEST_TIME_SCALE } from './harness.ts';
 
+// Each run has its own sandbox, and mostly waits (generations, pacing at 100×): the runs go side by side.
 describe('against a service that chose differently (personality alternative)', () => {
-  it.each(RATE_LIMITER_STYLES)(
+  it.concurrent.each(RATE_LIMITER_STYLES)(
     'limiter %s: fails nothing, and reports each difference as drift from the decision it concerns',
     async (rateLimiter) => {
       const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { personality: 'alternative', rateLimiter });
@@ -60,7 +61,7 @@ describe('against a service that chose differently (personality alternative)', (
     },
   );
 
-  it.each(RATE_LIMITER_STYLES)(
+  it.concurrent.each(RATE_LIMITER_STYLES)(
     'CONTRACT_STRICT against the default personality, limiter %s: no failure, no drift at all (our own sandbox keeps our decisions)',
     async (rateLimiter) => {
       const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { rateLimiter });

@@ -1,4 +1,5 @@
-// At most once for every POST (issue 26 item 2): a generation that may have reached the target is never
+// @module-tag node-versions
+// At most once for every POST: a generation that may have reached the target is never
 // sent again blindly by the suite. After a lost answer or a 5xx other than 503 it is looked for in the
 // account's list (the way the client looks: the rules' findCreated): found, it is counted as spent and
 // reported not sent again; absent after a 5xx (the gateway never passed it on), it is sent again. The
@@ -51,7 +52,8 @@ async function runSpoiled(how: Parameters<typeof spoilFirstGenerate>[0]) {
 const accepted2xx = (run: Awaited<ReturnType<typeof runSpoiled>>['run']) =>
   run.exchanges.filter((e) => e.method === 'POST' && e.status >= 200 && e.status < 300).length;
 
-describe('at most once for every POST', () => {
+// Each test has its own sandbox, and mostly waits: side by side.
+describe.concurrent('at most once for every POST', () => {
   it('a connection dropped after a generation reached the target: no second generation, the video found and counted', async () => {
     const { run, spoiled, sent, failed } = await runSpoiled('drop-after-work');
     expect(sent.get(spoiled.signature)).toBe(1);

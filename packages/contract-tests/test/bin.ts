@@ -24,10 +24,9 @@ export interface CliResult {
 export function cli(
   args: string[],
   env: Record<string, string> = {},
-  /** The arguments as they are (the proxy subcommand takes no report options). */
-  { raw = false } = {},
+  /** The arguments as they are (the proxy subcommand takes no report options); `dir`: run there (an earlier run's reports in it). */
+  { raw = false, dir = mkdtempSync(join(tmpdir(), 'contract-cli-')) }: { raw?: boolean; dir?: string } = {},
 ): Promise<CliResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-cli-'));
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !k.startsWith('VIDEO_API_') && !k.startsWith('CONTRACT_') && !k.startsWith('VITEST'),

@@ -70,7 +70,7 @@ export function gzipBomb(): Promise<Buffer> {
 }
 
 export const BREAKS: BreakCase[] = [
-  // Issue 20: what the interface leaves open answered the way a production backend (Django REST Framework)
+  // What the interface leaves open answered the way a production backend (Django REST Framework)
   // does. Each differs from our decision only: drift under it, never an interface failure.
   {
     name: 'a page past the end answered 404 NOT_FOUND "Invalid page." (DRF): decision #30',
@@ -580,7 +580,7 @@ export const BREAKS: BreakCase[] = [
           : undefined,
     }),
   },
-  // Issue 28, holes 1 and 2: hostile transports. Before, one attempt had 60 s for headers and body
+  // Hostile transports. Before, one attempt had 60 s for headers and body
   // together, a drip held each request 4 minutes (its retries included), and a bomb was inflated whole.
   {
     name: "an expired video's status view drips: headers, then a byte a second (a body that never ends)",

@@ -1,4 +1,5 @@
 // @module-tag full/processes
+// @module-tag node-versions
 // End to end: the built bin (dist/cli.js), as `npx videogen-contract` runs it: a plain Node process, no
 // vitest, with the target it starts itself or one it is given.
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,8 @@ import { envForTarget } from '../src/cli/target.ts';
 import { cli } from './bin.ts';
 import { startBreakingProxy } from './breaking-proxy.ts';
 
-describe('videogen-contract (dist/cli.js)', () => {
+// Each test has its own target and its own child process, which mostly wait: side by side.
+describe.concurrent('videogen-contract (dist/cli.js)', () => {
   it('runs the full profile against the sandbox it starts: all pass, 10 credits, JUnit written, no key printed', async () => {
     const r = await cli([]);
     expect(r.code, r.out.slice(-3000) + r.err.slice(-2000)).toBe(0);

@@ -28,8 +28,9 @@ async function fresh(profile: Profile) {
   }
 }
 
+// Each profile has its own sandbox, and mostly waits: side by side.
 describe('a fresh account, one key', () => {
-  it.each([
+  it.concurrent.each([
     ['read-only', 73, 0],
     ['no-credit', 44, 0],
     ['full', 17, 5],

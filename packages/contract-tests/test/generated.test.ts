@@ -42,7 +42,8 @@ async function behindProxy<T>(
   }
 }
 
-describe('generated requests', () => {
+// Each test has its own sandbox, and mostly waits: side by side.
+describe.concurrent('generated requests', () => {
   it('catch a 500 that only generated inputs meet, shrunk to its smallest request; missed without generation; the bundle replays it', async () => {
     await behindProxy(largePages, async (config) => {
       const operations = ['listVideos'];

@@ -1,4 +1,6 @@
-// Issue 28, holes 1 and 2, end to end: the built bin (dist/cli.js) as a child process against a target
+// @module-tag full/processes
+// @module-tag node-versions
+// End to end: the built bin (dist/cli.js) as a child process against a target
 // whose answers never end, or inflate to 1 GiB. Before, one attempt had 60 s for headers and body
 // together and each request was tried 4 times (0 of 120 checks judged after 240 s against a drip), and a
 // gzip bomb was inflated whole (2.2 GB, then "Cannot create a string longer than 0x1fffffe8
@@ -52,7 +54,8 @@ function contract(args: string[], env: Record<string, string>) {
   );
 }
 
-describe('videogen-contract against a hostile transport', () => {
+// Each test has its own target and its own child process, which mostly wait: side by side.
+describe.concurrent('videogen-contract against a hostile transport', () => {
   /** A target whose settings page (the preflight's probe) is an empty page, and every other answer drips. */
   async function drippingTarget(alsoProbe = false) {
     const server = http.createServer((req, res) => {

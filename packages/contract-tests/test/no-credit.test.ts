@@ -10,7 +10,8 @@ import { pathOf } from './breaking-proxy.ts';
 const creates = (e: { operationId?: string; method: string }) =>
   e.method === 'POST' && ['generateVideo', 'createConversion'].includes(e.operationId ?? '');
 
-describe('profile no-credit', () => {
+// Each test has its own sandbox, and mostly waits: side by side.
+describe.concurrent('profile no-credit', () => {
   it('against the sandbox: the refusals are judged, nothing is created, no credit spent', async () => {
     const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, { profile: 'no-credit' });
     try {

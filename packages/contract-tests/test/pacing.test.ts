@@ -1,3 +1,4 @@
+// @module-tag node-versions
 // A read-only run paced to the target's limits gets no 429 at all.
 import { describe, expect, it } from 'vitest';
 import { startSandboxTarget } from '../src/cli/launch.ts';

@@ -1,4 +1,4 @@
-// The published shape (issue 18 §1): a package users install, with a bin that runs on plain Node from
+// The published shape: a package users install, with a bin that runs on plain Node from
 // dist/ (no build step, no vitest, no workspace), only run-time dependencies. publint, attw and a run from
 // the installed tarball are packages/release's, with the other published packages.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,10 +15,13 @@ const run = (cmd: string, args: string[]) =>
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 describe('package', () => {
-  it('is publishable, with a bin in dist/ and only what a run needs as dependencies', () => {
+  it('is publishable, with a committed bin that runs dist/ and only what a run needs as dependencies', () => {
     expect(pkg.private).toBeUndefined();
-    expect(pkg.bin).toEqual({ 'videogen-contract': 'dist/cli.js' });
-    expect(readFileSync(join(root, 'dist/cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    // A committed launcher: npm ci (before any build) links it, so `npx videogen-contract` resolves in a clone.
+    expect(pkg.bin).toEqual({ 'videogen-contract': 'bin/videogen-contract.js' });
+    expect(readFileSync(join(root, 'bin/videogen-contract.js'), 'utf8')).toMatch(
+      /^#!\/usr\/bin\/env node\n[\s\S]*'\.\.\/dist\/cli\.js'/,
+    );
     const deps = Object.keys(pkg.dependencies);
     for (const dev of [
       'vitest',
@@ -52,6 +55,7 @@ describe('package', () => {
     const files: string[] = JSON.parse(run('npm', ['pack', '--dry-run', '--json']))[0].files.map(
       (f: { path: string }) => f.path,
     );
+    expect(files).toContain('bin/videogen-contract.js');
     expect(files).toContain('dist/cli.js');
     expect(files).toContain('README.md');
     expect(files.filter((f) => /^(src|test|test-results)\//.test(f))).toEqual([]);

@@ -1,4 +1,4 @@
-// 5.2, HTTPS only (issue 35, hole 5): the suite and the pacing proxy send keys over plain HTTP only to
+// 5.2, HTTPS only: the suite and the pacing proxy send keys over plain HTTP only to
 // loopback, as the client does, unless the operator names the host (VIDEO_API_ALLOW_HTTP, --allow-http).
 // Proven against a real listener on this machine's non-loopback address, which counts the connections
 // it gets: none before the opt-in, some after. (Without such an address, the refusal alone is checked.)

@@ -40,7 +40,8 @@ function skipsOf(selection: Selection) {
     .sort();
 }
 
-describe('the plan (--plan) against real runs', () => {
+// Each test has its own sandbox, and mostly waits: side by side.
+describe.concurrent('the plan (--plan) against real runs', () => {
   it('each scenario sends what it declares: requests per class and credits, against a full run of the sandbox (generated requests on)', async () => {
     const { run, results, selection } = await fullRun(undefined, true);
     expect(results.filter((r) => r.state === 'failed').map((r) => `${checkId(r)}: ${r.message}`)).toEqual([]);

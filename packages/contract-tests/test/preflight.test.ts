@@ -1,9 +1,13 @@
 // @module-tag full/processes
+// @module-tag node-versions
 // Each operator mistake stops the built bin before any check: exit 2 with the cause and the fix in one
-// line, nothing judged, no report that reads as failures (issue 26: a lost secret went green, a typo in
+// line, nothing judged, no report that reads as failures (a lost secret went green, a typo in
 // the URL took 194 s to fail 28 checks). Asserted by exit code and message, never by a duration. The
 // pacing proxy's --target the same way.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxTarget } from '../src/cli/launch.ts';
 import { freePort } from '../src/cli/launch.ts';
@@ -68,6 +72,20 @@ describe('the preflight: an operator mistake stops the run before any check (exi
       await cli([], target({ VIDEO_API_KEY: undefined })),
       /^videogen-contract: no API key: set VIDEO_API_KEY .*--keyless/,
     );
+  });
+
+  it("a later run stopped by the preflight leaves the last run's report.html and junit.xml as they were", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'contract-earlier-'));
+    mkdirSync(join(dir, 'test-results'));
+    const earlier = {
+      'test-results/report.html': '<p>the earlier run</p>',
+      'junit.xml': '<testsuites name="earlier"/>',
+    };
+    for (const [file, text] of Object.entries(earlier)) writeFileSync(join(dir, file), text);
+    const r = await cli([], target({ VIDEO_API_KEY: 'contract-wrong-key-0123' }), { dir });
+    expect(r.code).toBe(2);
+    for (const [file, text] of Object.entries(earlier)) expect(readFileSync(join(dir, file), 'utf8'), file).toBe(text);
+    expect(r.summary).toMatch(/nothing was judged; the other reports are the last run's/);
   });
 
   it('a key the target rejects: one request, then stop', async () => {
@@ -144,8 +162,13 @@ describe('--plan against a target whose limits run faster than real time', () =>
     requests = 0;
     const r = await cli(['--plan'], target({ VIDEO_API_BASE_URL: counted.baseUrl, CONTRACT_TIME_SCALE: undefined }));
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/only the preflight sent \(4 requests, no credit\)/);
-    expect(requests).toBe(4);
+    // One GET per key, and GET /_sandbox/clock: its keys are the sandbox's documented ones, so it is asked
+    // whether it is one (it is, and says which account the key is).
+    expect(r.out).toMatch(/only the preflight sent \(5 requests, no credit\)/);
+    expect(requests).toBe(5);
+    expect(r.out).toMatch(
+      /Preflight: the target is a videogen sandbox \(GET \/_sandbox\/clock: the key is account acme's\)/,
+    );
     expect(r.out).toMatch(/the target runs 100× faster than real time, read from its RateLimit-Policy/);
     expect(r.out).toMatch(
       /^ {2}floor wall time: [\d.]+ s at this target's pace \(\d+ s at the interface's real-time limits\)/m,

@@ -1,3 +1,4 @@
+// @module-tag node-versions
 // The pacing proxy's edges: an HTTPS target with a private CA (a real TLS server and a self-signed CA
 // made for this test), bad input answered with the envelope (never a crash or a hang), and the
 // `videogen-contract proxy` command line (help, usage errors, a run stopped by its signal).

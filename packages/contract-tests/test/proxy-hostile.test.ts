@@ -1,4 +1,5 @@
-// Issue 28, hole 7: the pacing proxy in front of a target whose answer bodies never end, and in front of
+// @module-tag node-versions
+// The pacing proxy in front of a target whose answer bodies never end, and in front of
 // many keys. Before, one such body held its key's pacing slot forever: every later request of the key
 // waited until --max-wait and was answered PROXY_WAIT_CEILING_EXCEEDED without being sent, even after
 // the first caller had left; and every key ever seen stayed in memory, each one making the redaction of

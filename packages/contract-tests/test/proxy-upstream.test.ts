@@ -1,3 +1,4 @@
+// @module-tag node-versions
 // The proxy's re-send rules against a scripted target (a real node:http server answering what each
 // test says): a transient 5xx is sent again for a GET, never for a POST; a 503 and a 429 refuse before
 // any work, so even a POST goes again, with its body (a spooled upload) byte for byte; a wait beyond

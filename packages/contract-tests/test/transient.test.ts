@@ -20,7 +20,8 @@ function oneGetInTen(): Break {
   return { request: (req) => (req.method === 'GET' && ++gets % 10 === 0 ? badGateway : undefined) };
 }
 
-describe('transient 5xx (interface 7.1)', () => {
+// Each test has its own sandboxes, and mostly waits: side by side.
+describe.concurrent('transient 5xx (interface 7.1)', () => {
   it('1 GET in 10 answered 502: the same verdicts and skips as without, each 502 reported with its request', async () => {
     const sound = await runAgainstProxy(() => ({}));
     const flaky = await runAgainstProxy(oneGetInTen);

@@ -1,5 +1,5 @@
 // @module-tag full/browser
-// The console against answers no honest service gives (issue 35, item 6), in a real browser: a server the
+// The console against answers no honest service gives, in a real browser: a server the
 // test starts answers the console's request with a body of 307 MB (chunked, then with its length
 // declared), a body that stalls, one that drips past its deadline, `{"results":[null]}`, JSON nested 100,000
 // deep, a page that is not JSON, and a redirect to another origin. The console reads each within the

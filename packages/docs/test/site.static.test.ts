@@ -28,7 +28,7 @@ const dist = join(packageDir, 'dist');
 const distIndex = join(dist, 'index.html');
 /** The pages of the site: each must work alone, offline. */
 const PAGES = ['index.html', 'flow.html'];
-/** The page-weight budget of issue 27: everything a page loads (each page is one file). */
+/** The page-weight budget: everything a page loads (each page is one file). */
 const PAGE_BUDGET = 4_000_000;
 
 function read(file: string): string {

@@ -1,4 +1,4 @@
-// The session of issue 38's item 6, run over each transport by the official SDK's client: list the tools,
+// An agent's whole session, run over each transport by the official SDK's client: list the tools,
 // generate from a text and from a PDF, a third generation while those two run, wait with progress to
 // `completed`, read the download resource, convert, and two refused conversions. Each step is a test;
 // they run in order on one connection and one sandbox account.

@@ -8,7 +8,7 @@
 // schedule. A call never waits on Redis longer than `timeoutMs`, and nothing is sent because of Redis:
 // the store only ever says "go" or "wait".
 //
-// Alone, a video start fails closed (issue 35; rate-limiter-flexible's insurance limiter: a separate,
+// Alone, a video start fails closed (rate-limiter-flexible's insurance limiter: a separate,
 // stricter limit, not the shared one applied alone). The process cannot see the slots the others take
 // meanwhile, so it assumes they hold them: it may hold at most its share of the running slots,
 // floor(MAX_RUNNING / N), and only if it saw the account on Redis within PEER_MS before losing it (a
@@ -25,6 +25,8 @@ import {
   type Settlement,
   type TakeRequest,
   type TakeResult,
+  type WaitingNote,
+  type WaitReason,
 } from '@videogen/openapi/rules';
 import {
   connectRedis,
@@ -33,7 +35,17 @@ import {
   redisUrlProblem,
   type RedisConnection,
 } from './connection.js';
-import { INSPECT, MERGE_CLASS, MERGE_FULL, NOTE_RUNNING, RENEW, SETTLE, TAKE } from './scripts.js';
+import {
+  DONE_WAIT,
+  INSPECT,
+  MERGE_CLASS,
+  MERGE_FULL,
+  NOTE_RUNNING,
+  NOTE_WAIT,
+  RENEW,
+  SETTLE,
+  TAKE,
+} from './scripts.js';
 
 export type PacingLog = (level: 'info' | 'warn', message: string) => void;
 
@@ -65,6 +77,8 @@ export interface RedisPacerStoreOptions {
 const PAD_MS = 10 * 60_000;
 /** A process counts among an account's pacers this long after its last decision. */
 const PEER_MS = 30_000;
+/** A held request stays listed this long past the wait it announced (its process may be gone). */
+const LEASE_GRACE_MS = 5_000;
 
 interface Held {
   account: string;
@@ -83,6 +97,8 @@ interface Keys {
   acct: string;
   peers: string;
   wake: string;
+  wait: string;
+  waitInfo: string;
 }
 
 /** ioredis with the scripts defined as commands (defineCommand): each answers what its Lua returns. */
@@ -175,7 +191,9 @@ export class RedisPacerStore implements PacerStore {
       ['vgNoteRunning', NOTE_RUNNING, 1],
       ['vgMergeClass', MERGE_CLASS, 1],
       ['vgMergeFull', MERGE_FULL, 1],
-      ['vgInspect', INSPECT, 7],
+      ['vgInspect', INSPECT, 9],
+      ['vgNoteWait', NOTE_WAIT, 2],
+      ['vgDoneWait', DONE_WAIT, 2],
     ] as const)
       redis.defineCommand(name, { numberOfKeys: keys, lua });
     setRef(redis, this.pending > 0);
@@ -242,7 +260,11 @@ export class RedisPacerStore implements PacerStore {
     for (let i = 0; i + 1 < list.length; i += 2)
       mirrored.push({ id: list[i], ttlMs: Number(list[i + 1]) * this.scale });
     this.local.mirrorRunning(account, mirrored, (id) => this.ownRunning(account).has(id));
-    if (taken !== 1) return { waitMs: Number(wait) * this.scale, ...(check ? { check: String(check) } : {}) };
+    if (taken !== 1)
+      return {
+        waitMs: Number(wait) * this.scale,
+        ...(check ? { check: String(check) } : { reason: reasonOf(r, wait, lastAgo, blockFor, running, this.scale) }),
+      };
     this.held.set(id, {
       account,
       rateClass: r.rateClass,
@@ -321,6 +343,39 @@ export class RedisPacerStore implements PacerStore {
     return (this.up && this.views.get(account)) || this.local.view(account);
   }
 
+  /** A request this process's pacer holds: listed for every process's `videogen pacing` while it waits. */
+  async noteWaiting(account: string, note: WaitingNote): Promise<void> {
+    this.local.noteWaiting(account, note);
+    if (!this.up) return;
+    const k = this.keysOf(account);
+    try {
+      await this.call('vgNoteWait', [
+        k.wait,
+        k.waitInfo,
+        `${this.peer}:${note.id}`,
+        note.rateClass,
+        note.startsVideo ? 1 : 0,
+        note.reason ?? '',
+        // Listed a little past its wait: a process that stops (kill -9) is off the list soon after.
+        note.waitMs / this.scale + LEASE_GRACE_MS,
+        PAD_MS,
+      ]);
+    } catch (err) {
+      this.down(err as Error);
+    }
+  }
+
+  async doneWaiting(account: string, id: string): Promise<void> {
+    this.local.doneWaiting(account, id);
+    if (!this.up) return;
+    const k = this.keysOf(account);
+    try {
+      await this.call('vgDoneWait', [k.wait, k.waitInfo, `${this.peer}:${id}`]);
+    } catch (err) {
+      this.down(err as Error);
+    }
+  }
+
   /**
    * The account's shared schedule as Redis holds it (every process's places, waits and running videos);
    * takes no place. Rejects when Redis does not answer: this process's own view is not the account's.
@@ -331,7 +386,7 @@ export class RedisPacerStore implements PacerStore {
     if (!(await this.ready())) throw unreachable(this.lastError ?? new Error('no connection'));
     const k = this.keysOf(account);
     type ClassReply = [number, string, string, string, string, string];
-    let reply: [ClassReply, ClassReply, Array<[string, string]>, number, string, number];
+    let reply: [ClassReply, ClassReply, Array<[string, string]>, number, string, number, Array<[string, string]>];
     try {
       reply = (await this.call('vgInspect', [
         k.cls.A,
@@ -341,12 +396,14 @@ export class RedisPacerStore implements PacerStore {
         k.run,
         k.acct,
         k.peers,
+        k.wait,
+        k.waitInfo,
       ])) as typeof reply;
     } catch (err) {
       this.down(err as Error);
       throw unreachable(err);
     }
-    const [a, b, running, starts, fullFor, processes] = reply;
+    const [a, b, running, starts, fullFor, processes, waiting = []] = reply;
     const ms = (v: string) => Number(v) * this.scale;
     const cls = ([inFlight, lastAgo, blockedFor, slowdown, limit, windowMs]: ClassReply) => ({
       inFlight: Number(inFlight),
@@ -362,6 +419,15 @@ export class RedisPacerStore implements PacerStore {
       startsInFlight: Number(starts),
       fullForMs: ms(fullFor),
       processes: Number(processes),
+      waiting: waiting.map(([info, forMs]) => {
+        const [rateClass, starts, reason] = info.split('|');
+        return {
+          rateClass: rateClass === 'A' ? 'A' : 'B',
+          startsVideo: starts === '1',
+          ...(reason ? { reason: reason as WaitReason } : {}),
+          forMs: ms(forMs),
+        };
+      }),
     };
   }
 
@@ -630,6 +696,8 @@ export class RedisPacerStore implements PacerStore {
         acct: `${base}:acct`,
         peers: `${base}:peers`,
         wake: `${base}:wake`,
+        wait: `${base}:wait`,
+        waitInfo: `${base}:waitinfo`,
       };
       this.keys.set(account, k);
     }
@@ -640,4 +708,23 @@ export class RedisPacerStore implements PacerStore {
 /** A store for `VIDEO_API_PACING_URL` (or any redis:// or rediss:// URL). */
 export function createRedisPacerStore(options: RedisPacerStoreOptions | string): RedisPacerStore {
   return new RedisPacerStore(typeof options === 'string' ? { url: options } : options);
+}
+
+/** What a wait the TAKE script answered is for, read from the rest of its answer (the script says how long, not why). */
+function reasonOf(
+  r: TakeRequest,
+  wait: unknown,
+  lastAgo: unknown,
+  blockFor: unknown,
+  running: unknown,
+  scale: number,
+): WaitReason {
+  const waitMs = Number(wait) * scale;
+  const blockedMs = Number(blockFor) * scale;
+  const spaced = Number(lastAgo) * scale >= r.gapMs;
+  if (blockedMs > 0 && blockedMs >= waitMs - 1) return 'server';
+  if (!spaced) return 'spacing';
+  if (r.startsVideo && Number(running) >= r.maxRunning) return 'full';
+  if (r.startsVideo) return 'refused';
+  return 'in-flight';
 }

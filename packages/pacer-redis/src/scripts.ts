@@ -11,6 +11,8 @@
 //                               `start:<lease>` → a start in flight
 //   {a}:acct              hash  fullUntil (a 503), checkedAt (the last status read asked for)
 //   {a}:peers             zset  processes pacing the account → when they count no more
+//   {a}:wait              zset  requests the pacers hold now → when they count no more (an operator's view)
+//   {a}:waitinfo          hash  the same → "class|starts|reason|since" (since: Redis's time)
 //   {a}:wake              channel: a place was given back; sleepers look again
 
 const PRELUDE = `
@@ -175,11 +177,31 @@ keep(KEYS[1], fullUntil - now + tonumber(ARGV[2]))
 return 1
 `;
 
+/** KEYS wait, waitinfo. ARGV id, class, starts, reason, ttl, pad: a request a pacer holds (its since kept when it waits again). */
+export const NOTE_WAIT = `${PRELUDE}
+local ttl, pad = tonumber(ARGV[5]), tonumber(ARGV[6])
+local since = now
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then since = tonumber(string.match(old, '([^|]*)$')) or now end
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. '|' .. ARGV[3] .. '|' .. ARGV[4] .. '|' .. since)
+keep(KEYS[1], ttl + pad)
+keep(KEYS[2], ttl + pad)
+return 1
+`;
+
+/** KEYS wait, waitinfo. ARGV id: the held request went, or gave up. */
+export const DONE_WAIT = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+`;
+
 /**
- * KEYS clsA, clsB, leaseA, leaseB, run, acct, peers: the account's schedule as it stands, read only
- * (an operator's view: `videogen pacing`). Per class: places in flight, since the last answer ('' when
- * none), blocked for, slowdown, limit, windowMs; then running videos ({id, lapses in} each), starts in flight,
- * full for, processes.
+ * KEYS clsA, clsB, leaseA, leaseB, run, acct, peers, wait, waitinfo: the account's schedule as it stands,
+ * read only (an operator's view: `videogen pacing`). Per class: places in flight, since the last answer (''
+ * when none), blocked for, slowdown, limit, windowMs; then running videos ({id, lapses in} each), starts in
+ * flight, full for, processes, and the requests held ({class|starts|reason, for} each).
  */
 export const INSPECT = `${PRELUDE}
 local out = {}
@@ -202,5 +224,15 @@ out[#out + 1] = running
 out[#out + 1] = starts
 out[#out + 1] = tostring(math.max(0, num(redis.call('HGET', KEYS[6], 'fullUntil'), 0) - now))
 out[#out + 1] = redis.call('ZCOUNT', KEYS[7], now, '+inf')
+-- The requests held now (KEYS 8, 9), each {class|starts|reason, for}; those of a stopped process lapse.
+local waiting = {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[8], now, '+inf')) do
+  local info = redis.call('HGET', KEYS[9], id)
+  if info then
+    local head, since = string.match(info, '^(.*)|([^|]*)$')
+    waiting[#waiting + 1] = {head, tostring(math.max(0, now - (tonumber(since) or now)))}
+  end
+end
+out[#out + 1] = waiting
 return out
 `;

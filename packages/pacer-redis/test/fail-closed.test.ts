@@ -1,5 +1,5 @@
 // @module-tag full/tools
-// A video start fails closed while a process cannot reach Redis (issue 35, hole 1): against a real
+// A video start fails closed while a process cannot reach Redis: against a real
 // redis-server, slowed with DEBUG SLEEP or killed, the account's two running slots stay the limit of 8.2.
 // Each store is one process's; the store is asked directly (take) where a test says "not now", so that
 // nothing here waits on a clock.
@@ -64,7 +64,7 @@ describe('a video start while Redis cannot be reached', () => {
     const a = await processOf('fc1');
     await start(a.pacer, ['v0', 'v1']);
     expect((await a.pacer.inspect('acct')).running.map((r) => r.videoId)).toEqual(['v0', 'v1']);
-    // A third process (a new `videogen generate`) asks while Redis sleeps (issue 35: it got a 503).
+    // A third process (a new `videogen generate`) asks while Redis sleeps (before: it got a 503).
     const sleeper = new Redis(redis.url);
     const asleep = sleeper.debug('SLEEP', '2');
     await new Promise((r) => setTimeout(r, 50));

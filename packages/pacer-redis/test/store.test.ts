@@ -221,6 +221,26 @@ describe('RedisPacerStore', () => {
     await close();
   });
 
+  it("lists every process's held requests, and what each waits for, until it goes (videogen pacing's Waiting)", async () => {
+    const { pacers, close } = twoPacers('t7');
+    // Process 0 meets a 429 that asks for 30 s (0.3 s at time scale 100): its next read is held.
+    await (await pacers[0].acquire({ rateClass: 'B', account: 'acct' })).settle({
+      status: 429,
+      headers: { 'retry-after': '0.3' },
+    });
+    const held = pacers[0].acquire({ rateClass: 'B', account: 'acct' });
+    let waiting: Awaited<ReturnType<(typeof pacers)[number]['inspect']>>['waiting'] = [];
+    // Until process 0 has told Redis (a hang guard, not a measure).
+    for (let i = 0; i < 100 && !waiting?.length; i++) {
+      waiting = (await pacers[1].inspect('acct')).waiting;
+      if (!waiting?.length) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(waiting).toEqual([{ rateClass: 'B', startsVideo: false, reason: 'server', forMs: expect.any(Number) }]);
+    await (await held).settle({ status: 200 });
+    expect((await pacers[1].inspect('acct')).waiting).toEqual([]);
+    await close();
+  });
+
   it('inspect with Redis away rejects, naming it, instead of showing this process alone as the account', async () => {
     const own = await startRedis();
     const store = createRedisPacerStore({ url: own.url, timeoutMs: 200 });

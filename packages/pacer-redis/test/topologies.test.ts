@@ -1,5 +1,5 @@
 // @module-tag full/tools
-// Redis as operators run it at scale (issue 35, hole 8), each started here from Debian's binaries: a
+// Redis as operators run it at scale, each started here from Debian's binaries: a
 // 3-master Redis Cluster named by one node's URL, as a provider's endpoint is, and a primary behind
 // Sentinel (redis-sentinel://). And what Redis answered, said in the log line (NOAUTH, OOM, READONLY,
 // MOVED), not "did not answer".

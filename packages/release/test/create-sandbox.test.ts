@@ -2,7 +2,7 @@
 // An application's own test, in a fresh project with the client and the sandbox installed from their
 // tarballs and vitest from the registry: the sample flow (interface 4.7) through createSandbox() and
 // the client with sb.fetch, in process, with no port. Its own file: createSandbox is being added on
-// another branch; this is written against its stated interface (issue 18 item 2).
+// another branch; this is written against its stated interface.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';

@@ -1,5 +1,5 @@
 // @module-tag full/packed
-// The packages still being made publishable on other branches (issue 18: the sandbox and the contract
+// The packages still being made publishable on other branches (the sandbox and the contract
 // suite): none may stay private, and each must pass the same tarball checks as the others. This file
 // fails until they land; tarballs.test.ts takes each over once it is no longer private.
 import { describe, expect, it } from 'vitest';

@@ -26,7 +26,7 @@ const exec = (file: string, args: string[]) => {
 const packedManifest = (file: string) =>
   JSON.parse(execFileSync('tar', ['-xzOf', file, 'package/package.json'], { encoding: 'utf8' }));
 
-/** Tools that belong to the repository's development, never to a user's install (issue 18: no Chromium, Prism, docs toolchain). */
+/** Tools that belong to the repository's development, never to a user's install (no Chromium, Prism, docs toolchain). */
 const DEVELOPMENT_ONLY = [
   'playwright-core',
   'playwright',
@@ -43,7 +43,7 @@ const DEVELOPMENT_ONLY = [
 
 /**
  * Development tools a package uses at run time, so its users install them: the contract suite generates
- * requests with fast-check while it runs (issue 26). Every other package keeps it out.
+ * requests with fast-check while it runs. Every other package keeps it out.
  */
 const RUN_TIME_OF: Record<string, string[]> = { '@videogen/contract-tests': ['fast-check'] };
 

@@ -1,5 +1,5 @@
 // @module-tag full/replicas
-// Issue 25 §3 and §5, the faults: a replica killed (kill -9) while it holds a running slot, and Redis
+// The faults: a replica killed (kill -9) while it holds a running slot, and Redis
 // killed and restarted while replicas work. Real processes, a real redis-server; waits are deadlines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RUNNING } from '@videogen/openapi/rules';

@@ -1,5 +1,5 @@
 // @module-tag full/replicas
-// Issue 25 §5: replicas as real child processes (test/replica.mjs, each its own createClient), one
+// Replicas as real child processes (test/replica.mjs, each its own createClient), one
 // account, against a sandbox, sharing the schedule on a real redis-server: no 429, no 503 they caused,
 // no failed call, never more than MAX_RUNNING videos at once, whatever the limiter style and the
 // personality; a replica killed (kill -9) while it holds a running slot does not stop the others; Redis

@@ -1,5 +1,5 @@
 // @module-tag full/replicas
-// Issue 25 §4: two contract suite runs at once against one account, sharing the schedule through
+// Two contract suite runs at once against one account, sharing the schedule through
 // VIDEO_API_PACING_URL, meet 0 × 429 (each paced alone, they overrun it together).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -32,7 +32,7 @@ export async function session(client, lib, { textSetting, pdfSetting, missingId 
       code: e.error_code,
     };
   }
-  // Per-request options and raw responses (issue 21): the same on every runtime.
+  // Per-request options and raw responses: the same on every runtime.
   const opts = {
     timeoutMs: 10_000,
     maxRetries: 1,

@@ -69,7 +69,7 @@ describe.each([
   });
 });
 
-// Proxies (issue 21): each runtime's way, through a real proxy. Node 22 with NODE_USE_ENV_PROXY=1 is
+// Proxies: each runtime's way, through a real proxy. Node 22 with NODE_USE_ENV_PROXY=1 is
 // Node's own support; Node 24 without it goes through undici (the client's optional dependency);
 // Bun and Deno read the variables themselves.
 describe('behind HTTP_PROXY', () => {

@@ -1,6 +1,6 @@
 // npm run bench: (1) GET /v1/videos/{video_id}/ throughput: the sandbox (and the sandbox with its response
 // self-check on) against the Prism mock and a plain node:http server, in the same run, with the goals of
-// issue 22; start-up to the first answer beside Prism's; the in-process sb.fetch against the global
+// the hot path's goals; start-up to the first answer beside Prism's; the in-process sb.fetch against the global
 // fetch over loopback; (2) the sandbox's peak RSS while 4 clients upload 180 MB files at once; (3) a
 // client's p99 beside 10,000 stalled connections (stalled-connections.mjs); (4) create cost at 100,000
 // stored videos (store-growth.mjs). Each of (3) and (4) also runs alone: node bench/<file>.
@@ -314,7 +314,7 @@ async function throughputBench() {
 
   const goal = (label, value, ok) =>
     console.log(`  ${label.padEnd(52)} ${value.padStart(10)}  ${ok ? 'MET' : 'NOT MET'}`);
-  console.log('\ngoals (issue 22), from this run:');
+  console.log('\ngoals of the hot path, from this run:');
   goal('sandbox / prism mock ≥ 10x', `${fmt(sb.rps / pr.rps, 1)}x`, sb.rps / pr.rps >= 10);
   goal('sandbox / plain node:http ≥ 60 %', `${fmt((100 * sb.rps) / pl.rps)} %`, sb.rps / pl.rps >= 0.6);
   goal(

@@ -1,5 +1,5 @@
 // @module-tag full/browser
-// Issue 28, hole 6, in a real browser (Debian's chromium through playwright-core): a page of another
+// In a real browser (Debian's chromium through playwright-core): a page of another
 // origin cannot use the /_sandbox/ controls with the public keys, nor can a page that reached the sandbox
 // under its own name (DNS rebinding, simulated by Chromium's resolver rules: evil.test → 127.0.0.1); the
 // sandbox's own pages (/docs) can. Before, the controls answered CORS `*` and every one of these reset

@@ -171,7 +171,7 @@ describe('durability', () => {
   });
 });
 
-describe('the clock (issue 28, hole 8)', () => {
+describe('the clock', () => {
   const DAYS_61 = 61 * 86400;
   const api = (baseUrl: string, method: string, path: string, key: string, body?: unknown) =>
     fetch(path.startsWith('/_sandbox') ? new URL(path, baseUrl).href : baseUrl + path, {

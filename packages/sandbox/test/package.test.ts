@@ -30,7 +30,7 @@ describe('the package', () => {
     expect(readFileSync(join(root, pkg.bin['videogen-sandbox']), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
 
-  it('packs dist, the sample MP4, the control API document, the README, the CHANGELOG and nothing else', {
+  it('packs dist, its bin, the sample MP4, the control API document, the README, the CHANGELOG and nothing else', {
     tags: ['full/packed'],
   }, () => {
     const [packed] = JSON.parse(
@@ -45,6 +45,8 @@ describe('the package', () => {
       'CHANGELOG.md',
       'README.md',
       'assets/sample.mp4',
+      // The bin: a committed launcher of dist/cli.js, which npm ci links before any build.
+      'bin/videogen-sandbox.js',
       'package.json',
       'sandbox-api.yaml',
     ]);

@@ -1,6 +1,6 @@
 // @module-tag full/processes
 // `npm run proxy -- UPSTREAM` forwards every tool's key to UPSTREAM: held to the toolkit's rule for plain
-// HTTP (5.2; issue 35, hole 5), refused before Prism starts. Our script as a child process.
+// HTTP (5.2), refused before Prism starts. Our script as a child process.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';

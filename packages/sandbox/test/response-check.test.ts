@@ -27,7 +27,7 @@ it('accepts a conforming answer and reports each kind of violation', () => {
     /^status 418 is not declared for getVideo/,
   );
   expect(responseProblems(model, op('getVideo'), 200, 'text/plain', 'hi')[0]).toMatch(/content type/);
-  // Conversion codes are open (known codes + any string, issue 10 §1) except 404 NOT_FOUND, fixed by 7.2.
+  // Conversion codes are open (known codes + any string) except 404 NOT_FOUND, fixed by 7.2.
   expect(
     responseProblems(model, op('createConversion'), 400, json, JSON.stringify({ error_code: 42, error: 'x' })).length,
   ).toBeGreaterThan(0);

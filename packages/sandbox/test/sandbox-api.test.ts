@@ -156,7 +156,7 @@ function fromBrowser(
   });
 }
 
-describe('closed to web pages of other origins (issue 28, hole 6)', async () => {
+describe('closed to web pages of other origins', async () => {
   const sb = await sandbox({ rateLimits: false, timeScale: 10 });
   const own = `127.0.0.1:${sb.port}`;
   const generated = async () => (await call(sb, 'GET', '/videos/', { key })).body.total_count as number;

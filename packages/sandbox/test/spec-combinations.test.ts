@@ -1,5 +1,5 @@
 // The valid field combinations of POST /videos/generate/, as the sandbox and the Prism mock read them
-// from the document (issue 19 §1): on every subset of the input fields, both accept exactly what
+// from the document: on every subset of the input fields, both accept exactly what
 // `x-valid-combinations` (and the schema's oneOf, held equal to it in openapi/test) allows.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';

@@ -1,4 +1,4 @@
-// Examples are sandbox fixtures (issue 19 §1): a tool that sends the document's examples to the sandbox
+// Examples are sandbox fixtures: a tool that sends the document's examples to the sandbox
 // (Portman, newman, respect, a reader with curl) gets a success, every id an example names is one the
 // sandbox knows, the document's links chain on real answers, and every error example is what the
 // sandbox answers for the matching bad request. Everything is read from the document: ids, parameters,

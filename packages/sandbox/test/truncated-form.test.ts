@@ -1,4 +1,4 @@
-// Issue 28, hole 5: a generation form cut short (its closing boundary missing or cut mid-way) is a 400
+// A generation form cut short (its closing boundary missing or cut mid-way) is a 400
 // in the envelope: nothing created, no credit spent. Before, busboy's "Unexpected end of multipart data"
 // was swallowed by @fastify/multipart 9 and a form ending with `--BOUNDARY` or `--BOUNDARY-` was accepted.
 // The bodies are sent whole at the HTTP level (a correct Content-Length): only the form is cut.

@@ -195,7 +195,7 @@ async function findSetting(ctx: Context, id: string, fields: string[]) {
     return s;
   }
   throw new CliError(
-    `Video setting ${id} is not one of your account's settings: pick an id from "videogen settings".`,
+    `Video setting ${id} is not one of this account's settings: setting ids are per account (the ids in the docs are the sandbox's acme account's): list yours with "videogen settings".`,
     EXIT.INVALID_INPUT,
     'INVALID_VIDEO_SETTING',
   );

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ScheduleSnapshot } from '@videogen/client';
-import { MAX_RUNNING, RATE_LIMITS, type RateClass } from '@videogen/openapi/rules';
+import { MAX_RUNNING, pacingReason, RATE_LIMITS, type RateClass } from '@videogen/openapi/rules';
 import { createContext, type Invocation } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -16,7 +16,7 @@ export function registerPacing(program: Command, invocation: Invocation): void {
   program
     .command('pacing')
     .description(
-      "Show the account's pacing schedule shared through VIDEO_API_PACING_URL: requests in flight and the server's waits per rate class, the videos holding running slots. Sends no request to the service.",
+      "Show the account's pacing schedule shared through VIDEO_API_PACING_URL: requests in flight and the server's waits per rate class, the videos holding running slots, the requests waiting and what for. Sends no request to the service.",
     )
     .action(async () => {
       const ctx = createContext(invocation);
@@ -66,5 +66,23 @@ function describe(s: ScheduleSnapshot): string {
       `  ${r.videoId}${r.lapsesInMs === undefined ? '' : `  free in ${formatDuration(r.lapsesInMs)} at the latest, or when seen finished`}`,
     );
   if (s.fullForMs > 0) lines.push(`The service answered 503: no start for ${formatDuration(s.fullForMs)} more.`);
+  // Who waits, and for what: the requests the pacers hold now (every process's, when shared).
+  const waiting = s.waiting ?? [];
+  lines.push(
+    '',
+    `Waiting: ${waiting.length ? `${waiting.length} request${waiting.length === 1 ? '' : 's'}` : 'none'}.`,
+  );
+  if (waiting.length)
+    lines.push(
+      table(
+        ['CLASS', 'REQUEST', 'WAITING FOR', 'SINCE'],
+        waiting.map((w) => [
+          w.rateClass,
+          w.startsVideo ? 'a video start' : 'a read',
+          pacingReason(w.reason, w.rateClass, s.classes[w.rateClass].learned),
+          `${formatDuration(w.forMs)} ago`,
+        ]),
+      ),
+    );
   return lines.join('\n');
 }

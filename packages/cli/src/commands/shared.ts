@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { POLLING } from '@videogen/openapi/rules';
 import type { Command } from 'commander';
@@ -14,13 +14,18 @@ export const DEFAULT_INTERVAL_S = POLLING.intervalMs / 1000;
 export const DEFAULT_TIMEOUT_S = POLLING.timeoutMs / 1000;
 
 export interface WaitFlags {
-  interval: number;
+  /** Seconds; absent: the interface's 10 s, or the target's own pace (a time-scaled sandbox says it runs faster). */
+  interval?: number;
   timeout: number;
 }
 
 export function addWaitOptions(cmd: Command): Command {
   return cmd
-    .option('--interval <seconds>', 'seconds between status checks', parseSeconds('--interval'), DEFAULT_INTERVAL_S)
+    .option(
+      '--interval <seconds>',
+      `seconds between status checks (default ${DEFAULT_INTERVAL_S}; against a sandbox started with --time-scale N, ${DEFAULT_INTERVAL_S}/N)`,
+      parseSeconds('--interval'),
+    )
     .option(
       '--timeout <seconds>',
       'give up waiting after this many seconds',
@@ -39,7 +44,7 @@ export async function waitFor(ctx: Context, videoId: string, flags: WaitFlags): 
   const spinner = ctx.progress.wait(videoId);
   try {
     const video = await ctx.client.waitForVideo(videoId, {
-      intervalMs: flags.interval * 1000,
+      ...(flags.interval !== undefined && { intervalMs: flags.interval * 1000 }),
       timeoutMs: flags.timeout * 1000,
       onProgress: (v, info) => spinner.update(v.status, info.elapsedMs),
     });
@@ -59,8 +64,12 @@ export async function waitFor(ctx: Context, videoId: string, flags: WaitFlags): 
   }
 }
 
-/** OUT may be a directory: the file is then named after the video. */
+/**
+ * OUT may be a directory: the file is then named after the video. A path that ends with a slash names a
+ * directory even before it exists (`./videos/`): it is made, as `curl --create-dirs` and `wget -P` do.
+ */
 export async function resolveOut(out: string, videoId: string): Promise<string> {
+  if (/[\\/]$/.test(out)) await mkdir(out, { recursive: true });
   const info = await stat(out).catch(() => undefined);
   return info?.isDirectory() ? join(out, `${videoId}.mp4`) : out;
 }

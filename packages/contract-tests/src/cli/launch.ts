@@ -42,6 +42,55 @@ export async function loadSandbox(): Promise<SandboxModule> {
   }
 }
 
+/** The sandbox's accounts that play the suite's other keys (README of @videogen/sandbox): another account with videos, the Free plan's, the one without credit. */
+const PLAYS = { freePlan: 'initech', noCredit: 'umbrella' } as const;
+
+/**
+ * The sandbox's documented keys and seeded fixtures seen from one of its accounts (`main`, the account of
+ * VIDEO_API_KEY): the keys of the other accounts the suite needs, and the main account's seeded settings
+ * and videos as the suite's fixture ids.
+ */
+export function sandboxAccounts(
+  sandbox: Pick<SandboxModule, 'SANDBOX_KEYS' | 'FIXTURES'>,
+  main: string,
+): Pick<TargetConfig, 'otherAccountKey' | 'freePlanKey' | 'noCreditKey' | 'fixtures'> {
+  const { SANDBOX_KEYS: keys, FIXTURES: all } = sandbox;
+  const fixtures = all as Record<string, (typeof all)['acme'] | undefined>;
+  const keyOf = (account: string) => (keys as Record<string, string | undefined>)[account];
+  const fx = fixtures[main];
+  const other = main === 'acme' ? 'globex' : 'acme';
+  const apart = (account: string) => (account === main ? undefined : account);
+  const freePlan = apart(PLAYS.freePlan);
+  const noCredit = apart(PLAYS.noCredit);
+  return {
+    otherAccountKey: keyOf(other),
+    freePlanKey: freePlan && keyOf(freePlan),
+    noCreditKey: noCredit && keyOf(noCredit),
+    fixtures: fx
+      ? {
+          videoSettingId: fx.settings.text,
+          pdfSettingId: fx.settings.pdf,
+          pptxSettingId: fx.settings.pptx,
+          textPdfSettingId: fx.settings.textPdf,
+          audioSettingId: fx.settings.audio,
+          videoFileSettingId: fx.settings.video,
+          textImagesSettingId: fx.settings.textImages,
+          completedVideoId: fx.videos.convertible,
+          failedVideoId: fx.videos.failed,
+          expiredVideoId: fx.videos.expired,
+          convertibleVideoId: fx.videos.convertible,
+          limitedVoicesVideoId: fx.videos.limitedVoices,
+          notConvertibleVideoId: fx.videos.notConvertible,
+          realAvatarVideoId: fx.videos.realAvatar,
+          unknownErrorVideoId: fx.videos.unknownError,
+          otherAccountVideoId: fixtures[other]?.videos.convertible,
+          freePlanVideoId: freePlan && fixtures[freePlan]?.videos.convertible,
+          noCreditVideoId: noCredit && fixtures[noCredit]?.videos.convertible,
+        }
+      : {},
+  };
+}
+
 /** The seeded sandbox fixtures as the suite's fixture ids (README of @videogen/sandbox). */
 export function sandboxTarget(
   baseUrl: string,
@@ -51,7 +100,7 @@ export function sandboxTarget(
   /** The sandbox's accounts (their plans: the upload limits its keys meet). */
   accounts: readonly AccountConfig[] = sandbox.DEFAULT_ACCOUNTS,
 ): TargetConfig {
-  const { SANDBOX_KEYS: keys, FIXTURES: fx } = sandbox;
+  const { SANDBOX_KEYS: keys } = sandbox;
   const planOf = (key: string) => accounts.find((a) => a.keys.includes(key))?.plan;
   const main = planOf(keys.acme);
   const other = planOf(keys.globex);
@@ -59,9 +108,7 @@ export function sandboxTarget(
     kind: 'sandbox',
     baseUrl: baseUrl.replace(/\/+$/, ''),
     apiKey: keys.acme,
-    otherAccountKey: keys.globex,
-    freePlanKey: keys.initech,
-    noCreditKey: keys.umbrella,
+    ...sandboxAccounts(sandbox, 'acme'),
     profile: s?.profile ?? 'full',
     timeScale,
     stateful: true,
@@ -73,26 +120,6 @@ export function sandboxTarget(
     ...(s?.limits && { limits: s.limits }),
     ...(s?.generation && { generation: s.generation }),
     ...(s?.named && { named: s.named }),
-    fixtures: {
-      videoSettingId: fx.acme.settings.text,
-      pdfSettingId: fx.acme.settings.pdf,
-      pptxSettingId: fx.acme.settings.pptx,
-      textPdfSettingId: fx.acme.settings.textPdf,
-      audioSettingId: fx.acme.settings.audio,
-      videoFileSettingId: fx.acme.settings.video,
-      textImagesSettingId: fx.acme.settings.textImages,
-      completedVideoId: fx.acme.videos.convertible,
-      failedVideoId: fx.acme.videos.failed,
-      expiredVideoId: fx.acme.videos.expired,
-      convertibleVideoId: fx.acme.videos.convertible,
-      limitedVoicesVideoId: fx.acme.videos.limitedVoices,
-      notConvertibleVideoId: fx.acme.videos.notConvertible,
-      realAvatarVideoId: fx.acme.videos.realAvatar,
-      unknownErrorVideoId: fx.acme.videos.unknownError,
-      otherAccountVideoId: fx.globex.videos.convertible,
-      freePlanVideoId: fx.initech.videos.convertible,
-      noCreditVideoId: fx.umbrella.videos.convertible,
-    },
   };
   for (const k of Object.values(keys)) registerSecret(k as string);
   return config;
@@ -160,7 +187,8 @@ export async function startPrismTarget(s: Settings): Promise<Launched> {
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Prism answers about a second after it starts; a machine busy with other work takes many times that.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prism exited (${child.exitCode}): ${stderr}`);
     try {

@@ -76,12 +76,8 @@ export interface ContractRun {
 }
 
 export async function runContract(config: TargetConfig, s: Settings, io: Io = stdio): Promise<ContractRun> {
-  // Reports of an earlier run would read as this one's.
-  rmSync(s.failuresDir, { recursive: true, force: true });
   const driftJson = s.driftFile.replace(/\.md$/, '') + '.json';
   const summaryJson = s.summaryFile.replace(/\.txt$/, '') + '.json';
-  for (const f of [s.driftFile, driftJson, s.junitFile, s.summaryFile, summaryJson, s.htmlFile])
-    rmSync(f, { force: true });
   const started = Date.now();
   // Before any check: a missing or rejected key, a URL that is not reachable or not the API stop here.
   const pacer = pacerFor(config, s.timeScale ?? (config.kind === 'external' ? undefined : config.timeScale));
@@ -92,9 +88,11 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     pacer,
   });
   if (!checked.result.ok) {
+    // Nothing was judged: the reports of the last run that judged something (report.html, junit.xml, the
+    // drift, the failure bundles) stay as they were; only the summary says why this one stopped.
     const line = `videogen-contract: ${redact(checked.result.message)}`;
     io.err(`${line}\n`);
-    const text = `${line}\n(exit 2: a setup error; nothing was judged)\n`;
+    const text = `${line}\n(exit 2: a setup error; nothing was judged; the other reports are the last run's)\n`;
     write(s.summaryFile, text);
     write(
       summaryJson,
@@ -103,6 +101,10 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
     return { results: [], run: new Run(config, pacer), exitCode: 2, setupError: redact(checked.result.message) };
   }
   config = checked.config;
+  // From here on this run judges: reports of an earlier run would read as this one's.
+  rmSync(s.failuresDir, { recursive: true, force: true });
+  for (const f of [s.driftFile, driftJson, s.junitFile, s.summaryFile, summaryJson, s.htmlFile])
+    rmSync(f, { force: true });
   // --only: generated requests only for the operations whose generated checks the run judges.
   if (config.generation && s.only.length) {
     const judged = catalogue(config)

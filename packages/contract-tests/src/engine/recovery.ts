@@ -1,4 +1,4 @@
-// At most once for every POST (issue 26 item 2): a generation whose attempt may have created a video
+// At most once for every POST: a generation whose attempt may have created a video
 // without saying so (its answer was lost, or a 5xx other than 503) is looked for in the account's list,
 // the way the client looks (the rules' newestPages and findCreated), instead of being sent again blindly.
 import { findCreated, newestPages } from '@videogen/openapi/rules';

@@ -7,7 +7,7 @@
 // Keys are held in memory only, to redact them from everything the proxy writes (the toolkit's one
 // redaction, @videogen/openapi/rules' Redactor).
 //
-// Bounded (issue 28, hole 7): a key with no request in flight is forgotten once it has not been seen for
+// Bounded: a key with no request in flight is forgotten once it has not been seen for
 // `keyIdleMs`, or, beyond `maxKeys` keys, the one seen least recently first; the pacer is told to drop
 // its account's schedule when no key of the account is left. Nothing is lost by it: a forgotten key that
 // comes back is met afresh, and by then its account's windows have passed.

@@ -1,4 +1,4 @@
-// The pacing proxy (issue 19 §4): `videogen-contract proxy --target URL`, and the same programmatically.
+// The pacing proxy: `videogen-contract proxy --target URL`, and the same programmatically.
 // A local HTTP proxy that makes any tool keep the interface's limits: see README.md "Pacing proxy"
 // and the docs guide "Outside tools within the limits". Self-contained: it imports only
 // @videogen/openapi/rules (the one pacer, the one retry decision, the redaction), Node and its own files.

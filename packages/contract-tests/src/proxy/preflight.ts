@@ -32,7 +32,7 @@ export async function checkProxyTarget(
         late,
       ]);
       if (a.kind === 'failed') throw a.error;
-      // The body too within the probe's time, and at most PROBE_BYTES of it (issue 28: a body that never
+      // The body too within the probe's time, and at most PROBE_BYTES of it (a body that never
       // ends held the check forever).
       watchBody(a.res, { idleMs: BODY_LIMITS.idleMs, totalMs: timeoutMs });
       const head = await readUpTo(a.res, PROBE_BYTES);

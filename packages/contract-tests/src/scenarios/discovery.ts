@@ -103,9 +103,11 @@ export const videoDiscovery = scenario({
       for (const n of missing()) f.blocked[n] = listed.error;
       return f;
     }
-    const candidates = listed.items
-      .filter((v): v is typeof v & { video_id: string } => typeof v.video_id === 'string' && !known.has(v.video_id))
-      .sort(byNewest);
+    const candidates = newestAndOldest(
+      listed.items
+        .filter((v): v is typeof v & { video_id: string } => typeof v.video_id === 'string' && !known.has(v.video_id))
+        .sort(byNewest),
+    );
     let reads = 0;
     const needStates = () =>
       Object.entries(STATE_FIXTURES)
@@ -159,8 +161,23 @@ export const videoDiscovery = scenario({
 });
 
 /**
- * Up to `pages` pages of GET /videos/: page 1, then, when the first items are oldest first, the last
- * pages (where the newest are), else the next ones.
+ * The newest and the oldest in turn: a new video is the likeliest to be completed (and convertible), an
+ * old one to have failed or expired. An account in use pushes its first videos, the failed and expired
+ * ones among them, behind every newer one: read newest first only, they are never reached.
+ */
+export function newestAndOldest<T>(newestFirst: T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0, j = newestFirst.length - 1; i <= j; i++, j--) {
+    out.push(newestFirst[i] as T);
+    if (j > i) out.push(newestFirst[j] as T);
+  }
+  return out;
+}
+
+/**
+ * Up to `pages` pages of GET /videos/: page 1, then the page at the other end of the list (the oldest
+ * videos when the list is newest first, the newest when it is oldest first), then the pages next to the
+ * newest end: the both ends of an account's history within the budget.
  */
 async function listPages(
   api: Api,
@@ -173,9 +190,12 @@ async function listPages(
   const total = Number(firstBody.total_count);
   const last = Number.isInteger(total) && total > 0 ? Math.ceil(total / PAGE_SIZE) : 1;
   const oldestFirst = items.length > 1 && byNewest(items[0], items[items.length - 1]) > 0;
-  const order = oldestFirst
+  // The other end first, then the pages nearest the newest end.
+  const fromNewest = oldestFirst
     ? Array.from({ length: last - 1 }, (_, i) => last - i)
     : Array.from({ length: last - 1 }, (_, i) => i + 2);
+  const otherEnd = oldestFirst ? [] : fromNewest.slice(-1);
+  const order = [...otherEnd, ...fromNewest.filter((p) => !otherEnd.includes(p))];
   let read = 1;
   for (const page of order.slice(0, pages - 1)) {
     const ex = await api.call('listVideos', { query: { page } });

@@ -1,6 +1,6 @@
 // `npm run power -w @videogen/contract-tests`: the measured power of a default run against the embedded
 // sandbox, per class of input and profile, with the default seed and over random seeds (SEEDS, default
-// 20): the table of issue 34 item 2, printed and written to test-results/power.md. Long: a default run per
+// 20): the power table, printed and written to test-results/power.md. Long: a default run per
 // group of classes (measure.ts faultGroups), profile and seed, each as `--only` its operations judges them.
 //
 // On a busy machine the seeds can be shared among processes: SEED_LIST=1,… POWER_OUT=part.json in each
@@ -83,7 +83,7 @@ it(
     const all = [...new Set(runs.map((r) => r.seed))];
     const table = powerTable(GENERATIVE_FAULTS, PROFILES, runs, DEFAULT_SEED);
     const unexplained = [...new Set(runs.flatMap((r) => r.unexplained))];
-    const text = `# Measured power (issue 34 item 2)\n\nSeeds: default ${DEFAULT_SEED}; random ${all.filter((s) => s !== DEFAULT_SEED).join(', ')}.${merged ? '' : ` ${Math.round((Date.now() - started) / 60000)} min (${WORKERS} seeds at once).`}\n\n${table.markdown}\n- failed checks no fault explains (false failures): ${unexplained.length ? unexplained.join('; ') : 'none'}\n`;
+    const text = `# Measured power\n\nSeeds: default ${DEFAULT_SEED}; random ${all.filter((s) => s !== DEFAULT_SEED).join(', ')}.${merged ? '' : ` ${Math.round((Date.now() - started) / 60000)} min (${WORKERS} seeds at once).`}\n\n${table.markdown}\n- failed checks no fault explains (false failures): ${unexplained.length ? unexplained.join('; ') : 'none'}\n`;
     writeFileSync('test-results/power.md', text);
     console.log(text);
   },

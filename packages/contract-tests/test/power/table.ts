@@ -1,4 +1,4 @@
-// The table of the power measurement (issue 34 item 2): per class of input, found or not, by which phase,
+// The table of the power measurement: per class of input, found or not, by which phase,
 // after how many requests; the share found per profile, with the default seed and over random seeds.
 import type { Profile } from '../../src/shapes.ts';
 import type { GenerativeFault } from '../generative-faults.ts';

@@ -1,6 +1,8 @@
-// node scripts/issue-28-probe.mjs [ROOT]: replays holes 4, 5, 6, 8 and 9 of issue 28 against the built
+// node probes/hostile-inputs.mjs [ROOT]: replays hostile inputs (a video id that is not one, a truncated
+// form, the sandbox's controls from another origin and on every interface, a restart after the clock
+// moved, a download host that drips or answers JSON) against the built
 // packages of a checkout (ROOT, default this one; `git archive main | tar -x -C DIR`, `npm ci`, `npm run
-// build` gives one of main) and prints, per hole, what happened, how long it took and the peak memory of
+// build` gives one of main) and prints, per case, what happened, how long it took and the peak memory of
 // the process concerned (VmHWM from /proc, or GNU time's %M). Real processes over loopback: the sandbox's
 // and the CLI's bins, and the hostile download host played here. Nothing is asserted: run it on both
 // checkouts and compare.
@@ -18,9 +20,9 @@ const SAMPLE = readFileSync(join(ROOT, 'packages/sandbox/assets/sample.mp4'));
 const KEY = 'sandbox-key-acme';
 const TEXT_SETTING = '5e77a000-0000-4000-8000-000000000001';
 const rows = [];
-const row = (hole, what, outcome, ms, peakKb) =>
+const row = (kase, what, outcome, ms, peakKb) =>
   rows.push({
-    hole,
+    case: kase,
     what,
     outcome,
     ms: ms === undefined ? '' : Math.round(ms),
@@ -97,7 +99,7 @@ const videoCount = async (baseUrl) => (await api(baseUrl, 'GET', '/videos/')).bo
 const generate = (baseUrl) => {
   const fd = new FormData();
   fd.append('video_setting_id', TEXT_SETTING);
-  fd.append('text', 'issue 28 probe');
+  fd.append('text', 'hostile inputs probe');
   return fetch(`${baseUrl}/videos/generate/`, {
     method: 'POST',
     headers: { authorization: `Bearer ${KEY}` },
@@ -105,7 +107,7 @@ const generate = (baseUrl) => {
   });
 };
 
-// ---- holes 4, 5, 6 against one sandbox ------------------------------------------------------------
+// ---- video-id, truncated-form, controls-origin: against one sandbox ---------------------------------------------------------
 {
   const sb = await sandbox(['--no-rate-limits']);
   const env = { VIDEO_API_KEY: KEY, VIDEO_API_BASE_URL: sb.baseUrl };
@@ -116,7 +118,7 @@ const generate = (baseUrl) => {
   const r = await repeat(5, () => cli(['status', '.', '--json'], env));
   const sent = (await served()) - before;
   row(
-    4,
+    'video-id',
     'videogen status . --json (5 runs)',
     `exit ${r.code}, ${sent} request(s) sent; ${(r.stdout || r.stderr).replace(/\s+/g, ' ').trim().slice(0, 100)}`,
     r.ms,
@@ -140,7 +142,7 @@ const generate = (baseUrl) => {
     return { ms: performance.now() - t, status: res.status, text };
   });
   row(
-    5,
+    'truncated-form',
     'a form ending with --BOUNDARY (no closing --), 20 times',
     `${cut.status} ${cut.text.slice(0, 110)}; videos created: ${(await videoCount(sb.baseUrl)) - count}`,
     cut.ms,
@@ -153,7 +155,7 @@ const generate = (baseUrl) => {
     headers: { ...hostile, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
   });
   row(
-    6,
+    'controls-origin',
     'preflight of /_sandbox/reset from http://evil.example',
     `${pre.status}, Access-Control-Allow-Origin: ${pre.headers.get('access-control-allow-origin')}`,
   );
@@ -162,7 +164,7 @@ const generate = (baseUrl) => {
   const t6 = performance.now();
   const reset = await api(sb.origin, 'POST', '/_sandbox/reset', undefined, hostile);
   row(
-    6,
+    'controls-origin',
     'POST /_sandbox/reset from another origin (key sent)',
     `${reset.status} ${reset.body?.error_code ?? (reset.body?.reset ? 'reset done' : '')}; videos ${kept} -> ${await videoCount(sb.baseUrl)}`,
     performance.now() - t6,
@@ -172,14 +174,14 @@ const generate = (baseUrl) => {
   const wide = await sandbox(['--host', '0.0.0.0', '--no-rate-limits']);
   const banner = wide.banner();
   row(
-    6,
+    'controls-origin',
     'videogen-sandbox --host 0.0.0.0',
     `banner: ${/listening on (\S+)/.exec(banner)?.[1]}; ${/reachable\s+(.*)/.exec(banner)?.[1] ?? 'no other address'}; warning: ${/WARNING/.test(banner) ? 'yes' : 'no'}`,
   );
   await wide.stop();
 }
 
-// ---- hole 8: an advanced clock across a restart -----------------------------------------------------
+// ---- clock-restart: an advanced clock across a restart --------------------------------------------------
 {
   const dir = mkdtempSync(join(tmpdir(), 'probe-data-'));
   const first = await sandbox(['--data-dir', dir, '--no-rate-limits']);
@@ -195,7 +197,7 @@ const generate = (baseUrl) => {
   const next = await generate(second.baseUrl);
   await next.text();
   row(
-    8,
+    'clock-restart',
     'restart with --data-dir after advancing 61 days',
     `statuses ${statuses.join(', ')}; next generation ${next.status}${next.headers.get('retry-after') ? `, Retry-After ${next.headers.get('retry-after')} s` : ''}`,
     performance.now() - t,
@@ -205,7 +207,7 @@ const generate = (baseUrl) => {
   rmSync(dir, { recursive: true, force: true });
 }
 
-// ---- hole 9: downloads from a hostile host ----------------------------------------------------------
+// ---- download-host: downloads from a hostile host -------------------------------------------------------
 {
   const ids = { drip: '0d0d0d0d-0000-4000-8000-000000000001', json: '0d0d0d0d-0000-4000-8000-000000000002' };
   const held = [];
@@ -245,7 +247,7 @@ const generate = (baseUrl) => {
     child.kill(signal);
     const how = await ended;
     row(
-      9,
+      'download-host',
       `${signal} during videogen download`,
       `exit ${how}; left in the directory: ${readdirSync(dir).join(', ') || 'nothing'}`,
       performance.now() - t,
@@ -256,7 +258,7 @@ const generate = (baseUrl) => {
   const dir = mkdtempSync(join(tmpdir(), 'probe-dl-'));
   const r = await repeat(5, () => cli(['download', ids.json, join(dir, 'out.mp4')], env));
   row(
-    9,
+    'download-host',
     'download_url answering 200 application/json (5 runs)',
     `exit ${r.code}; files: ${readdirSync(dir).join(', ') || 'none'}; ${(r.stderr.trim().split('\n').at(-1) ?? '').slice(0, 90)}`,
     r.ms,
@@ -268,5 +270,5 @@ const generate = (baseUrl) => {
   host.close();
 }
 
-console.log(`issue 28 probe of ${ROOT} (Node ${process.versions.node})`);
+console.log(`hostile inputs probe of ${ROOT} (Node ${process.versions.node})`);
 console.table(rows);

@@ -1,5 +1,6 @@
-// node scripts/issue-28-transport-probe.mjs [ROOT] [--holes 1,2,7] [--cap SECONDS]: replays holes 1, 2 and 7 of issue 28
-// against the built packages of a checkout (ROOT, default this one; `git archive main | tar -x -C DIR`,
+// node probes/transport-limits.mjs [ROOT] [--cases stall,size,proxy] [--cap SECONDS]: replays answers that
+// never end (stall), bodies too large (size) and a stalled target behind the pacing proxy (proxy) against
+// the built packages of a checkout (ROOT, default this one; `git archive main | tar -x -C DIR`,
 // `npm ci`, `npm run build` gives one of main) and prints, per case, what happened, how long it took and
 // the peak memory of the process concerned (GNU time's %M for the bins, VmHWM from /proc for the proxy).
 // Hostile servers are played here, over loopback: a drip (headers, then a byte a second), a gzip bomb
@@ -13,26 +14,26 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gzipBomb } from './hostile/gzip-bomb.mjs';
+import { gzipBomb } from '../scripts/hostile/gzip-bomb.mjs';
 
 const args = process.argv.slice(2);
 const capAt = args.indexOf('--cap');
 const CAP_MS = (capAt >= 0 ? Number(args.splice(capAt, 2)[1]) : 180) * 1000;
-const holesAt = args.indexOf('--holes');
-const HOLES = holesAt >= 0 ? args.splice(holesAt, 2)[1].split(',').map(Number) : [1, 2, 7];
+const casesAt = args.indexOf('--cases');
+const CASES = casesAt >= 0 ? args.splice(casesAt, 2)[1].split(',') : ['stall', 'size', 'proxy'];
 const ROOT = resolve(args[0] ?? fileURLToPath(new URL('..', import.meta.url)));
 const CLI = join(ROOT, 'packages/cli/dist/cli.js');
 const SUITE = join(ROOT, 'packages/contract-tests/dist/cli.js');
-const KEY = 'sk-issue-28-probe-key-0001';
+const KEY = 'sk-transport-probe-key-0001';
 const ID = '3f6c2a4e-8b1d-4c7a-9e2f-5d8b7a6c4e10';
 // The page size from the checkout's own rules (no fact of the document is written twice).
 const { PAGE_SIZE } = await import(pathToFileURL(join(ROOT, 'openapi/dist/rules/index.js')).href);
 const EMPTY_PAGE = JSON.stringify({ results: [], has_next: false, total_count: 0, page: 1, items_per_page: PAGE_SIZE });
 const rows = [];
 /** One case's result: kept for the table, and printed at once as a JSON line (a long run shows its progress). */
-function row(hole, what, outcome, ms, peakKb) {
+function row(kase, what, outcome, ms, peakKb) {
   const r = {
-    hole,
+    case: kase,
     what,
     outcome: outcome.replace(/\s+/g, ' ').slice(0, 150),
     s: ms === undefined ? '' : (ms / 1000).toFixed(1),
@@ -137,8 +138,8 @@ const lastLine = (s) =>
     .filter((l) => l.trim())
     .at(-1) ?? '';
 
-// ---- hole 1: a body that never ends ---------------------------------------------------------------
-if (HOLES.includes(1)) {
+// ---- stall: a body that never ends ------------------------------------------------------------
+if (CASES.includes('stall')) {
   const api = await serve((req, res) => drip(res));
   const env = { VIDEO_API_KEY: KEY, VIDEO_API_BASE_URL: `${api.origin}/v1` };
   for (const [what, argv] of [
@@ -146,7 +147,7 @@ if (HOLES.includes(1)) {
     ['videogen list (defaults)', ['list']],
   ]) {
     const r = await timed(CLI, argv, env);
-    row(1, `drip: ${what}`, `${r.code}; ${lastLine(r.stderr)}`, r.ms, r.peakKb);
+    row('stall', `drip: ${what}`, `${r.code}; ${lastLine(r.stderr)}`, r.ms, r.peakKb);
   }
   api.close();
   // The suite: the preflight's probe answers, every other answer drips.
@@ -164,7 +165,7 @@ if (HOLES.includes(1)) {
   });
   const judged = (r.stderr.match(/^\[\s*\d+\/\d+\]/gm) ?? []).length;
   row(
-    1,
+    'stall',
     'drip: videogen-contract listVideos, CONTRACT_BODY_TIMEOUT=2',
     `${r.code}; ${judged} checks judged; ${lastLine(r.stdout)}`,
     r.ms,
@@ -185,7 +186,7 @@ if (HOLES.includes(1)) {
     VIDEO_API_BASE_URL: `${api2.origin}/v1`,
   });
   row(
-    1,
+    'stall',
     'drip: videogen download (defaults)',
     `${d.code}; ${lastLine(d.stderr)}; left: ${readdirSync(out).join(',') || 'nothing'}`,
     d.ms,
@@ -195,8 +196,8 @@ if (HOLES.includes(1)) {
   api2.close();
 }
 
-// ---- hole 2: bodies too large -------------------------------------------------------------------
-if (HOLES.includes(2)) {
+// ---- size: bodies too large ----------------------------------------------------------------
+if (CASES.includes('size')) {
   const bomb = await gzipBomb();
   const gz = await serve((req, res) =>
     res
@@ -210,7 +211,7 @@ if (HOLES.includes(2)) {
   const env = { VIDEO_API_KEY: KEY, VIDEO_API_BASE_URL: `${gz.origin}/v1` };
   const r = await timed(CLI, ['list'], env);
   row(
-    2,
+    'size',
     `gzip bomb (${(bomb.length / 1e6).toFixed(1)} MB → 1 GiB): videogen list`,
     `${r.code}; ${lastLine(r.stderr)}`,
     r.ms,
@@ -219,7 +220,7 @@ if (HOLES.includes(2)) {
   const dir = mkdtempSync(join(tmpdir(), 'probe-suite-'));
   const s = await timed(SUITE, ['--summary', join(dir, 'summary.txt'), '--junit', join(dir, 'j.xml')], env);
   row(
-    2,
+    'size',
     'gzip bomb: videogen-contract (read-only)',
     `${s.code}; ${lastLine(s.stderr) || lastLine(s.stdout)}`,
     s.ms,
@@ -231,7 +232,7 @@ if (HOLES.includes(2)) {
     flood(res, { 'content-type': 'application/json', 'content-length': String(10 * 1000 ** 3) }),
   );
   const h = await timed(CLI, ['status', ID], { VIDEO_API_KEY: KEY, VIDEO_API_BASE_URL: `${huge.origin}/v1` });
-  row(2, 'declared Content-Length 10 GB: videogen status', `${h.code}; ${lastLine(h.stderr)}`, h.ms, h.peakKb);
+  row('size', 'declared Content-Length 10 GB: videogen status', `${h.code}; ${lastLine(h.stderr)}`, h.ms, h.peakKb);
   huge.close();
 
   // A download host that sends forever, without a Content-Length.
@@ -242,7 +243,7 @@ if (HOLES.includes(2)) {
   const watch = setInterval(() => {
     for (const f of readdirSync(out)) written = Math.max(written, statSync(join(out, f)).size);
   }, 200);
-  // Stopped at 3 GB on disk (the issue's figure) if nothing stops it before.
+  // Stopped at 3 GB on disk if nothing stops it before.
   const d = await timed(
     CLI,
     ['download', ID, join(out, 'v.mp4')],
@@ -251,7 +252,7 @@ if (HOLES.includes(2)) {
   );
   clearInterval(watch);
   row(
-    2,
+    'size',
     'endless download (no Content-Length): videogen download',
     `${d.code}; most on disk ${(written / 1e9).toFixed(2)} GB; ${lastLine(d.stderr)}; left: ${readdirSync(out).join(',') || 'nothing'}`,
     d.ms,
@@ -262,8 +263,8 @@ if (HOLES.includes(2)) {
   api.close();
 }
 
-// ---- hole 7: the pacing proxy in front of a body that never ends -------------------------------------
-if (HOLES.includes(7)) {
+// ---- proxy: the pacing proxy in front of a body that never ends ----------------------------------
+if (CASES.includes('proxy')) {
   const { startPacingProxy } = await import(
     pathToFileURL(join(ROOT, 'packages/contract-tests/dist/proxy/index.js')).href
   );
@@ -297,7 +298,7 @@ if (HOLES.includes(7)) {
     );
     const ms = performance.now() - t;
     row(
-      7,
+      'proxy',
       leave ? 'a caller left a drip: the key’s next request' : 'a drip holds the key: its next request',
       `${next}; the first: ${leave ? 'left' : await Promise.race([first, new Promise((r) => setTimeout(() => r('still waiting'), 1000))])}`,
       ms,

@@ -1,0 +1,266 @@
+// @module-tag full/clone
+// A newcomer's first hour, replayed: a fresh clone installed and built without the registry, then every
+// command that README.md, the packages' READMEs and the guides print, as printed. Each resolves there (a
+// script, a linked bin, a package npx finds without fetching); the servers start on a free port and answer;
+// every command that can run offline runs against a sandbox this test starts with the documented command,
+// and ends with the exit code its comment names (0 when it names none). What is only resolved says why
+// (a value the reader supplies, the registry, the repository's own test suite). The full table is written
+// to test-results/documented-commands.md.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshClone, ROOT, show, type Clone } from './clone.ts';
+import {
+  checkout,
+  documentedCommands,
+  onPort,
+  plan,
+  problemsOf,
+  setsPlaceholderTarget,
+  simpleCommands,
+  type DocCommand,
+  type Plan,
+} from './documented.ts';
+import { freePort, onWalkPort, runSession, tryServer, type LineOutcome } from './walk.ts';
+
+const KEY = 'sandbox-key-acme';
+/** Fixture ids of the sandbox's README (the acme account), for the variables the guides' prose sets. */
+const PDF_SETTING = '5e77a000-0000-4000-8000-000000000002';
+const COMPLETED = '71de0a00-0000-4000-8000-000000000001';
+
+let clone: Clone;
+let sandbox: { stop(): Promise<void>; port: number } | undefined;
+const table: string[] = [];
+
+/** Small files under the names the docs use (the sandbox reads the extension and the size, not the bytes). */
+const SAMPLE_FILES: Record<string, Buffer> = {
+  'deck.pdf': Buffer.from('%PDF-1.4\n% a sample deck\n%%EOF\n'),
+  'report.pdf': Buffer.from('%PDF-1.4\n% a sample report\n%%EOF\n'),
+  'hall.jpg': Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 0xff, 0xd9]),
+  'roof.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+};
+
+beforeAll(async () => {
+  clone = await freshClone();
+  console.log(
+    `fresh clone in ${clone.dir}: clone ${clone.timings.clone} s, npm ci (offline) ${clone.timings.install} s, build ${clone.timings.build} s`,
+  );
+  if (clone.install.code !== 0 || clone.build.code !== 0) return;
+  for (const [name, bytes] of Object.entries(SAMPLE_FILES)) writeFileSync(join(clone.dir, name), bytes);
+  // The walk's first sandbox, started the way the sandbox's README says, on a free port, 100× real time.
+  sandbox = await walkSandbox('npx @videogen/sandbox');
+});
+
+/** Sandboxes the walk started (each reading session gets its own: sessions run side by side). */
+const sandboxes: Array<{ stop(): Promise<void> }> = [];
+
+/** A sandbox for the walk, from `command` (the documented npx, or the bin it linked), on a free port at 100×. */
+async function walkSandbox(command: string) {
+  const port = await freePort();
+  const started = await tryServerKept(`${command} --port ${port} --time-scale 100`, port);
+  sandboxes.push(started);
+  return { port, stop: started.stop };
+}
+
+afterAll(async () => {
+  await Promise.all(sandboxes.map((sb) => sb.stop()));
+  const dir = join(ROOT, 'packages/clone-tests/test-results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'documented-commands.md'),
+    `# The documented commands, walked in a fresh clone\n\n| where | command | what the walk did |\n|---|---|---|\n${table.join('\n')}\n`,
+  );
+  clone?.remove();
+});
+
+/** A server kept running for the walk: started like tryServer, stopped at the end. */
+async function tryServerKept(command: string, port: number) {
+  const child = spawn('bash', ['-c', command], {
+    cwd: clone.dir,
+    env: { ...process.env, ...clone.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the walk's sandbox exited:\n${output}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/video-settings/`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the walk's sandbox did not answer:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    stop: async () => {
+      try {
+        process.kill(-(child.pid ?? 0), 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await new Promise<void>((done) => (child.exitCode !== null ? done() : child.on('close', () => done())));
+    },
+  };
+}
+
+/** How many servers or reading sessions go at once: each is mostly processes starting and waiting. */
+const SIDE_BY_SIDE = 3;
+
+/** Runs `work` for each item, at most `size` at a time. */
+async function inPool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: Math.min(size, queue.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
+}
+
+/** A line that only sets variables (`SPEC=…`, `export A=B`). */
+const isAssignment = (text: string) =>
+  simpleCommands(text).every((c) => c.argv.length === 0 || (c.argv[0] === 'export' && c.argv.length > 1));
+
+const where = (c: DocCommand) => `${c.file}:${c.line}`;
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ⏎ ');
+
+describe('a fresh clone, without the registry', () => {
+  it('installs offline and links every bin of the workspace (npx videogen-contract and videogen-sandbox resolve there)', () => {
+    // Offline, npm ci takes every package from npm's cache: one that is missing (ENOTCACHED) means this
+    // machine's cache has not seen it yet (an online npm ci of this checkout fills it; CI's does).
+    expect(clone.install.code, show(clone.install)).toBe(0);
+    expect(clone.build.code, show(clone.build)).toBe(0);
+    const c = checkout(clone.dir);
+    for (const bin of ['videogen', 'videogen-sandbox', 'videogen-contract'])
+      expect(problemsOf(c, { file: 'x', line: 0, text: bin, comment: '', inline: true, block: 'x' }), bin).toEqual([]);
+  });
+
+  it('resolves every documented command', () => {
+    const c = checkout(clone.dir);
+    const problems = documentedCommands(clone.dir).flatMap((d) =>
+      problemsOf(c, d).map((p) => `${where(d)}: ${d.text}\n    ${p}`),
+    );
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('starts every documented server on a free port, and each answers', async () => {
+    expect(sandbox, 'the walk sandbox').toBeDefined();
+    const failures: string[] = [];
+    // Variables set by the block's earlier lines (SPEC=…) hold for its server too.
+    const assigned = new Map<string, string[]>();
+    const servers: Array<{ d: DocCommand; server: 'sandbox' | 'docs' | 'prism'; prelude: string[] }> = [];
+    for (const d of documentedCommands(clone.dir)) {
+      const p = plan(d);
+      if (p.kind === 'run' && isAssignment(d.text)) assigned.set(d.block, [...(assigned.get(d.block) ?? []), d.text]);
+      if (p.kind === 'server') servers.push({ d, server: p.server, prelude: [...(assigned.get(d.block) ?? [])] });
+    }
+    // A few at a time: each is mostly a process starting and waiting.
+    await inPool(servers, SIDE_BY_SIDE, async ({ d, server, prelude }) => {
+      const port = await freePort();
+      const command = [...prelude, onPort(d.text, server, port)].join('\n');
+      const origin = `http://127.0.0.1:${port}`;
+      const outcome = await tryServer(command, {
+        cwd: clone.dir,
+        env: clone.env,
+        probe: async () => {
+          // The sandbox answers its API with a documented key, Prism its mock of it, the docs server its
+          // pages (at /docs/ or at /). Any HTTP answer ends the wait; a success is required below.
+          const paths =
+            server === 'sandbox' ? ['/v1/video-settings/'] : server === 'docs' ? ['/docs/', '/'] : ['/video-settings/'];
+          const seen: string[] = [];
+          for (const path of paths) {
+            const res = await fetch(origin + path, { headers: { authorization: `Bearer ${KEY}` } });
+            await res.arrayBuffer();
+            seen.push(`GET ${path} → ${res.status}`);
+            if (res.ok) break;
+          }
+          return seen.join(', ');
+        },
+      });
+      table.push(`| ${where(d)} | \`${cell(d.text)}\` | server: \`${cell(command)}\`, ${outcome.detail} |`);
+      if (!outcome.answered || !/→ 2\d\d$/.test(outcome.detail))
+        failures.push(`${where(d)}: ${command}\n    ${outcome.detail}\n${outcome.output.slice(-3000)}`);
+    });
+    expect(failures, failures.join('\n')).toEqual([]);
+  });
+
+  it('runs every command that can run offline, with the exit code its comment names', async () => {
+    expect(sandbox, 'the walk sandbox').toBeDefined();
+    // A reading session: a file, or the guides in their order (each builds on the variables of the last).
+    const sessions = new Map<string, Array<{ command: DocCommand; expected: number }>>();
+    let target: string | undefined;
+    let block = '';
+    for (const d of documentedCommands(clone.dir)) {
+      if (d.block !== block) {
+        block = d.block;
+        target = undefined;
+      }
+      let p: Plan = plan(d);
+      if (setsPlaceholderTarget(d)) target = where(d);
+      else if (target && p.kind === 'run')
+        p = { kind: 'resolve', reason: `follows the target the reader sets at ${target}` };
+      if (p.kind === 'resolve' && !d.inline)
+        table.push(`| ${where(d)} | \`${cell(d.text)}\` | resolved: ${p.reason} |`);
+      if (p.kind !== 'run') continue;
+      const session = d.file.startsWith('packages/docs/guides/') ? 'guides' : d.file;
+      sessions.set(session, [...(sessions.get(session) ?? []), { command: d, expected: p.exit }]);
+    }
+    // Sessions side by side, each against a sandbox of its own (the first is the one started with npx; the
+    // others with the bin it linked): one session's videos never hold another's running slots.
+    const outcomes: LineOutcome[] = [];
+    let shared: typeof sandbox | undefined = sandbox;
+    await inPool([...sessions], SIDE_BY_SIDE, async ([name, commands]) => {
+      const own = shared ?? (await walkSandbox(join(clone.dir, 'node_modules/.bin/videogen-sandbox')));
+      shared = undefined;
+      const port = own.port;
+      const lines = commands.map(({ command: d, expected }) => {
+        // A presigned address expires (in minutes at 100×): read afresh where a line uses one, as the guide's reader just did.
+        const fresh = /\$\{?DOWNLOAD_URL\b/.test(d.text)
+          ? `DOWNLOAD_URL=$(curl -sS -H 'Authorization: Bearer ${KEY}' http://127.0.0.1:${port}/v1/videos/${COMPLETED}/ | jq -r .download_url)\n`
+          : '';
+        return { command: d, text: fresh + onWalkPort(d.text, port), expected };
+      });
+      const r = await runSession(lines, {
+        cwd: clone.dir,
+        env: {
+          ...clone.env,
+          PATH: `${join(clone.dir, 'node_modules/.bin')}:${process.env.PATH}`,
+          // The variables the guides' prose has the reader set before their curl lines.
+          VIDEO_SETTING_ID: PDF_SETTING,
+          VIDEO_ID: COMPLETED,
+          VIDEO_IDS: COMPLETED,
+          // A session starts without a target: only what its own lines export.
+          VIDEO_API_BASE_URL: undefined,
+          VIDEO_API_KEY: undefined,
+          VIDEO_API_OTHER_ACCOUNT_KEY: undefined,
+          VIDEO_API_PACING_URL: undefined,
+          VIDEO_API_LOG: undefined,
+        },
+        hangAfterMs: 900_000,
+      });
+      if (r.timedOut)
+        outcomes.push({ ...r.outcomes[0]!, code: null, stderr: `session ${name} hung:\n${r.output.slice(-4000)}` });
+      outcomes.push(...r.outcomes);
+    });
+    const failures: string[] = [];
+    for (const o of outcomes) {
+      table.push(
+        `| ${where(o.command)} | \`${cell(o.command.text)}\` | ran: exit ${o.code} (expected ${o.expected}), ${o.seconds?.toFixed(1) ?? '?'} s |`,
+      );
+      if (o.code !== o.expected)
+        failures.push(
+          `${where(o.command)}: ${o.text}\n    exit ${o.code}, expected ${o.expected}\n--- stdout\n${o.stdout.slice(-1500)}\n--- stderr\n${o.stderr.slice(-2500)}`,
+        );
+    }
+    console.log(`walked ${outcomes.length} commands in ${sessions.size} sessions; ${failures.length} failed`);
+    table.sort();
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  });
+});
