@@ -2,7 +2,7 @@
 // The nightly loop of the guide "A twin of your staging" (packages/docs/guides/13-twin-of-your-staging.md),
 // run as written: its GitHub Actions workflow is read from the guide, and each step's `run` goes to bash
 // as a runner would (`bash -e`, the job's environment, $GITHUB_ENV carried between steps), in a fresh
-// application project whose `npx videogen-contract` is this package's built bin and whose `npm test` is
+// application project whose `npx @videogen/contract-tests` is this package's built bin and whose `npm test` is
 // the guide's own application test. Staging is an independent server of the fixtures (written from the
 // interface alone), 10× faster (CONTRACT_TIME_SCALE). Not run: checkout, setup-node, `npm ci` and
 // upload-artifact (actions, or the network); the push fails offline, which the step tolerates.
@@ -99,7 +99,7 @@ function applicationProject(): string {
   );
   mkdirSync(join(dir, 'node_modules/@videogen'), { recursive: true });
   mkdirSync(join(dir, 'node_modules/.bin'));
-  for (const name of ['client', 'sandbox', 'openapi'])
+  for (const name of ['client', 'sandbox', 'openapi', 'contract-tests'])
     symlinkSync(join(packages, name), join(dir, 'node_modules/@videogen', name));
   symlinkSync(join(packages, 'contract-tests/dist/cli.js'), join(dir, 'node_modules/.bin/videogen-contract'));
   spawnSync('git', ['init', '-q', dir]);
