@@ -65,6 +65,7 @@ export {
   type Outcome,
   type Ticket,
   type PacerStats,
+  type WaitReason,
 } from './pacer.js';
 export {
   MemoryPacerStore,

@@ -63,7 +63,15 @@ export interface AcquireOptions {
   signal?: AbortSignal;
   /** Called with the oldest video believed running when the account is full, to look at its status. */
   checkRunning?: (videoId: string) => Promise<unknown>;
+  /**
+   * Told before each wait (a trace's spans): how long, and why: `slot` while a start waits for one of the
+   * account's running slots, `rate` for the class's spacing (or a server's wait).
+   */
+  onWait?: (wait: { ms: number; reason: WaitReason }) => void;
 }
+
+/** Why `acquire` waits: the class's spacing (or a wait the server asked for), or a running slot. */
+export type WaitReason = 'rate' | 'slot';
 
 /** What the request met. No `status`: no response arrived (a network error). */
 export interface Outcome {
@@ -164,7 +172,10 @@ export class Pacer {
         lease = taken.lease;
         break;
       }
+      // A start waits for a slot while the account is believed full; anything else, for the class.
+      const reason = (): WaitReason => (startsVideo && this.view(account).running >= MAX_RUNNING ? 'slot' : 'rate');
       if (taken.check && options.checkRunning) {
+        options.onWait?.({ ms: 0, reason: reason() });
         await options.checkRunning(taken.check).catch(() => {});
         continue;
       }
@@ -173,6 +184,7 @@ export class Pacer {
         const said = this.retryAfter.get(`${account} ${rateClass}`);
         throw new PacerWaitError(rateClass, wait, this.maxWaitMs, said?.ms, said?.raw);
       }
+      options.onWait?.({ ms: wait, reason: reason() });
       await this.pause(wait, signal);
     }
     let settled: Promise<void> | undefined;

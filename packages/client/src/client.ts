@@ -25,7 +25,15 @@ import { envProxyDispatcher } from './proxy.js';
 import { Conversions, type ConversionTarget, type ConvertOptions } from './resources/conversions.js';
 import { Settings } from './resources/settings.js';
 import { Videos, type GenerateOptions } from './resources/videos.js';
+import {
+  type AnnounceOptions,
+  createAnnouncer,
+  type PlainFetch,
+  RELAY_URL_VARIABLE,
+  relayUrlProblem,
+} from './relay-announce.js';
 import { builtin, env as processEnv } from './runtime.js';
+import { inFlowSpan } from './tracing.js';
 import { bodyLimits, createTransport, fromRequest, retryOptions, type RetryOptions } from './transport.js';
 import type { GenerateInput, Plan } from './uploads.js';
 
@@ -93,6 +101,12 @@ export interface ClientOptions {
    * Shared pacing's two lines (Redis lost, back) reach stderr when neither a level nor a logger is given.
    */
   logLevel?: LogLevel;
+  /**
+   * A relay's URL (`videogen relay --listen`, @videogen/relay): every video this client creates
+   * (`generate`, `convert`) is announced to it, so that it watches the video at once and sends its
+   * webhook. Default: VIDEO_RELAY_URL. Without it the relay still finds the video at its next listing.
+   */
+  relayUrl?: string;
 }
 
 /**
@@ -116,6 +130,8 @@ function fingerprint(key: string) {
 }
 
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
+/** How long an announce to a relay may take (each of its two attempts): a relay answers at once or is away. */
+const ANNOUNCE_TIMEOUT_MS = 5_000;
 
 export function createClient(options: ClientOptions = {}) {
   const env = processEnv();
@@ -148,6 +164,9 @@ export function createClient(options: ClientOptions = {}) {
   const store = options.pacingStore ?? (pacingUrl ? sharedPacingStore(pacingUrl, pacingLog) : undefined);
   const dispatcher = options.fetchOptions?.dispatcher ?? envProxyDispatcher(env);
   const fetchOptions = dispatcher ? { ...options.fetchOptions, dispatcher } : options.fetchOptions;
+  const relayUrl = options.relayUrl ?? (env[RELAY_URL_VARIABLE] || undefined);
+  const relayProblem = relayUrl === undefined ? undefined : relayUrlProblem(relayUrl);
+  if (relayProblem) throw new TypeError(relayProblem);
 
   const pacer =
     options.pacing === false
@@ -172,9 +191,22 @@ export function createClient(options: ClientOptions = {}) {
     log,
   });
   const core = createCore({ baseUrl, key, send, now: () => clock.now() });
+  // The relay is not the API: a plain fetch (the client's own fetch and options), neither paced nor retried as the API is.
+  const plainFetch: PlainFetch = (url, init) =>
+    options.fetch
+      ? options.fetch(new Request(url, init), { ...fetchOptions, signal: init.signal })
+      : fetch(url, { ...init, ...fetchOptions });
+  const announce = relayUrl
+    ? createAnnouncer({ relayUrl, apiKey: key, fetch: plainFetch, log, timeoutMs: ANNOUNCE_TIMEOUT_MS })
+    : undefined;
   const settings = new Settings(core);
-  const videos = new Videos(core, settings, plan);
-  const conversions = new Conversions(core);
+  const videos = new Videos(core, settings, plan, announce);
+  const conversions = new Conversions(core, announce);
+  const wait = (id: string, o: WaitOptions = {}) =>
+    inFlowSpan('waitForVideo', o.traceContext, (traceContext, span) => {
+      span?.setAttribute('videogen.video_id', id);
+      return waitForVideo((i, ro) => videos.get(i, ro), clock, id, { ...o, traceContext });
+    });
 
   const client = {
     /**
@@ -201,20 +233,27 @@ export function createClient(options: ClientOptions = {}) {
     /** Converts a video after checking the target against its conversion options (= conversions.create). */
     convert: (id: string, target: ConversionTarget, o?: ConvertOptions) => conversions.create(id, target, o),
     /** Polls until completed (x-polling: every 10 s, 600 s at most by default). */
-    waitForVideo: (id: string, o?: WaitOptions): APIPromise<Video> =>
-      APIPromise.from(waitForVideo((i, ro) => videos.get(i, ro), clock, id, o)),
+    waitForVideo: (id: string, o?: WaitOptions): APIPromise<Video> => APIPromise.from(wait(id, o)),
     generateAndWait: (input: GenerateInput, o: WaitOptions & GenerateOptions = {}): APIPromise<Video> =>
-      APIPromise.from(
-        videos
-          .generate(input, { ...o, timeoutMs: undefined })
-          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o)),
-      ),
+      APIPromise.from(videos.generate(input, { ...o, timeoutMs: undefined }).then(({ video_id }) => wait(video_id, o))),
     convertAndWait: (id: string, target: ConversionTarget, o: WaitOptions = {}): APIPromise<Video> =>
       APIPromise.from(
-        conversions
-          .create(id, target, { ...o, timeoutMs: undefined })
-          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o)),
+        conversions.create(id, target, { ...o, timeoutMs: undefined }).then(({ video_id }) => wait(video_id, o)),
       ),
+    /**
+     * Tells the relay (`relayUrl`) about a video this process created some other way (`client.api`,
+     * curl), so that it watches it at once; `generate` and `convert` do it themselves. Resolves true when
+     * the relay stored it, false when it could not be told (it then finds the video by listing); rejects
+     * only when the client has no `relayUrl`.
+     */
+    announce: async (videoId: string, o: AnnounceOptions & { sourceVideoId?: string } = {}): Promise<boolean> => {
+      checkPathParameter('video_id', videoId);
+      if (!announce) throw new TypeError(`No relay to announce to: pass relayUrl or set ${RELAY_URL_VARIABLE}`);
+      return announce(
+        { video_id: videoId, ...(o.sourceVideoId && { source_video_id: o.sourceVideoId }) },
+        { traceContext: o.traceContext, signal: o.signal },
+      );
+    },
     /**
      * The account's pacing schedule as it stands (no request is sent, no place taken): requests in
      * flight and the server's waits per rate class, the videos holding running slots, and, with
@@ -226,11 +265,15 @@ export function createClient(options: ClientOptions = {}) {
       return pacer.inner.inspect();
     },
     /** Streams a completed video to a file; the download host never gets the key. */
-    download: (id: string, path: string, o?: DownloadOptions) =>
+    download: (id: string, path: string, o: DownloadOptions = {}) =>
       APIPromise.from(
-        download((i, ro) => videos.get(i, ro), send, id, path, {
-          maxBytes: options.maxDownloadBytes ?? BODY_LIMITS.maxDownloadBytes,
-          ...o,
+        inFlowSpan('download', o.traceContext, (traceContext, span) => {
+          span?.setAttribute('videogen.video_id', id);
+          return download((i, ro) => videos.get(i, ro), send, id, path, {
+            maxBytes: options.maxDownloadBytes ?? BODY_LIMITS.maxDownloadBytes,
+            ...o,
+            traceContext,
+          });
         }),
       ),
   };

@@ -21,7 +21,28 @@ export {
   UnexpectedResponseError,
   ResponseTooLargeError,
   DownloadError,
+  WebhookVerificationError,
 } from './errors.js';
+export { verifyWebhook, webhookSecrets, WEBHOOK_SECRET_VARIABLE } from './webhooks.js';
+export type {
+  WebhookEvent,
+  WebhookEventType,
+  VerifiedWebhook,
+  VideoCompletedEvent,
+  VideoFailedEvent,
+  VideoExpiredEvent,
+  VideoEventData,
+  WebhookHeaders,
+} from './webhooks.js';
+export { ANNOUNCE_PATH, RELAY_URL_VARIABLE, relayToken, relayUrlProblem } from './relay-announce.js';
+export type { Announcement, AnnounceOptions } from './relay-announce.js';
+export {
+  contextFromTraceHeaders,
+  endHttpSpan,
+  startHttpSpan,
+  traceHeaders,
+} from './tracing.js';
+export type { HttpAttempt } from './tracing.js';
 export type { ErrorCode, ErrorInit, ErrorKind, TimeoutDeadline } from './errors.js';
 export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';
 export type { Clock } from './clock.js';

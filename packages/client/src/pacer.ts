@@ -7,10 +7,12 @@ import {
   PacerWaitError,
   type RateClass,
   type Ticket,
+  type WaitReason,
 } from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
 import { RateLimitError } from './errors.js';
 import type { Log } from './logger.js';
+import { activeTracer, type Context, recordWait } from './tracing.js';
 
 /** The operation a request is for: its rate-limit class, whether it starts a video, the path id. */
 export function route(req: { url: string; method: string }) {
@@ -18,7 +20,12 @@ export function route(req: { url: string; method: string }) {
   const op = operationFor(req.method, path);
   const id = op?.path.includes('{video_id}') ? /\/videos\/([^/]+)\//.exec(path + '/')?.[1] : undefined;
   // "All other endpoints" are class B (8.1).
-  return { cls: (op?.rateClass ?? 'B') as RateClass, counts: !!op?.startsVideo, id: id && decodeURIComponent(id) };
+  return {
+    cls: (op?.rateClass ?? 'B') as RateClass,
+    counts: !!op?.startsVideo,
+    id: id && decodeURIComponent(id),
+    op,
+  };
 }
 
 export interface PacerConfig {
@@ -34,7 +41,12 @@ export interface AcquireOptions {
   check?: (id: string) => Promise<unknown>;
   /** The caller's log: a wait is an `info` line. */
   log?: Log;
+  /** The trace context of the call: each wait is a span under it (when tracing). */
+  parent?: Context;
 }
+
+/** The spans of a wait: the class's spacing, or a running slot. */
+const WAIT_SPAN: Record<WaitReason, string> = { rate: 'videogen.pacer.wait', slot: 'videogen.slot.wait' };
 
 /** One account's pacer, seen from the transport: acquire before sending, settle with the response. */
 export class Pacer {
@@ -56,9 +68,14 @@ export class Pacer {
   }
 
   /** Waits until the request may go; a wait beyond the ceiling throws a RateLimitError carrying the server's Retry-After. */
-  async acquire(req: { url: string; method: string }, { signal, check, log }: AcquireOptions = {}): Promise<Ticket> {
+  async acquire(
+    req: { url: string; method: string },
+    { signal, check, log, parent }: AcquireOptions = {},
+  ): Promise<Ticket> {
     const { cls, counts, id } = route(req);
     const started = this.#clock.now();
+    // When tracing: each wait the pacer announces, with its real start (span times are real time).
+    const waits: Array<{ reason: WaitReason; at: number; ms: number }> | undefined = activeTracer() ? [] : undefined;
     try {
       const ticket = await this.inner.acquire({
         rateClass: cls,
@@ -66,7 +83,9 @@ export class Pacer {
         videoId: id,
         signal,
         checkRunning: check,
+        ...(waits && { onWait: ({ ms, reason }) => waits.push({ reason, at: Date.now(), ms }) }),
       });
+      if (waits?.length) traceWaits(waits, cls, parent);
       const waited = Math.round(this.#clock.now() - started);
       if (waited > 0)
         log?.info?.(
@@ -106,6 +125,27 @@ export class Pacer {
       video_id: counts && typeof body?.video_id === 'string' ? body.video_id : undefined,
       videoStatus: !counts && typeof body?.status === 'string' ? body.status : undefined,
     });
+  }
+}
+
+/**
+ * The spans of one acquire's waits: consecutive waits of one kind are one span, from the first's start to
+ * the next kind's (or now); `videogen.pacer.wait_ms` sums what the pacer planned (a test's clock waits no real time).
+ */
+function traceWaits(waits: Array<{ reason: WaitReason; at: number; ms: number }>, cls: RateClass, parent?: Context) {
+  const end = Date.now();
+  for (let i = 0; i < waits.length; ) {
+    const first = waits[i] as (typeof waits)[number];
+    let planned = 0;
+    let j = i;
+    for (; j < waits.length && (waits[j] as (typeof waits)[number]).reason === first.reason; j++)
+      planned += (waits[j] as (typeof waits)[number]).ms;
+    const until = j < waits.length ? (waits[j] as (typeof waits)[number]).at : end;
+    recordWait(WAIT_SPAN[first.reason], parent, first.at, until, {
+      'videogen.rate_class': cls,
+      'videogen.pacer.wait_ms': Math.round(planned),
+    });
+    i = j;
   }
 }
 
