@@ -12,7 +12,7 @@ import type {
   components,
   paths,
 } from '../src/index.js';
-import type { VideoApiError, ValidationError } from '../src/index.js';
+import { VideoApiError, ValidationError } from '../src/index.js';
 
 it('derives the public types from the spec', () => {
   expectTypeOf<Video>().toEqualTypeOf<components['schemas']['Video']>();
