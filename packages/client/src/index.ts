@@ -37,6 +37,7 @@ export type {
 export { ANNOUNCE_PATH, RELAY_URL_VARIABLE, relayToken, relayUrlProblem } from './relay-announce.js';
 export type { Announcement, AnnounceOptions } from './relay-announce.js';
 export {
+  activeTracer,
   contextFromTraceHeaders,
   endHttpSpan,
   startHttpSpan,
