@@ -30,7 +30,7 @@ import {
   type Task,
   type WatchResult,
 } from './store.js';
-import { formatMs, runVideo } from './video-task.js';
+import { formatMs, mergeAnnounce, nextDueAt, runVideo } from './video-task.js';
 
 /** What a relay has done since it started (its status, and the benchmark's counts). */
 export interface RelayCounts {
@@ -84,6 +84,9 @@ const VERSION = (() => {
 const IDLE_MS = 1_000;
 /** After the store failed: how long before trying again. */
 const STORE_RETRY_MS = 1_000;
+/** An announce of a video a relay is working on waits this long between tries to add what it knows, this many times. */
+const MERGE_WAIT_MS = 100;
+const MERGE_TRIES = 50;
 
 /** Starts a relay: it runs until `stop()` (or a refused key). Throws at once for options that cannot work. */
 export async function createRelay(options: RelayOptions): Promise<Relay> {
@@ -240,8 +243,30 @@ async function start(
     // Just created: it is running; the first read after one polling interval.
     record.nextPollAt = now + o.pollIntervalMs;
     const state = await store.watch(record, o.pollIntervalMs);
+    if (state === 'known') await merge(a);
     log.info({ video_id: a.video_id, state }, `announced: ${a.video_id} (${state === 'added' ? 'watching' : state})`);
     return state;
+  };
+  /** A listing found the video first: its source and trace, which only the announce knows, are added (waiting out a relay working on it). */
+  const merge = async (a: Announcement) => {
+    if (!a.source_video_id && !a.traceparent) return;
+    for (let i = 0; i < MERGE_TRIES; i++) {
+      const taken = await store.take(a.video_id, o.leaseMs);
+      if (!taken) {
+        await sleep(MERGE_WAIT_MS);
+        continue;
+      }
+      const rec = taken.record;
+      if (rec?.kind !== 'video') {
+        // Done meanwhile, or gone: the lease taken goes back unused.
+        await store.release(a.video_id, taken.fence, undefined, undefined);
+        return;
+      }
+      mergeAnnounce(rec, a);
+      const next = nextDueAt(rec);
+      await store.release(a.video_id, taken.fence, rec, Number.isFinite(next) ? Math.max(0, next - Date.now()) : 0);
+      return;
+    }
   };
   const status = async (): Promise<RelayStatus> => ({
     store: await store.status(),

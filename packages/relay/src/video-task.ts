@@ -38,8 +38,6 @@ export interface TaskContext {
 const MAX_STEPS = 20;
 /** The longest wait between two status reads after failed ones (their backoff). */
 const MAX_POLL_BACKOFF_MS = 5 * 60_000;
-/** A completed event is refreshed before a retry when its download address expires sooner than this. */
-const URL_MARGIN_MS = 60_000;
 
 /** A video's trace: the create's (from its announce), else the relay's own root for it. */
 export function videoContext(rec: VideoRecord): Context {
@@ -122,16 +120,48 @@ export async function runVideo(ctx: TaskContext, task: Task): Promise<void> {
   } finally {
     clearInterval(renewal);
   }
-  const next = Math.min(
-    rec.events[0]?.nextAt ?? Number.POSITIVE_INFINITY,
-    rec.watching ? rec.nextPollAt : Number.POSITIVE_INFINITY,
-    rec.expiryCheckAt ?? Number.POSITIVE_INFINITY,
-  );
+  const next = nextDueAt(rec);
   if (lost) return log.warn({ video_id: id }, `lost the lease of ${id} to another relay: its work goes on there`);
   const written = Number.isFinite(next)
     ? await store.release(task.id, task.fence, rec, Math.max(0, next - Date.now()), { dead })
     : await store.release(task.id, task.fence, undefined, undefined, { dead });
   if (!written) log.warn({ video_id: id }, `lost the lease of ${id} to another relay: its work goes on there`);
+}
+
+/** When a video has something to do next (an event's attempt, a poll, an expiry check): Infinity when done. */
+export function nextDueAt(rec: VideoRecord): number {
+  return Math.min(
+    rec.events[0]?.nextAt ?? Number.POSITIVE_INFINITY,
+    rec.watching ? rec.nextPollAt : Number.POSITIVE_INFINITY,
+    rec.expiryCheckAt ?? Number.POSITIVE_INFINITY,
+  );
+}
+
+/**
+ * What an announce adds to a video already watched (found by a listing first): its source and its trace,
+ * into the record and into the events not yet sent. False when there is nothing to add.
+ */
+export function mergeAnnounce(
+  rec: VideoRecord,
+  a: { source_video_id?: string; traceparent?: string; tracestate?: string },
+): boolean {
+  let changed = false;
+  if (a.source_video_id && !rec.source_video_id) {
+    rec.source_video_id = a.source_video_id;
+    for (const e of rec.events)
+      if (e.attempts === 0) {
+        const body = JSON.parse(e.body) as { data: Record<string, unknown> };
+        body.data.source_video_id = a.source_video_id;
+        e.body = JSON.stringify(body);
+      }
+    changed = true;
+  }
+  if (a.traceparent && !rec.traceparent) {
+    rec.traceparent = a.traceparent;
+    if (a.tracestate) rec.tracestate = a.tracestate;
+    changed = true;
+  }
+  return changed;
 }
 
 /**
@@ -148,6 +178,7 @@ async function poll(ctx: TaskContext, rec: VideoRecord, why: 'watch' | 'expiry')
   );
   const now = Date.now();
   let video: Video;
+  ctx.counted('poll');
   try {
     video = await ctx.client.videos.get(rec.video_id, { traceContext: span ? trace.setSpan(parent, span) : parent });
   } catch (e) {
@@ -175,7 +206,6 @@ async function poll(ctx: TaskContext, rec: VideoRecord, why: 'watch' | 'expiry')
     );
     return;
   }
-  ctx.counted('poll');
   rec.polls++;
   rec.pollErrors = 0;
   rec.status = video.status;
@@ -219,7 +249,7 @@ function addEvent(ctx: TaskContext, rec: VideoRecord, type: WebhookEventType, vi
 }
 
 /**
- * Before retrying a `video.completed` whose download address has expired (or is about to), the status is
+ * Before retrying a `video.completed` whose download address has expired, the status is
  * read again: the event (same id, same timestamp) then carries a fresh address; a video found expired
  * meanwhile gets its `video.expired` after it.
  */
@@ -229,7 +259,7 @@ async function refreshStale(ctx: TaskContext, rec: VideoRecord, retrying: boolea
   const event = JSON.parse(head.body) as WebhookEvent;
   if (event.type !== 'video.completed') return;
   const expires = event.data.download_url_expires_at ? Date.parse(event.data.download_url_expires_at) : Number.NaN;
-  if (!(expires - Date.now() < URL_MARGIN_MS)) return;
+  if (!(expires <= Date.now())) return;
   try {
     const video = await ctx.client.videos.get(rec.video_id, { traceContext: videoContext(rec) });
     ctx.counted('poll');
