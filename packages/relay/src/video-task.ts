@@ -69,6 +69,10 @@ export async function runVideo(ctx: TaskContext, task: Task): Promise<void> {
       const head = rec.events[0];
       if (head && head.nextAt <= now) {
         await refreshStale(ctx, rec, head.type === 'video.completed' && head.attempts > 0);
+        log.debug(
+          { event: head.id, type: head.type, video_id: id, attempt: head.attempts + 1 },
+          `delivering ${head.type} of ${id} (${head.id}, attempt ${head.attempts + 1})`,
+        );
         const out = await attempt(ctx.target, head, id, videoContext(rec));
         head.attempts++;
         if (out.ok) {
@@ -139,7 +143,8 @@ export function nextDueAt(rec: VideoRecord): number {
 
 /**
  * What an announce adds to a video already watched (found by a listing first): its source and its trace,
- * into the record and into the events not yet sent. False when there is nothing to add.
+ * into the record and into its events not delivered yet (their next attempt says it, same id). False
+ * when there is nothing to add.
  */
 export function mergeAnnounce(
   rec: VideoRecord,
@@ -148,12 +153,11 @@ export function mergeAnnounce(
   let changed = false;
   if (a.source_video_id && !rec.source_video_id) {
     rec.source_video_id = a.source_video_id;
-    for (const e of rec.events)
-      if (e.attempts === 0) {
-        const body = JSON.parse(e.body) as { data: Record<string, unknown> };
-        body.data.source_video_id = a.source_video_id;
-        e.body = JSON.stringify(body);
-      }
+    for (const e of rec.events) {
+      const body = JSON.parse(e.body) as { data: Record<string, unknown> };
+      body.data.source_video_id = a.source_video_id;
+      e.body = JSON.stringify(body);
+    }
     changed = true;
   }
   if (a.traceparent && !rec.traceparent) {
@@ -179,6 +183,7 @@ async function poll(ctx: TaskContext, rec: VideoRecord, why: 'watch' | 'expiry')
   const now = Date.now();
   let video: Video;
   ctx.counted('poll');
+  log.debug({ video_id: rec.video_id, poll: rec.polls + 1 }, `polling ${rec.video_id} (${why})`);
   try {
     video = await ctx.client.videos.get(rec.video_id, { traceContext: span ? trace.setSpan(parent, span) : parent });
   } catch (e) {

@@ -8,7 +8,17 @@ import { FIXTURES, MAGIC, type RunningSandbox, SANDBOX_KEYS } from '@videogen/sa
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelay, downloadUrlExpiry, type Relay, type RelayOptions } from '../src/index.js';
-import { fastSandbox, OLD_SECRET, payloadOf, type Receiver, SECRET, startReceiver, tempDir, until } from './helpers.js';
+import {
+  type Delivery,
+  fastSandbox,
+  OLD_SECRET,
+  payloadOf,
+  type Receiver,
+  SECRET,
+  startReceiver,
+  tempDir,
+  until,
+} from './helpers.js';
 
 let sb: RunningSandbox;
 let receiver: Receiver;
@@ -97,7 +107,8 @@ describe('a relay with its state in a file', () => {
     expect(found).toMatchObject({ type: 'video.completed' });
     await r.stop();
 
-    const withRelay = await relay('conversion');
+    // No listing after the first: the announce alone tells the relay, with the conversion's source.
+    const withRelay = await relay('conversion', { listIntervalMs: 60_000 });
     const client = createClient({ apiKey: key, baseUrl: sb.baseUrl, relayUrl: withRelay.url });
     const source = FIXTURES.acme.videos.convertible;
     const converted = await client.convert(source, { language: 'fr' });
@@ -110,6 +121,23 @@ describe('a relay with its state in a file', () => {
     );
     await withRelay.stop();
     expect(event).toMatchObject({ type: 'video.completed', data: { source_video_id: source, status: 'completed' } });
+  });
+
+  it('adds what a late announce knows (the source) to the event of a video a listing found first', async () => {
+    // The first attempt is refused, so that the announce comes while the event waits for its retry.
+    receiver.answer = (d) => (d.path === '/merge' && to('merge').length === 1 ? 503 : 200);
+    const r = await relay('merge', { retryScheduleMs: [0, 300, 300] });
+    const plain = createClient({ apiKey: key, baseUrl: sb.baseUrl });
+    const source = FIXTURES.acme.videos.convertible;
+    const converted = await plain.convert(source, { aspect_ratio: '1:1' });
+    await until(() => to('merge').length === 1, 'the first attempt');
+    expect(payloadOf(to('merge')[0] as Delivery).data.source_video_id).toBeUndefined();
+    expect(await r.announce({ video_id: converted.video_id, source_video_id: source })).toBe('known');
+    await until(() => to('merge').length === 2, 'the retry');
+    await r.stop();
+    const [first, retry] = to('merge');
+    expect(retry?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+    expect(payloadOf(retry as Delivery).data).toMatchObject({ video_id: converted.video_id, source_video_id: source });
   });
 
   it('sends video.expired after video.completed, in that order, when asked to watch for expiry', async () => {
