@@ -164,6 +164,15 @@ export class FileRelayStore implements RelayStore {
     });
   }
 
+  async save(id: string, fence: number, record: RelayRecord, extras: Pick<ReleaseExtras, 'dead'> = {}) {
+    return this.tx((s) => {
+      if (s.fences[id] !== fence) return false;
+      s.records[id] = record;
+      for (const d of extras.dead ?? []) s.dead[d.event.id] = d;
+      return true;
+    });
+  }
+
   async take(id: string, leaseMs: number) {
     return this.tx((s, now) => {
       if ((s.leases[id] ?? 0) > now) return undefined;
@@ -237,7 +246,7 @@ export class FileRelayStore implements RelayStore {
       const before = JSON.stringify(this.state);
       const out = fn(this.state, this.now());
       const after = JSON.stringify(this.state);
-      if (after !== before) this.save(after);
+      if (after !== before) this.write(after);
       return out;
     } finally {
       await unlock();
@@ -261,7 +270,7 @@ export class FileRelayStore implements RelayStore {
   }
 
   /** Writes a temporary file, flushes it, renames it over the state, flushes the directory. */
-  private save(text: string): void {
+  private write(text: string): void {
     const tmp = `${this.path}.${process.pid}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
     try {

@@ -110,6 +110,19 @@ end
 return 1
 `;
 
+/** KEYS: records fences dead deadq. ARGV: id fence record nDead [eventId json]* → 1 | 0 */
+export const SAVE = `${NOW}
+if tostring(redis.call('HGET', KEYS[2], ARGV[1])) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+local i = 5
+for _ = 1, tonumber(ARGV[4]) do
+  redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[4], now, ARGV[i])
+  i = i + 2
+end
+return 1
+`;
+
 /** KEYS: records due leases fences meta. ARGV: id leaseMs → {fence, record|false} | false (leased) */
 export const TAKE = `${NOW}
 local id = ARGV[1]

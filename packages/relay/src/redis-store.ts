@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { connectRedis } from './redis-connection.js';
-import { CLAIM, KNOWN, RELEASE, RENEW, TAKE, WATCH } from './redis-scripts.js';
+import { CLAIM, KNOWN, RELEASE, RENEW, SAVE, TAKE, WATCH } from './redis-scripts.js';
 import {
   DISCOVERY_ID,
   DONE_KEEP_MS,
@@ -64,6 +64,7 @@ export class RedisRelayStore implements RelayStore {
       ['relayClaim', CLAIM, 5],
       ['relayRenew', RENEW, 3],
       ['relayRelease', RELEASE, 8],
+      ['relaySave', SAVE, 4],
       ['relayTake', TAKE, 5],
       ['relayKnown', KNOWN, 3],
       ['relayWatch', WATCH, 3],
@@ -131,6 +132,13 @@ export class RedisRelayStore implements RelayStore {
     args.push(x.seen?.length ?? 0);
     for (const [vid, at] of x.seen ?? []) args.push(vid, at);
     return Number(await this.redis.relayRelease(records, due, leases, fences, done, seen, dead, deadq, ...args)) === 1;
+  }
+
+  async save(id: string, fence: number, record: RelayRecord, x: Pick<ReleaseExtras, 'dead'> = {}) {
+    const { records, fences, dead, deadq } = this.k;
+    const args: Array<string | number> = [id, fence, JSON.stringify(record), x.dead?.length ?? 0];
+    for (const d of x.dead ?? []) args.push(d.event.id, JSON.stringify(d));
+    return Number(await this.redis.relaySave(records, fences, dead, deadq, ...args)) === 1;
   }
 
   async take(id: string, leaseMs: number) {

@@ -154,6 +154,11 @@ export interface RelayStore {
     dueInMs: number | undefined,
     extras?: ReleaseExtras,
   ): Promise<boolean>;
+  /**
+   * Writes a claimed record while keeping its lease and due time (a checkpoint: an event made, a delivery
+   * done), so that a relay killed later in the same claim leaves it there. False when the fence is not the holder's.
+   */
+  save(id: string, fence: number, record: RelayRecord, extras?: Pick<ReleaseExtras, 'dead'>): Promise<boolean>;
   /** Claims one record by id, if not leased: undefined when it is (busy); `record` undefined when absent. */
   take(id: string, leaseMs: number): Promise<{ fence: number; record?: RelayRecord } | undefined>;
   /** For each id: whether the store knows the video (watched, done lately, or listed lately). */

@@ -53,6 +53,18 @@ export async function runVideo(ctx: TaskContext, task: Task): Promise<void> {
   const id = rec.video_id;
   const dead: DeadLetter[] = [];
   let lost = false;
+  /** Writes what is done so far (a relay killed after this does not do it again); the dead letters with it. */
+  const checkpoint = async () => {
+    if (lost) return;
+    try {
+      if (!(await store.save(task.id, task.fence, rec, { dead: dead.splice(0) }))) lost = true;
+    } catch (e) {
+      log.warn(
+        { video_id: id, error: (e as Error)?.message },
+        `could not save ${id}'s progress (${(e as Error)?.message})`,
+      );
+    }
+  };
   const renewal = setInterval(() => {
     store.renew(task.id, task.fence, o.leaseMs).then(
       (ok) => {
@@ -102,6 +114,7 @@ export async function runVideo(ctx: TaskContext, task: Task): Promise<void> {
             { event: head.id, type: head.type, video_id: id, attempts: head.attempts, error: out.error },
             `gave up ${head.type} of ${id} (${head.id}) after ${head.attempts} attempts (${out.error}): dead-lettered; videogen relay --replay ${head.id}`,
           );
+          await checkpoint();
           continue;
         }
         head.nextAt = Date.now() + wait;
@@ -109,14 +122,15 @@ export async function runVideo(ctx: TaskContext, task: Task): Promise<void> {
           { event: head.id, type: head.type, video_id: id, attempt: head.attempts, error: out.error, retryInMs: wait },
           `${head.type} of ${id} (${head.id}) attempt ${head.attempts} failed (${out.error}); next in ${formatMs(wait)}`,
         );
+        await checkpoint();
         continue;
       }
-      if (rec.watching && rec.nextPollAt <= now) {
-        await poll(ctx, rec, 'watch');
-        continue;
-      }
-      if (rec.expiryCheckAt !== undefined && rec.expiryCheckAt <= now) {
-        await poll(ctx, rec, 'expiry');
+      const due = rec.watching ? rec.nextPollAt <= now : rec.expiryCheckAt !== undefined && rec.expiryCheckAt <= now;
+      if (due) {
+        const before = rec.events.length;
+        await poll(ctx, rec, rec.watching ? 'watch' : 'expiry');
+        // A new event is saved before its first attempt: whoever delivers it sends these bytes.
+        if (rec.events.length !== before) await checkpoint();
         continue;
       }
       break;
@@ -186,7 +200,12 @@ async function poll(ctx: TaskContext, rec: VideoRecord, why: 'watch' | 'expiry')
   log.debug({ video_id: rec.video_id, poll: rec.polls + 1 }, `polling ${rec.video_id} (${why})`);
   try {
     video = await ctx.client.videos.get(rec.video_id, { traceContext: span ? trace.setSpan(parent, span) : parent });
+    log.debug({ video_id: rec.video_id, status: video.status }, `polled ${rec.video_id}: ${video.status}`);
   } catch (e) {
+    log.debug(
+      { video_id: rec.video_id, error: (e as Error)?.message },
+      `polled ${rec.video_id}: ${(e as Error)?.message}`,
+    );
     span?.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error)?.message });
     span?.end();
     if (e instanceof AuthenticationError) throw e;

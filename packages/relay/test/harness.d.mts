@@ -26,9 +26,10 @@ export function startReceiver(): Promise<Receiver>;
 export interface RelayProcess {
   child: ChildProcess;
   pid: number;
-  logs: Array<RelayLogRecord & { pid?: number }>;
+  logs: Array<RelayLogRecord & { pid?: number; at?: number }>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   url: string | undefined;
+  diedAt: number | undefined;
   kill(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }

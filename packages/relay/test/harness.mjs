@@ -79,13 +79,20 @@ export function startRelay({ options, env = {}, onLog }) {
       onLog?.(record, relay);
     }
   });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      relay.diedAt = Date.now();
+      resolve({ code, signal });
+    }),
+  );
   const relay = {
     child,
     pid: child.pid,
     logs,
     exited,
     url: undefined,
+    /** When the process ended (ms), once it has. */
+    diedAt: undefined,
     /** kill -9: no clean-up, no release of its leases. */
     kill: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
