@@ -87,6 +87,8 @@ const STORE_RETRY_MS = 1_000;
 /** An announce of a video a relay is working on waits this long between tries to add what it knows, this many times. */
 const MERGE_WAIT_MS = 100;
 const MERGE_TRIES = 50;
+/** A replay of an event whose video a relay works on looks again this often. */
+const REPLAY_WAIT_MS = 100;
 
 /** Starts a relay: it runs until `stop()` (or a refused key). Throws at once for options that cannot work. */
 export async function createRelay(options: RelayOptions): Promise<Relay> {
@@ -328,7 +330,10 @@ async function start(
   };
 }
 
-/** Requeues a dead letter on its video (same id, attempts from the start), due now. */
+/**
+ * Requeues a dead letter on its video (same id, attempts from the start), due now. A relay working on
+ * that video holds it for a moment (at most its lease): the replay waits for it, then says `busy`.
+ */
 export async function replay(
   store: RelayStore,
   eventId: string,
@@ -336,15 +341,21 @@ export async function replay(
 ): Promise<'requeued' | 'unknown' | 'busy'> {
   const letter = (await store.failed()).find((d) => d.event.id === eventId);
   if (!letter) return 'unknown';
-  const taken = await store.take(letter.video_id, o.leaseMs);
-  if (!taken) return 'busy';
-  const now = Date.now();
-  const record =
-    taken.record?.kind === 'video' ? taken.record : { ...watchRecord(letter.video_id, now), watching: false };
-  record.events.push({ ...letter.event, attempts: 0, nextAt: now, lastError: undefined });
-  const ok = await store.release(letter.video_id, taken.fence, record, 0, { undead: [eventId] });
-  if (ok) await store.wake();
-  return ok ? 'requeued' : 'busy';
+  for (const until = Date.now() + o.leaseMs; ; ) {
+    const taken = await store.take(letter.video_id, o.leaseMs);
+    if (!taken) {
+      if (Date.now() > until) return 'busy';
+      await sleep(REPLAY_WAIT_MS);
+      continue;
+    }
+    const now = Date.now();
+    const record =
+      taken.record?.kind === 'video' ? taken.record : { ...watchRecord(letter.video_id, now), watching: false };
+    record.events.push({ ...letter.event, attempts: 0, nextAt: now, lastError: undefined });
+    const ok = await store.release(letter.video_id, taken.fence, record, 0, { undead: [eventId] });
+    if (ok) await store.wake();
+    return ok ? 'requeued' : 'busy';
+  }
 }
 
 /** Opens the state of a relay without running one (`videogen relay --failed`, `--replay`). */

@@ -27,7 +27,8 @@ const key = SANDBOX_KEYS.acme;
 const text = FIXTURES.acme.settings.text;
 
 beforeAll(async () => {
-  sb = await fastSandbox();
+  // Generations of 1 s (100 service seconds at 100×): an expiring video stays completed 1 s, ten polls.
+  sb = await fastSandbox({ generationSeconds: 100 });
   receiver = await startReceiver();
 });
 afterAll(async () => {
