@@ -48,6 +48,17 @@ export function orderOf(items: VideoListItem[]): ListOrder | undefined {
   return undefined;
 }
 
+/**
+ * When a listed video was created (ms), as late as its `created_at` allows: a time given to the second
+ * (`…T09:00:00Z`, as many services write it) may be up to 999 ms later, and a video made just after the
+ * relay's epoch must not pass for one made before it. A `created_at` that is no time: now (it is watched).
+ */
+export function createdAt(item: Pick<VideoListItem, 'created_at'>): number {
+  const t = Date.parse(item.created_at);
+  if (!Number.isFinite(t)) return Date.now();
+  return /T\d{2}:\d{2}:\d{2}(?![.,]\d)/.test(item.created_at) ? t + 999 : t;
+}
+
 /** A new record for a video to watch (from a listing, or an announce). */
 export function watchRecord(
   videoId: string,
@@ -97,10 +108,7 @@ export async function runDiscovery(ctx: DiscoveryContext, task: Task): Promise<v
   const items: VideoListItem[] = [...first.results];
   const read = new Set([1]);
   const budget = () => read.size < o.maxListPages;
-  const created = (i: VideoListItem) => {
-    const t = Date.parse(i.created_at);
-    return Number.isFinite(t) ? t : Date.now();
-  };
+  const created = createdAt;
   // The sweep of an unknown order: new videos not found yet (-1: unknown), pages left to look at.
   let missing = rec.missing ?? 0;
   let scanLeft = rec.scanLeft ?? 0;
@@ -170,7 +178,7 @@ export async function runDiscovery(ctx: DiscoveryContext, task: Task): Promise<v
         { kind: SpanKind.INTERNAL, attributes: { 'videogen.video_id': item.video_id, 'videogen.found_by': 'listing' } },
         ROOT_CONTEXT,
       );
-      Object.assign(record, traceHeaders(trace.setSpan(ROOT_CONTEXT, span)));
+      Object.assign(record, traceHeaders(trace.setSpan(ROOT_CONTEXT, span)), { ownTrace: true });
       span.end();
     }
     watch.push({ record, dueInMs: 0 });
@@ -191,10 +199,15 @@ export async function runDiscovery(ctx: DiscoveryContext, task: Task): Promise<v
     ...(Number.isFinite(newest) && { forgetSeenBefore: newest - SEEN_WINDOW_MS }),
   });
   if (!written) return;
+  const pages = [...read].sort((a, b) => a - b);
+  log.debug(
+    { pages, order, total: first.total_count, found: watch.length },
+    `listed pages ${pages.join(', ')} (${order})`,
+  );
   if (watch.length)
     log.info(
-      { found: watch.length, pages: [...read].sort((a, b) => a - b), order },
-      `listing found ${watch.length} video${watch.length === 1 ? '' : 's'} to watch (pages ${[...read].join(', ')}, ${order})`,
+      { found: watch.length, pages, order },
+      `listing found ${watch.length} video${watch.length === 1 ? '' : 's'} to watch (pages ${pages.join(', ')}, ${order})`,
     );
   if (watch.length) await store.wake();
 }

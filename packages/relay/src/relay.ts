@@ -157,7 +157,10 @@ async function start(
     const work =
       task.id === DISCOVERY_ID
         ? runDiscovery({ client, store, o, log, epoch, counted }, task)
-        : runVideo({ client, store, account, target: { ...target, tracer }, o, log, counted }, task);
+        : runVideo(
+            { client, store, account, target: { ...target, tracer }, o, log, counted, stopping: () => stopping },
+            task,
+          );
     const p = work
       .catch((e) => {
         if (e instanceof AuthenticationError) {

@@ -41,6 +41,8 @@ export interface VideoRecord {
   /** The trace the video's spans and webhooks belong to (the create's, when announced). */
   traceparent?: string;
   tracestate?: string;
+  /** The trace is the relay's own (a listing found the video): an announce's, the create's, replaces it. */
+  ownTrace?: boolean;
   /** Polled until a terminal state; false once one was seen (or the video is gone). */
   watching: boolean;
   /** The last status read. */

@@ -32,6 +32,8 @@ export interface TaskContext {
   log: Log;
   /** Called for each event delivered (the relay's counters). */
   counted: (what: 'delivered' | 'failed-attempt' | 'dead' | 'made' | 'poll') => void;
+  /** The relay is stopping: finish the step in hand, write the video back, take no other step. */
+  stopping: () => boolean;
 }
 
 /** The most steps (deliveries, polls) one claim makes before it writes the video back. */
@@ -76,7 +78,7 @@ export async function runVideo(ctx: TaskContext, task: Task): Promise<void> {
     );
   }, o.leaseMs / 3);
   try {
-    for (let step = 0; step < MAX_STEPS && !lost; step++) {
+    for (let step = 0; step < MAX_STEPS && !lost && !ctx.stopping(); step++) {
       const now = Date.now();
       const head = rec.events[0];
       if (head && head.nextAt <= now) {
@@ -174,9 +176,10 @@ export function mergeAnnounce(
     }
     changed = true;
   }
-  if (a.traceparent && !rec.traceparent) {
+  if (a.traceparent && (!rec.traceparent || rec.ownTrace)) {
     rec.traceparent = a.traceparent;
-    if (a.tracestate) rec.tracestate = a.tracestate;
+    rec.tracestate = a.tracestate;
+    rec.ownTrace = undefined;
     changed = true;
   }
   return changed;

@@ -127,7 +127,7 @@ describe('a relay with its state in a file', () => {
   it('adds what a late announce knows (the source) to the event of a video a listing found first', async () => {
     // The first attempt is refused, so that the announce comes while the event waits for its retry.
     receiver.answer = (d) => (d.path === '/merge' && to('merge').length === 1 ? 503 : 200);
-    const r = await relay('merge', { retryScheduleMs: [0, 300, 300] });
+    const r = await relay('merge', { retryScheduleMs: [0, 1_500, 1_500] });
     const plain = createClient({ apiKey: key, baseUrl: sb.baseUrl });
     const source = FIXTURES.acme.videos.convertible;
     const converted = await plain.convert(source, { aspect_ratio: '1:1' });
