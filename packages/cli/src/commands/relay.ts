@@ -37,6 +37,16 @@ function parseSchedule(value: string): number[] {
   return waits;
 }
 
+/** Seconds, 0 included (`--backfill 0`: only the videos made from now on). */
+function parseSecondsOrZero(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0 || value.trim() === '')
+      throw usageError(`${name} must be a number of seconds, 0 or more, not "${value}".`);
+    return n;
+  };
+}
+
 function parseCount(name: string) {
   return (value: string): number => {
     const n = Number(value);
@@ -101,7 +111,7 @@ export function registerRelay(program: Command, invocation: Invocation): void {
     .option(
       '--backfill <seconds>',
       `on a first start, also watch videos created this long before (default ${seconds(DEFAULTS.backfillMs)})`,
-      parseSeconds('--backfill'),
+      parseSecondsOrZero('--backfill'),
     )
     .option(
       '--watch-expiry <seconds>',
