@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createClient,
+  type VerifiedWebhook,
   verifyWebhook,
   WebhookVerificationError,
 } from '@videogen/client';
@@ -21,7 +22,7 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     // The body as it came: a re-serialised one does not verify.
     const body = await request.text();
-    let event;
+    let event: VerifiedWebhook;
     try {
       event = verifyWebhook(
         body,
