@@ -32,12 +32,8 @@ export default {
     } catch (e) {
       if (!(e instanceof WebhookVerificationError)) throw e;
       const { error_code, message } = e;
-      return Response.json(
-        { error_code, error: message },
-        {
-          status: 400,
-        },
-      );
+      const refusal = { error_code, error: message };
+      return Response.json(refusal, { status: 400 });
     }
     if (event.type === 'video.completed') {
       const { video_id } = event.data;
