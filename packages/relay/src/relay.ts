@@ -326,7 +326,14 @@ async function start(
       stopping = true;
       nudge();
       // Work in flight ends by itself (a delivery's deadline, a paced poll); what outlasts the lease is another relay's by then.
-      await Promise.race([done.catch(() => {}), sleep(o.leaseMs)]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        done.catch(() => {}),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, o.leaseMs);
+        }),
+      ]);
+      clearTimeout(timer);
       await listener?.close();
       await store.close();
     },

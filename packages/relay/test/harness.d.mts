@@ -21,7 +21,7 @@ export interface Receiver {
   held(): number;
   close(): Promise<void>;
 }
-export function startReceiver(): Promise<Receiver>;
+export function startReceiver(port?: number): Promise<Receiver>;
 
 export interface RelayProcess {
   child: ChildProcess;

@@ -15,10 +15,10 @@ export const SECRET = `whsec_${Buffer.from('relay-test-secret-0123456789abcdef')
 export const OLD_SECRET = `whsec_${Buffer.from('relay-test-older-secret-9876543210').toString('base64')}`;
 
 /**
- * A receiver on a free loopback port. Every POST is recorded `{ path, headers, body, at }`; `answer(d)`
+ * A receiver on a loopback port (default: a free one). Every POST is recorded `{ path, headers, body, at }`; `answer(d)`
  * says what to answer (a status, or 'hold': nothing until `release`). `close()` answers what is held.
  */
-export async function startReceiver() {
+export async function startReceiver(port = 0) {
   const holding = [];
   const r = {
     url: '',
@@ -48,7 +48,7 @@ export async function startReceiver() {
     if (a === 'hold') holding.push(reply);
     else reply(a);
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   r.url = `http://127.0.0.1:${server.address().port}`;
   return r;
 }
