@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { createClient } from '@videogen/client';
 import { FIXTURES, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
 import { Webhook } from 'standardwebhooks';
+import { openStore } from '../dist/index.js';
 import { SECRET, startReceiver, startRedis, startRelay, tally, until } from '../test/harness.mjs';
 
 const { values } = parseArgs({
@@ -70,7 +71,13 @@ async function run(name, fault) {
       return r;
     },
     async make(n, label) {
-      const client = createClient({ apiKey: key, baseUrl: sb.baseUrl, relayUrl: relays[0]?.url, pacingUrl: redis.url });
+      const client = createClient({
+        apiKey: key,
+        baseUrl: sb.baseUrl,
+        relayUrl: relays[0]?.url,
+        pacingUrl: redis.url,
+        logLevel: 'off',
+      });
       for (let i = 0; i < n; i++) {
         const { video_id } = await client.videos.generate({
           video_setting_id: FIXTURES.acme.settings.text,
@@ -84,11 +91,17 @@ async function run(name, fault) {
   const deliveries = [];
   try {
     await fault(ctx);
+    // Done when every expected event arrived and the relays hold no more work (a delivery that a killed
+    // relay left unanswered is sent again by the other before this).
+    const store = openStore({ apiKey: key, baseUrl: sb.baseUrl, redisUrl: redis.url });
     await until(
-      () => tally([...deliveries, ...receiver.deliveries], expected, verify).lost === 0,
-      'every expected event',
+      async () =>
+        tally([...(ctx.seen ?? []), ...receiver.deliveries], expected, verify).lost === 0 &&
+        (await store.status().catch(() => ({ records: 1 }))).records === 0,
+      'every expected event, and no work left',
       CAP_MS,
     ).catch(() => {});
+    await store.close();
   } finally {
     deliveries.push(...receiver.deliveries);
     await Promise.all(relays.map((r) => r.kill()));
@@ -97,6 +110,8 @@ async function run(name, fault) {
     await redis.stop();
   }
   const t = tally(ctx.seen ? [...ctx.seen, ...deliveries] : deliveries, expected, verify);
+  if (process.env.FAULTS_VERBOSE)
+    for (const d of deliveries) process.stderr.write(`${d.at} ${d.path} ${d.headers['webhook-id']}\n`);
   return {
     run: name,
     expected: t.expected,
