@@ -12,7 +12,8 @@
 // A listed video is new when the store does not know it, it was created after the relay's epoch (its
 // first start, less the backfill) and not long before the newest video already listed (videos listed
 // lately are remembered for SEEN_WINDOW_MS; an older unknown one was seen before that). New videos are
-// watched: each is read at once (it may be done already).
+// watched: each is read at once (it may be done already). Listings that find nothing come less often
+// (QUIET_STEPS), back to the interval when one finds a video.
 import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { activeTracer, traceHeaders, type VideoClient, type VideoListItem } from '@videogen/client';
 import { PAGE_SIZE } from '@videogen/openapi/rules';
@@ -22,6 +23,13 @@ import type { DiscoveryRecord, ListOrder, RelayStore, Task, VideoRecord } from '
 
 /** How long before the newest listed video a video is still remembered as listed (service clock, ms). */
 export const SEEN_WINDOW_MS = 3600_000;
+
+/**
+ * While listings find nothing that announces did not tell (every process announces, or nothing is made),
+ * the interval between them doubles, up to 2^QUIET_STEPS times `listIntervalMs` (4×: 80 s by default);
+ * a listing that finds a video goes back to the interval.
+ */
+export const QUIET_STEPS = 2;
 
 export interface DiscoveryContext {
   client: VideoClient;
@@ -171,6 +179,7 @@ export async function runDiscovery(ctx: DiscoveryContext, task: Task): Promise<v
   for (const [k, item] of unique.entries()) {
     if (known[k] || created(item) < threshold) continue;
     const record = watchRecord(item.video_id, now);
+    record.createdAt = created(item);
     if (tracer) {
       // A video nobody announced begins its own trace here.
       const span = tracer.startSpan(
@@ -192,8 +201,11 @@ export async function runDiscovery(ctx: DiscoveryContext, task: Task): Promise<v
     ...(scanPage !== undefined && { scanPage }),
     ...(missing !== 0 && { missing }),
     ...(scanLeft > 0 && { scanLeft }),
+    // Listings in a row that found nothing announces had not told: the next waits longer (at most 4×).
+    ...(watch.length === 0 && { quiet: Math.min((rec.quiet ?? 0) + 1, QUIET_STEPS) }),
   };
-  const written = await store.release(task.id, task.fence, next, o.listIntervalMs, {
+  const dueInMs = o.listIntervalMs * 2 ** (next.quiet ?? 0);
+  const written = await store.release(task.id, task.fence, next, dueInMs, {
     watch,
     seen: unique.filter((i) => created(i) >= newest - SEEN_WINDOW_MS).map((i) => [i.video_id, created(i)]),
     ...(Number.isFinite(newest) && { forgetSeenBefore: newest - SEEN_WINDOW_MS }),

@@ -30,7 +30,8 @@ import {
   type Task,
   type WatchResult,
 } from './store.js';
-import { formatMs, mergeAnnounce, nextDueAt, runVideo } from './video-task.js';
+import { Durations } from './durations.js';
+import { formatMs, mergeAnnounce, nextDueAt, nextPoll, runVideo } from './video-task.js';
 
 /** What a relay has done since it started (its status, and the benchmark's counts). */
 export interface RelayCounts {
@@ -142,6 +143,7 @@ async function start(
     userAgent: `videogen-relay/${VERSION}`,
   };
   const inFlight = new Map<string, Promise<void>>();
+  const durations = new Durations();
   let stopping = false;
   let wake: (() => void) | undefined;
   const nudge = () => wake?.();
@@ -158,7 +160,17 @@ async function start(
       task.id === DISCOVERY_ID
         ? runDiscovery({ client, store, o, log, epoch, counted }, task)
         : runVideo(
-            { client, store, account, target: { ...target, tracer }, o, log, counted, stopping: () => stopping },
+            {
+              client,
+              store,
+              account,
+              target: { ...target, tracer },
+              o,
+              log,
+              counted,
+              stopping: () => stopping,
+              durations,
+            },
             task,
           );
     const p = work
@@ -245,9 +257,11 @@ async function start(
       Object.assign(record, traceHeaders(trace.setSpan(ROOT_CONTEXT, span)));
       span.end();
     }
-    // Just created: it is running; the first read after one polling interval.
-    record.nextPollAt = now + o.pollIntervalMs;
-    const state = await store.watch(record, o.pollIntervalMs);
+    // Just created: it is running; the first read one polling interval on (or once as old as the
+    // shortest generation seen, less an interval).
+    record.createdAt = now;
+    record.nextPollAt = nextPoll(record, now, o, durations);
+    const state = await store.watch(record, record.nextPollAt - now);
     if (state === 'known') await merge(a);
     log.info({ video_id: a.video_id, state }, `announced: ${a.video_id} (${state === 'added' ? 'watching' : state})`);
     return state;

@@ -52,6 +52,10 @@ export interface VideoRecord {
   pollErrors: number;
   /** When the relay began watching it. */
   since: number;
+  /** When the video was created, as far as the relay knows (the announce, or the listing's `created_at`). */
+  createdAt?: number;
+  /** The last read that said `running` (what the video's generation took is at least that old). */
+  runningAt?: number;
   /** When it is to be polled next (while `watching`). */
   nextPollAt: number;
   /** When a completed video is read again to see it expire (`watchExpiryMs`), if asked. */
@@ -79,6 +83,8 @@ export interface DiscoveryRecord {
   missing?: number;
   /** Pages the sweep has still to look at. */
   scanLeft?: number;
+  /** Listings in a row that found nothing to watch (the next ones come less often). */
+  quiet?: number;
 }
 
 export type RelayRecord = VideoRecord | DiscoveryRecord;

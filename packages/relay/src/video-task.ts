@@ -19,6 +19,7 @@ import { attempt, type DeliveryTarget } from './delivery.js';
 import { EVENT_OF, makeEvent } from './events.js';
 import type { Log } from './log.js';
 import type { Resolved } from './options.js';
+import type { Durations } from './durations.js';
 import type { DeadLetter, RelayStore, Task, VideoRecord } from './store.js';
 
 /** What the work on a video needs from its relay. */
@@ -34,6 +35,24 @@ export interface TaskContext {
   counted: (what: 'delivered' | 'failed-attempt' | 'dead' | 'made' | 'poll') => void;
   /** The relay is stopping: finish the step in hand, write the video back, take no other step. */
   stopping: () => boolean;
+  /** What the account's generations take, as this relay has seen them. */
+  durations: Durations;
+}
+
+/**
+ * When to read a running video next: one interval on, and not before it is as old as every generation
+ * seen lately was still running (a read before then would say `running`).
+ */
+export function nextPoll(
+  rec: VideoRecord,
+  now: number,
+  o: Pick<Resolved, 'pollIntervalMs'>,
+  durations: Durations,
+): number {
+  const floor = durations.floor();
+  const next = now + o.pollIntervalMs;
+  if (floor === undefined || rec.createdAt === undefined) return next;
+  return Math.max(next, rec.createdAt + floor);
 }
 
 /** The most steps (deliveries, polls) one claim makes before it writes the video back. */
@@ -259,9 +278,14 @@ async function poll(ctx: TaskContext, rec: VideoRecord, why: 'watch' | 'expiry')
         { video_id: rec.video_id },
         `${rec.video_id} still ${video.status} after ${formatMs(o.maxWatchMs)}: no longer polled (maxWatchMs)`,
       );
-    } else rec.nextPollAt = now + o.pollIntervalMs;
+    } else {
+      rec.runningAt = now;
+      rec.nextPollAt = nextPoll(rec, now, o, ctx.durations);
+    }
     return;
   }
+  if (type === 'video.completed' && rec.createdAt !== undefined && rec.runningAt !== undefined)
+    ctx.durations.observe(rec.runningAt - rec.createdAt);
   rec.watching = false;
   addEvent(ctx, rec, type, video);
   if (type === 'video.completed' && o.watchExpiryMs !== undefined) rec.expiryCheckAt = now + o.watchExpiryMs;
