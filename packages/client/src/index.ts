@@ -23,17 +23,8 @@ export {
   DownloadError,
   WebhookVerificationError,
 } from './errors.js';
-export { verifyWebhook, webhookSecrets, WEBHOOK_SECRET_VARIABLE } from './webhooks.js';
-export type {
-  WebhookEvent,
-  WebhookEventType,
-  VerifiedWebhook,
-  VideoCompletedEvent,
-  VideoFailedEvent,
-  VideoExpiredEvent,
-  VideoEventData,
-  WebhookHeaders,
-} from './webhooks.js';
+// The receiving side of a relay's webhooks, also alone as @videogen/client/webhooks.
+export * from './webhooks-entry.js';
 export { ANNOUNCE_PATH, RELAY_URL_VARIABLE, relayToken, relayUrlProblem } from './relay-announce.js';
 export type { Announcement, AnnounceOptions } from './relay-announce.js';
 export {

@@ -18,7 +18,7 @@ import { createClient } from '@videogen/client';
 import { FIXTURES, SANDBOX_KEYS, startSandbox } from '@videogen/sandbox';
 import { Webhook } from 'standardwebhooks';
 import { openStore } from '../dist/index.js';
-import { SECRET, startReceiver, startRedis, startRelay, tally, until } from '../test/harness.mjs';
+import { fastRelayOptions, SECRET, startReceiver, startRedis, startRelay, tally, until } from '../test/harness.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -52,16 +52,8 @@ async function run(name, fault) {
     async relay(name, extra = {}) {
       const r = await startRelay({
         options: {
-          forwardTo: `${receiver.url}/${name}`,
-          secret: SECRET,
-          apiKey: key,
-          baseUrl: sb.baseUrl,
+          ...fastRelayOptions({ receiverUrl: receiver.url, name, baseUrl: sb.baseUrl }),
           redisUrl: redis.url,
-          listen: 0,
-          pollIntervalMs: 100,
-          listIntervalMs: 300,
-          leaseMs: 1_000,
-          backfillMs: 0,
           retryScheduleMs: [0, 500, 1_000, 2_000, 4_000, 8_000, 16_000],
           ...extra,
         },

@@ -54,4 +54,20 @@ export function tally(
   expected: Array<{ video_id: string; type: string }>,
   verify?: (d: Delivery) => { type: string; data: { video_id: string } },
 ): Tally;
+export function fastRelayOptions(o: {
+  receiverUrl: string;
+  name: string;
+  baseUrl: string;
+}): Pick<
+  RelayOptions,
+  | 'forwardTo'
+  | 'secret'
+  | 'apiKey'
+  | 'baseUrl'
+  | 'listen'
+  | 'pollIntervalMs'
+  | 'listIntervalMs'
+  | 'leaseMs'
+  | 'backfillMs'
+>;
 export function until<T>(check: () => T | Promise<T>, what: string, ms?: number): Promise<NonNullable<T>>;

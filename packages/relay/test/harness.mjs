@@ -178,6 +178,25 @@ export function tally(deliveries, expected, verify) {
   };
 }
 
+/**
+ * A relay's options against a sandbox at 100× (a generation: 0.3 s): the account's acme key, deliveries
+ * to `receiverUrl`/`name`, signed with SECRET, an announce endpoint on a free port, reads every 100 ms,
+ * listings every 300 ms, leases of 1 s, and only the videos made after it starts.
+ */
+export function fastRelayOptions({ receiverUrl, name, baseUrl }) {
+  return {
+    forwardTo: `${receiverUrl}/${name}`,
+    secret: SECRET,
+    apiKey: 'sandbox-key-acme',
+    baseUrl,
+    listen: 0,
+    pollIntervalMs: 100,
+    listIntervalMs: 300,
+    leaseMs: 1_000,
+    backfillMs: 0,
+  };
+}
+
 /** Polls `check` until truthy; a hang guard (`ms` generous), never a measure. */
 export async function until(check, what, ms = 60_000) {
   const deadline = Date.now() + ms;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '@videogen/sandbox';
 import type { Delivery } from './harness.mjs';
 
-export { OLD_SECRET, SECRET, startReceiver, until } from './harness.mjs';
+export { fastRelayOptions, OLD_SECRET, SECRET, startReceiver, until } from './harness.mjs';
 export type { Delivery, Receiver } from './harness.mjs';
 
 /** A sandbox on a free port, 100 times faster than real time (a generation: 0.3 s; class B: one per 20 ms). */

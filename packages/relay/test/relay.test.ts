@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelay, downloadUrlExpiry, type Relay, type RelayOptions } from '../src/index.js';
 import {
   type Delivery,
+  fastRelayOptions,
   fastSandbox,
   OLD_SECRET,
   payloadOf,
@@ -39,18 +40,12 @@ afterAll(async () => {
 /** A relay on its own state file and its own path of the receiver; fast intervals for a sandbox at 100×. */
 async function relay(name: string, o: Partial<RelayOptions> = {}): Promise<Relay> {
   return createRelay({
-    forwardTo: `${receiver.url}/${name}`,
-    secret: SECRET,
-    apiKey: key,
-    baseUrl: sb.baseUrl,
+    // Only the videos made after it starts (backfill 0): the earlier tests' are not this relay's to tell.
+    ...fastRelayOptions({ receiverUrl: receiver.url, name, baseUrl: sb.baseUrl }),
     stateFile: join(dir, `${name}.json`),
-    listen: 0,
-    pollIntervalMs: 100,
     listIntervalMs: 200,
     retryScheduleMs: [0, 50, 100],
     leaseMs: 2_000,
-    // Only the videos made after it starts: the earlier tests' are not this relay's to tell.
-    backfillMs: 0,
     logLevel: 'off',
     ...o,
   });

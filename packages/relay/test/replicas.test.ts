@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCOVERY_ID, RedisRelayStore, type RelayOptions } from '../src/index.js';
 import {
   type Delivery,
+  fastRelayOptions,
   type RelayProcess,
   SECRET,
   startRedis,
@@ -53,18 +54,10 @@ const verify = (d: Delivery) =>
 async function relay(name: string, prefix: string, o: Partial<RelayOptions> = {}): Promise<RelayProcess> {
   const r = await startRelay({
     options: {
-      forwardTo: `${receiver.url}/${name}`,
-      secret: SECRET,
-      apiKey: key,
-      baseUrl: sb.baseUrl,
+      ...fastRelayOptions({ receiverUrl: receiver.url, name, baseUrl: sb.baseUrl }),
       redisUrl: redis.url,
       redisPrefix: prefix,
-      listen: 0,
-      pollIntervalMs: 100,
-      listIntervalMs: 300,
       retryScheduleMs: [0, 100, 200, 400, 800, 1600],
-      leaseMs: 1_000,
-      backfillMs: 0,
       ...o,
     },
     // Their clients share the account's pacing on the same Redis, as replicas of an application do.

@@ -11,7 +11,16 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureRuntimes } from '../../runtime-tests/scripts/runtimes.mjs';
 import { createRelay } from '../src/index.js';
 import { ensureVerifiers } from '../scripts/verifiers.mjs';
-import { fastSandbox, OLD_SECRET, type Receiver, SECRET, startReceiver, tempDir, until } from './helpers.js';
+import {
+  fastRelayOptions,
+  fastSandbox,
+  OLD_SECRET,
+  type Receiver,
+  SECRET,
+  startReceiver,
+  tempDir,
+  until,
+} from './helpers.js';
 
 let sb: RunningSandbox;
 let receiver: Receiver;
@@ -29,15 +38,10 @@ afterAll(async () => {
 
 it('verify with svix (its own header names too) and standardwebhooks, with either secret of a rotation', async () => {
   const relay = await createRelay({
-    forwardTo: `${receiver.url}/svix`,
+    ...fastRelayOptions({ receiverUrl: receiver.url, name: 'svix', baseUrl: sb.baseUrl }),
     secret: [SECRET, OLD_SECRET],
-    apiKey: SANDBOX_KEYS.acme,
-    baseUrl: sb.baseUrl,
     stateFile: `${tempDir('svix')}/state.json`,
-    listen: 0,
-    pollIntervalMs: 100,
     listIntervalMs: 60_000,
-    backfillMs: 0,
     logLevel: 'off',
   });
   const client = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, relayUrl: relay.url });

@@ -12,7 +12,7 @@ import { createClient } from '@videogen/client';
 import { FIXTURES, type RunningSandbox, SANDBOX_KEYS } from '@videogen/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRelay } from '../src/index.js';
-import { fastSandbox, type Receiver, SECRET, startReceiver, tempDir, until } from './helpers.js';
+import { fastRelayOptions, fastSandbox, type Receiver, startReceiver, tempDir, until } from './helpers.js';
 
 const exporter = new InMemorySpanExporter();
 let sb: RunningSandbox;
@@ -33,15 +33,9 @@ const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
 
 it('runs one trace from the generate to the webhook, whose traceparent names the delivery', async () => {
   const relay = await createRelay({
-    forwardTo: `${receiver.url}/traced`,
-    secret: SECRET,
-    apiKey: SANDBOX_KEYS.acme,
-    baseUrl: sb.baseUrl,
+    ...fastRelayOptions({ receiverUrl: receiver.url, name: 'traced', baseUrl: sb.baseUrl }),
     stateFile: `${tempDir('tracing')}/state.json`,
-    listen: 0,
-    pollIntervalMs: 100,
     listIntervalMs: 60_000,
-    backfillMs: 0,
     logLevel: 'off',
   });
   const client = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, relayUrl: relay.url });
