@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/defaults.ts'],
+  splitting: true,
   format: ['esm'],
   platform: 'node',
   target: 'node20',

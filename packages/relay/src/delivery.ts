@@ -9,22 +9,7 @@ import { endHttpSpan, startHttpSpan, traceHeaders } from '@videogen/client';
 import { Webhook } from 'standardwebhooks';
 import type { PendingEvent } from './store.js';
 
-/**
- * Svix's retry schedule (and the issue's): the first attempt at once, then after 5 s, 5 min, 30 min,
- * 2 h, 5 h and 10 h; then the event is dead-lettered. Attempt n waits schedule[n - 1] after the previous.
- */
-export const RETRY_SCHEDULE_MS: readonly number[] = [
-  0,
-  5_000,
-  5 * 60_000,
-  30 * 60_000,
-  2 * 3600_000,
-  5 * 3600_000,
-  10 * 3600_000,
-];
-
-/** How long a receiver has to answer an attempt (Svix allows 15 s): no answer by then is a failure. */
-export const DELIVERY_TIMEOUT_MS = 15_000;
+export { DELIVERY_TIMEOUT_MS, RETRY_SCHEDULE_MS } from './defaults.js';
 
 /** How much of a refusal's body is kept for `--failed` (a receiver's error message). */
 const ERROR_BODY_CHARS = 200;

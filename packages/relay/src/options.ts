@@ -1,9 +1,10 @@
 // The relay's options, as the library takes them and the command line gives them (`videogen relay`),
 // with their defaults and the checks that refuse a relay that could not work, each with the fix.
 import { type ClientOptions, WEBHOOK_SECRET_VARIABLE, webhookSecrets } from '@videogen/client';
-import { POLLING } from '@videogen/openapi/rules';
 import { Webhook } from 'standardwebhooks';
-import { DELIVERY_TIMEOUT_MS, RETRY_SCHEDULE_MS } from './delivery.js';
+import { DEFAULTS } from './defaults.js';
+
+export { DEFAULTS };
 
 /** Where the relay's own HTTP endpoint listens (announces from the client, health, status). */
 export interface ListenOptions {
@@ -74,20 +75,6 @@ export interface RelayOptions {
   /** The key prefix on Redis (default `videogen:relay`). */
   redisPrefix?: string;
 }
-
-/** The defaults, in one place (the command's --help reads them). */
-export const DEFAULTS = {
-  stateFile: 'videogen-relay.json',
-  pollIntervalMs: POLLING.intervalMs,
-  listIntervalMs: 20_000,
-  maxListPages: 3,
-  retryScheduleMs: RETRY_SCHEDULE_MS,
-  deliveryTimeoutMs: DELIVERY_TIMEOUT_MS,
-  leaseMs: 30_000,
-  concurrency: 8,
-  backfillMs: 10 * 60_000,
-  maxWatchMs: 24 * 3600_000,
-} as const;
 
 export interface Resolved {
   forwardTo: string;

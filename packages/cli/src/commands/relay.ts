@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { WEBHOOK_SECRET_VARIABLE } from '@videogen/client';
-import { createRelay, DEFAULTS, type DeadLetter, openStore, type RelayLogRecord, replay } from '@videogen/relay';
+// Types only: the relay (and its Redis client) loads when the command runs, not with every other command.
+import type { DeadLetter, RelayLogRecord } from '@videogen/relay';
+import { DEFAULTS } from '@videogen/relay/defaults';
 import { parseSeconds, type Invocation } from '../context.js';
 import { CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -141,16 +143,17 @@ verify them with verifyWebhook of @videogen/client, or any Standard Webhooks or 
         );
       const baseUrl = opts.baseUrl ?? (process.env.VIDEO_API_BASE_URL || undefined);
       const where = { apiKey, baseUrl, redisUrl: flags.redis, stateFile: flags.state };
-      if (flags.failed || flags.replay) return admin(flags, where, out);
+      const relayModule = await import('@videogen/relay');
+      if (flags.failed || flags.replay) return admin(relayModule, flags, where, out);
       if (!flags.forwardTo) throw usageError('relay needs --forward-to URL: where every event is POSTed.');
       const json = Boolean(opts.json);
       const logger = (r: RelayLogRecord) => {
         if (json) process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...r })}\n`);
         else if (!opts.quiet || r.level === 'error' || r.level === 'warn') process.stderr.write(`relay: ${r.msg}\n`);
       };
-      let relay: Awaited<ReturnType<typeof createRelay>>;
+      let relay: Awaited<ReturnType<typeof relayModule.createRelay>>;
       try {
-        relay = await createRelay({
+        relay = await relayModule.createRelay({
           ...where,
           forwardTo: flags.forwardTo,
           ...(flags.listen !== undefined && { listen: flags.listen }),
@@ -187,6 +190,7 @@ verify them with verifyWebhook of @videogen/client, or any Standard Webhooks or 
 
 /** `--failed` and `--replay`: read or change the state, whether a relay runs on it or not. */
 async function admin(
+  { openStore, replay }: typeof import('@videogen/relay'),
   flags: RelayFlags,
   where: { apiKey: string; baseUrl?: string; redisUrl?: string; stateFile?: string },
   out: ReturnType<typeof createOutput>,
