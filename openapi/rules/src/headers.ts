@@ -1,6 +1,7 @@
 // Parsers of the headers a service may send about its limits: Retry-After (RFC 9110 10.2.3) and the
 // RateLimit-* fields (IETF draft, in its older `5;w=10` and newer `"name";q=5;w=10` forms).
 // The sandbox scales its clock, so seconds may be decimals (`Retry-After: 0.25`).
+import { RATE_LIMITS } from './generated/constants.js';
 
 /** A header source: fetch `Headers`, or a plain object (node:http style, any case of names). */
 export type HeaderSource =
@@ -128,4 +129,26 @@ export function parseRateLimitHeaders(headers: HeaderSource): RateLimitInfo {
   if (r !== undefined) info.remaining = r;
   if (t !== undefined) info.resetMs = Math.min(Math.ceil(t * 1000), MAX_RETRY_AFTER_MS);
   return info;
+}
+
+/**
+ * The time scale a class-B RateLimit-Policy states: the interface's quota over a shorter window
+ * (`5;w=0.1`: 100×), or its even spacing (`1;w=0.02`: 100×), as a sandbox started with --time-scale
+ * sends it. A policy of another shape states other limits, not a faster clock: no time scale is read
+ * from it (a pacer still follows it). Undefined for 1 or slower: the real service's time.
+ */
+export function timeScaleOf(policy: Pick<RateLimitPolicy, 'limit' | 'windowMs'> | undefined): number | undefined {
+  if (!policy || policy.windowMs <= 0) return undefined;
+  const { requests, windowMs } = RATE_LIMITS.B;
+  const perRequest = windowMs / requests;
+  const scale =
+    policy.limit === requests
+      ? windowMs / policy.windowMs
+      : policy.limit === 1
+        ? perRequest / policy.windowMs
+        : undefined;
+  // Rounded (the window is sent with a few decimals); 1 or slower is no time scale.
+  if (scale === undefined || !Number.isFinite(scale)) return undefined;
+  const rounded = Number(scale.toPrecision(6));
+  return rounded > 1 ? rounded : undefined;
 }

@@ -16,6 +16,7 @@ export {
   parseRetryAfter,
   retryAfterMs,
   parseRateLimitHeaders,
+  timeScaleOf,
   MAX_RETRY_AFTER_MS,
   type HeaderSource,
   type RateLimitInfo,
@@ -79,3 +80,9 @@ export {
   type MaybePromise,
 } from './pacer-store.js';
 export { keyFingerprint, scheduleName } from './accounts.js';
+export {
+  browserRequestProblem,
+  insecureUrlProblem,
+  isLoopbackHostname,
+  type BrowserRequestProblem,
+} from './hosts.js';

@@ -36,3 +36,15 @@ declare class ReadableStream<T> {
   getReader(): ReadableStreamDefaultReader<T>;
   cancel(reason?: unknown): Promise<void>;
 }
+// URL parsing (hosts.ts): the parts a host check reads.
+declare class URL {
+  constructor(url: string, base?: string);
+  readonly protocol: string;
+  readonly username: string;
+  readonly password: string;
+  readonly host: string;
+  readonly hostname: string;
+  readonly pathname: string;
+  readonly search: string;
+  readonly hash: string;
+}

@@ -6,6 +6,7 @@ import { registerDownload } from './commands/download.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerLanguages } from './commands/languages.js';
 import { registerList } from './commands/list.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerPacing } from './commands/pacing.js';
 import { registerRelay } from './commands/relay.js';
 import { registerSettings } from './commands/settings.js';
@@ -89,6 +90,7 @@ function buildProgram(invocation: Invocation): Command {
   registerLanguages(program, invocation);
   registerPacing(program, invocation);
   registerRelay(program, invocation);
+  registerMcp(program, invocation);
 
   for (const cmd of program.commands) {
     cmd

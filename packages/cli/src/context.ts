@@ -1,4 +1,4 @@
-import { createClient } from '@videogen/client';
+import { type ClientOptions, createClient } from '@videogen/client';
 import { PLANS, pathParameterProblem, type Plan } from '@videogen/openapi/rules';
 import { CliError, usageError, type ErrorContext } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -58,11 +58,12 @@ export function parsePlan(value: string | undefined): Plan | undefined {
   return plan;
 }
 
-/** The client, output and progress for the invocation's options; throws the documented errors (no key, a bad URL). */
-export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = process.env): Context {
+/**
+ * The client's options from the global flags and the environment, the key excepted: a bad plan or base
+ * URL is a usage error. Shared by every command's client (createContext) and `videogen mcp`'s.
+ */
+export function clientOptionsOf(invocation: Invocation, env: NodeJS.ProcessEnv = process.env): ClientOptions {
   const { options: opts, facts } = invocation;
-  const out = createOutput(Boolean(opts.json));
-  const progress = createProgress(chooseMode(opts, env));
   const plan = parsePlan(opts.plan ?? env.VIDEO_API_PLAN);
   const baseUrl = opts.baseUrl ?? (env.VIDEO_API_BASE_URL || undefined);
   if (baseUrl !== undefined) {
@@ -75,26 +76,21 @@ export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = p
     }
   }
   Object.assign(facts, { plan, baseUrl: baseUrl ?? 'the service' });
-  const apiKey = env.VIDEO_API_KEY;
-  if (!apiKey) {
-    throw new CliError(
-      "VIDEO_API_KEY is not set: export VIDEO_API_KEY=<your API key> (create one in the service's key management menu).",
-      EXIT.AUTH,
-      'NO_API_KEY',
-    );
-  }
-  let client: Client;
+  const ms = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
+  return {
+    baseUrl,
+    plan,
+    timeoutMs: ms(opts.requestTimeout),
+    bodyTimeoutMs: ms(opts.bodyTimeout),
+    bodyDeadlineMs: ms(opts.bodyDeadline),
+    maxDownloadBytes: opts.maxSize,
+  };
+}
+
+/** The client for these options; the client's refusals of a base URL or pacing URL are usage errors. */
+export function buildClient(options: ClientOptions): Client {
   try {
-    const ms = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
-    client = createClient({
-      apiKey,
-      baseUrl,
-      plan,
-      timeoutMs: ms(opts.requestTimeout),
-      bodyTimeoutMs: ms(opts.bodyTimeout),
-      bodyDeadlineMs: ms(opts.bodyDeadline),
-      maxDownloadBytes: opts.maxSize,
-    });
+    return createClient(options);
   } catch (err) {
     // The client refuses plain HTTP except on loopback: that is a fix in the command line.
     if (err instanceof TypeError)
@@ -103,8 +99,30 @@ export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = p
       );
     throw err;
   }
+}
+
+export const NO_API_KEY =
+  "VIDEO_API_KEY is not set: export VIDEO_API_KEY=<your API key> (create one in the service's key management menu).";
+
+/** The client, output and progress for the invocation's options; throws the documented errors (no key, a bad URL). */
+export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = process.env): Context {
+  const { options: opts, facts } = invocation;
+  const out = createOutput(Boolean(opts.json));
+  const progress = createProgress(chooseMode(opts, env));
+  const options = clientOptionsOf(invocation, env);
+  const apiKey = env.VIDEO_API_KEY;
+  if (!apiKey) throw new CliError(NO_API_KEY, EXIT.AUTH, 'NO_API_KEY');
+  const client = buildClient({ ...options, apiKey });
   const bodyDeadlineMs = opts.bodyDeadline === undefined ? undefined : Math.round(opts.bodyDeadline * 1000);
-  return { client, out, progress, plan, baseUrl, facts, ...(bodyDeadlineMs !== undefined && { bodyDeadlineMs }) };
+  return {
+    client,
+    out,
+    progress,
+    plan: options.plan,
+    baseUrl: options.baseUrl,
+    facts,
+    ...(bodyDeadlineMs !== undefined && { bodyDeadlineMs }),
+  };
 }
 
 const SIZE_UNITS: Record<string, number> = {

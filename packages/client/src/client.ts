@@ -4,6 +4,7 @@
 import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import {
   BODY_LIMITS,
+  isLoopbackHostname,
   keyFingerprint,
   PRODUCTION_BASE_URL,
   type PacerStore,
@@ -129,7 +130,6 @@ function fingerprint(key: string) {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
 }
 
-const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
 /** How long an announce to a relay may take (each of its two attempts): a relay answers at once or is away. */
 const ANNOUNCE_TIMEOUT_MS = 5_000;
 
@@ -139,7 +139,7 @@ export function createClient(options: ClientOptions = {}) {
   if (!key) throw new AuthenticationError('No API key: pass apiKey or set VIDEO_API_KEY');
   const baseUrl = (options.baseUrl ?? env.VIDEO_API_BASE_URL ?? PRODUCTION_BASE_URL).replace(/\/+$/, '');
   const { protocol, hostname } = new URL(baseUrl);
-  if (protocol !== 'https:' && !(protocol === 'http:' && LOOPBACK.test(hostname)))
+  if (protocol !== 'https:' && !(protocol === 'http:' && isLoopbackHostname(hostname)))
     throw new TypeError(`Refusing base URL ${protocol}//${hostname}: use https (http only on loopback)`);
   const clock = options.clock ?? realClock;
   const plan = options.plan ?? 'personal';

@@ -10,9 +10,9 @@ import {
   classifyError,
   operationById,
   parseRateLimitHeaders,
-  RATE_LIMITS,
   readBody,
   RETRY_POLICY,
+  timeScaleOf as timeScaleOfPolicy,
 } from '@videogen/openapi/rules';
 
 /** An answer as the preflight reads it (a fetch Response or a node:http answer, read whole). */
@@ -208,27 +208,10 @@ function shown(r: Reading): string {
   return `${r.answer.status} ${type}${what}`;
 }
 
-/**
- * The time scale a RateLimit-Policy states for class B: the interface's quota over a shorter window
- * (`5;w=0.1`: 100×), or its even spacing (`1;w=0.02`: 100×). A policy of another shape states other
- * limits, not a faster clock: no time scale is read from it (the pacer still follows it).
- */
+/** The time scale a RateLimit-Policy header states (the rules' timeScaleOf: a sandbox's --time-scale). */
 export function timeScaleOf(policyHeader: string | null): number | undefined {
   if (!policyHeader) return undefined;
-  const policy = parseRateLimitHeaders({ 'ratelimit-policy': policyHeader }).policies[0];
-  if (!policy || policy.windowMs <= 0) return undefined;
-  const { requests, windowMs } = RATE_LIMITS.B;
-  const perRequest = windowMs / requests;
-  const scale =
-    policy.limit === requests
-      ? windowMs / policy.windowMs
-      : policy.limit === 1
-        ? perRequest / policy.windowMs
-        : undefined;
-  // Rounded (the window is sent with a few decimals); 1 or slower is no time scale.
-  if (scale === undefined || !Number.isFinite(scale)) return undefined;
-  const rounded = Number(scale.toPrecision(6));
-  return rounded > 1 ? rounded : undefined;
+  return timeScaleOfPolicy(parseRateLimitHeaders({ 'ratelimit-policy': policyHeader }).policies[0]);
 }
 
 /** How to set the URL, as the user sets it: `--target URL` or `VIDEO_API_BASE_URL=URL`. */

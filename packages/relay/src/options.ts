@@ -2,6 +2,7 @@
 // with their defaults and the checks that refuse a relay that could not work, each with the fix.
 import { type ClientOptions, WEBHOOK_SECRET_VARIABLE, webhookSecrets } from '@videogen/client';
 import { Webhook } from 'standardwebhooks';
+import { isLoopbackHostname } from '@videogen/openapi/rules';
 import { DEFAULTS } from './defaults.js';
 
 export { DEFAULTS };
@@ -96,8 +97,6 @@ export interface Resolved {
   plainHttp: boolean;
 }
 
-const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/;
-
 /** The options checked and completed; a TypeError naming the fix for anything that cannot work. */
 export function resolveOptions(o: RelayOptions, env: Record<string, string | undefined> = process.env): Resolved {
   if (!o.forwardTo) throw new TypeError('No receiver: pass forwardTo (--forward-to URL), where every event is POSTed');
@@ -156,7 +155,7 @@ export function resolveOptions(o: RelayOptions, env: Record<string, string | und
     backfillMs: positive('backfillMs', o.backfillMs, DEFAULTS.backfillMs, 0),
     maxWatchMs: positive('maxWatchMs', o.maxWatchMs, DEFAULTS.maxWatchMs),
     ...(o.watchExpiryMs !== undefined && { watchExpiryMs: positive('watchExpiryMs', o.watchExpiryMs, 0) }),
-    plainHttp: target.protocol === 'http:' && !LOOPBACK.test(target.hostname),
+    plainHttp: target.protocol === 'http:' && !isLoopbackHostname(target.hostname),
   };
 }
 

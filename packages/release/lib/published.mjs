@@ -1,5 +1,5 @@
 // The packages users install from the registry, in publishing order: each after every package it
-// depends on (openapi → pacer-redis → client → relay → sandbox → contract-tests, cli). One list, read by the version policy,
+// depends on (openapi → pacer-redis → client → relay → sandbox → contract-tests, mcp → cli). One list, read by the version policy,
 // the release dry run, the consumer tests and the size benchmark.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +15,7 @@ export const PUBLISHED = [
   { name: '@videogen/relay', dir: 'packages/relay' },
   { name: '@videogen/sandbox', dir: 'packages/sandbox' },
   { name: '@videogen/contract-tests', dir: 'packages/contract-tests' },
+  { name: '@videogen/mcp', dir: 'packages/mcp' },
   { name: '@videogen/cli', dir: 'packages/cli' },
 ];
 

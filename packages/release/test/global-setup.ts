@@ -35,6 +35,8 @@ export default function setup(project: TestProject) {
   const projects: Record<string, string> = {};
   for (const { name } of PUBLISHED)
     projects[name] = freshProject(join(work, name.split('/')[1]!), { tarballs, install: [name] });
+  // An agent's machine: the CLI with the MCP server beside it (its optional peer), as README and guide say.
+  projects.agent = freshProject(join(work, 'agent'), { tarballs, install: ['@videogen/cli', '@videogen/mcp'] });
   projects.app = freshProject(join(work, 'app'), {
     tarballs,
     install: ['@videogen/client', '@videogen/sandbox'],

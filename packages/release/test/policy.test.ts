@@ -32,6 +32,7 @@ describe('the version policy on this checkout', () => {
       '@videogen/client',
       '@videogen/sandbox',
       '@videogen/contract-tests',
+      '@videogen/mcp',
       '@videogen/cli',
     ]);
   });
