@@ -3,6 +3,7 @@
 // multipart form of a generation with its valid combinations as choices and real files), sends it with
 // Send, and shows the answer (status, headers, body, in words) and the request as curl.
 import {
+  BODY_LIMITS,
   conversionProblem,
   formProblem,
   INPUT_MODES,
@@ -35,20 +36,30 @@ const OTHER: Mode = {
   optional: [],
 };
 
+/** What the page learned of one account (Target.identity): ids belong to their account. */
 interface Known {
   /** Videos seen on this page (created, listed), newest first, with a note. */
   videos: Map<string, string>;
-  settings: Map<string, { title: string; request_fields: string[] }>;
+  settings: Map<string, Setting>;
+}
+
+interface Setting {
+  title: string;
+  request_fields: string[];
 }
 
 interface OpState {
   params: Record<string, string>;
   json: string;
   mode: number;
-  setting: string;
+  /** The video_setting_id of the form, per account (Target.identity): another account's is never sent. */
+  setting: Map<string, string>;
   text: string;
   files: Record<string, File[]>;
 }
+
+/** At most this many characters of a body are shown; the whole body read can be saved as a file. */
+const SHOWN_CHARACTERS = 200_000;
 
 export interface Console {
   open(operationId: string, params?: Record<string, string>): void;
@@ -69,24 +80,35 @@ interface ListedItem {
   prompt?: unknown;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export function createConsole(spec: OpenApiDocument, operations: Operation[], state: TargetState): Console {
   const descriptions = errorCodeDescriptions(spec);
   const conversion = spec.components.schemas.ConversionRequest?.properties;
   const languages = enumOf(spec, conversion?.language) ?? [];
   const ratios = enumOf(spec, conversion?.aspect_ratio) ?? [];
-  const known: Known = { videos: new Map(), settings: new Map() };
+  const knowledge = new Map<string, Known>();
   const states = new Map<string, OpState>();
   let current: Operation | undefined;
   let controller: AbortController | undefined;
+  /** The account the form was built for: another one rebuilds it (its ids, its plan). */
+  let builtFor = '';
+  /** Where the focus was when the console opened: it goes back there when the console closes. */
+  let opener: HTMLElement | undefined;
+  /** The address of the last body offered for saving (released when another answer comes). */
+  let saved: string | undefined;
 
-  const title = h('h2', { id: 'vg-console-title' }, 'Try it');
+  // The heading takes the focus when the console opens (tabindex -1: reachable by script, not by Tab),
+  // so that a screen reader announces the operation and Tab goes on into the panel.
+  const title = h('h2', { id: 'vg-console-title', tabindex: -1 }, 'Try it');
   const route = h('p', { class: 'vg-route' });
   const form = h('div', { class: 'vg-form' });
-  const hint = h('p', { class: 'vg-hint', role: 'note', hidden: true });
+  const hint = h('div', { class: 'vg-hint', role: 'note', 'aria-label': 'Before sending', hidden: true });
   const sendButton = h('button', { type: 'button', class: 'vg-button vg-send', onclick: () => void sendNow() }, 'Send');
   const sendNote = h('span', { class: 'vg-note' });
   const answer = h('section', { class: 'vg-answer', 'aria-label': 'Response', 'aria-live': 'polite' });
-  const curl = h('pre', { class: 'vg-code', 'aria-label': 'Request as curl' });
+  const curl = h('pre', { class: 'vg-code', 'aria-label': 'Request as curl', tabindex: 0 });
   const copied = h('span', { class: 'vg-note', role: 'status' });
   const copy = h(
     'button',
@@ -111,16 +133,23 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
     '×',
   );
 
+  // A non-modal dialog beside the reference: the page stays usable, Escape closes it. Its head is a div,
+  // not a header: inside a dialog a header would be a second banner landmark of the page.
   const element = h(
-    'aside',
-    { id: 'vg-console', class: 'vg-console', role: 'dialog', 'aria-labelledby': 'vg-console-title', hidden: true },
-    h('header', { class: 'vg-console-head' }, h('div', {}, title, route), closeButton),
+    'div',
+    {
+      id: 'vg-console',
+      class: 'vg-console',
+      role: 'dialog',
+      'aria-modal': 'false',
+      'aria-labelledby': 'vg-console-title',
+      hidden: true,
+    },
+    h('div', { class: 'vg-console-head' }, h('div', {}, title, route), closeButton),
     h(
       'div',
       { class: 'vg-console-body' },
-      targetView(state, (account) => {
-        for (const [id, note] of known.videos) if (note.startsWith(`${account}:`)) known.videos.delete(id);
-      }),
+      targetView(state, () => known().videos.clear()),
       form,
       hint,
       h('div', { class: 'vg-row vg-actions' }, sendButton, sendNote),
@@ -131,15 +160,40 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
   element.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') api.close();
   });
-  state.onChange(() => current && render());
+  // Another account rebuilds the form (its settings, its videos, its plan's formats); any other change
+  // (a base URL or key being typed) only updates the hints, Send and the curl: nothing under the
+  // reader's focus is replaced.
+  state.onChange(() => {
+    if (!current) return;
+    if (state.target.identity !== builtFor) render();
+    else refresh();
+  });
 
   const account = (): SandboxAccount | undefined => state.target.account;
   const plan = (): Plan | undefined => account()?.plan;
 
+  /** What the page learned of the current account. */
+  function known(): Known {
+    const id = state.target.identity;
+    let k = knowledge.get(id);
+    if (!k) {
+      k = { videos: new Map(), settings: new Map() };
+      knowledge.set(id, k);
+    }
+    return k;
+  }
+
   function stateOf(op: Operation): OpState {
     let s = states.get(op.operationId);
     if (!s) {
-      s = { params: {}, json: '', mode: 0, setting: '', text: 'Explain photosynthesis to a ten-year-old.', files: {} };
+      s = {
+        params: {},
+        json: '',
+        mode: 0,
+        setting: new Map(),
+        text: 'Explain photosynthesis to a ten-year-old.',
+        files: {},
+      };
       for (const p of op.parameters)
         if (p.in === 'query' && p.example !== undefined) s.params[p.name] = String(p.example);
       const first = op.bodyExamples[0];
@@ -149,7 +203,10 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
     return s;
   }
 
-  /** Videos to offer for a video_id: the sandbox account's seeded ones, then those seen on this page. */
+  const settingOf = (s: OpState) => s.setting.get(state.target.identity) ?? '';
+  const chooseSetting = (s: OpState, id: string) => s.setting.set(state.target.identity, id);
+
+  /** Videos to offer for a video_id: those seen on this page for this account, then its seeded ones. */
   function videoChoices(): [string, string][] {
     const seeded = (account()?.videos ?? []).map((v): [string, string] => [
       v.video_id,
@@ -157,21 +214,19 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
         v.real_avatar ? ', real avatar' : ''
       }${Array.isArray(v.voices) ? `, voices ${v.voices.join(' ')}` : ''}${v.unknown_error ? ', conversion → 500' : ''} — ${v.prompt}`,
     ]);
-    return [...known.videos, ...seeded];
+    return [...known().videos, ...seeded];
   }
 
-  function settingChoices(): [string, { title: string; request_fields: string[] }][] {
-    const seeded = (account()?.settings ?? []).map((s): [string, { title: string; request_fields: string[] }] => [
-      s.video_setting_id,
-      s,
-    ]);
-    const all = new Map([...seeded, ...known.settings]);
-    return [...all];
+  /** The settings of this account: the sandbox's seeded ones, and those listed on this page with its key. */
+  function settingChoices(): [string, Setting][] {
+    const seeded = (account()?.settings ?? []).map((s): [string, Setting] => [s.video_setting_id, s]);
+    return [...new Map([...seeded, ...known().settings])];
   }
 
   function render() {
     const op = current;
     if (!op) return;
+    builtFor = state.target.identity;
     const s = stateOf(op);
     title.textContent = `Try it: ${op.summary}`;
     fill(
@@ -181,7 +236,7 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
       h('code', {}, op.path),
     );
     const parts: HTMLElement[] = [];
-    const paramInputs = op.parameters.map((p) => paramField(op, p.name, p.in, p.required, p.description, s));
+    const paramInputs = op.parameters.map((p) => paramField(p.name, p.in, p.required, p.description, s));
     if (paramInputs.length) parts.push(h('fieldset', {}, h('legend', {}, 'Parameters'), paramInputs));
     if (op.body === 'application/json') parts.push(conversionBody(s));
     if (op.body === 'multipart/form-data') parts.push(generationBody(s));
@@ -189,7 +244,7 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
     refresh();
   }
 
-  function paramField(op: Operation, name: string, where: string, required: boolean, description: string, s: OpState) {
+  function paramField(name: string, where: string, required: boolean, description: string, s: OpState) {
     const id = uid('vg-param');
     const listId = uid('vg-list');
     const isVideo = name === 'video_id';
@@ -220,7 +275,6 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
           videoChoices().map(([value, note]) => h('option', { value }, note)),
         ),
       h('small', {}, description),
-      op && undefined,
     );
   }
 
@@ -290,9 +344,9 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
     const modes = [...MODES, OTHER];
     const mode = modes[s.mode] ?? modes[0];
     const fields = [...mode.fields, ...mode.optional];
-    // The setting that fits the chosen combination, when the reader has not typed one.
+    // The setting of this account that fits the chosen combination, when the reader has not typed one.
     const fitting = settingChoices().find(([, v]) => !formProblem(mode.fields, v.request_fields));
-    if (!s.setting && fitting) s.setting = fitting[0];
+    if (!settingOf(s) && fitting) chooseSetting(s, fitting[0]);
     const choiceName = uid('vg-mode');
     const settingId = uid('vg-setting');
     const settingList = uid('vg-list');
@@ -313,14 +367,24 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
             onchange: () => {
               s.mode = i;
               const fit = settingChoices().find(([, v]) => !formProblem(m.fields, v.request_fields));
-              if (fit && i < MODES.length) s.setting = fit[0];
+              if (fit && i < MODES.length) chooseSetting(s, fit[0]);
               render();
+              // The radios were rebuilt: the focus goes back to the one chosen (arrow keys go on from it).
+              form.querySelector<HTMLInputElement>('.vg-modes input:checked')?.focus();
             },
           }),
           h('label', { for: id }, m.label, m.optional.length ? `, optionally + ${m.optional.join(', ')}` : ''),
         );
       }),
     );
+    const listButton =
+      state.target.mode === 'hosted' && settingChoices().length === 0
+        ? h(
+            'button',
+            { type: 'button', class: 'vg-button vg-secondary', onclick: () => void listSettings() },
+            "List this account's settings",
+          )
+        : undefined;
     const setting = h(
       'div',
       { class: 'vg-field' },
@@ -329,10 +393,10 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
         id: settingId,
         name: 'video_setting_id',
         list: settingList,
-        value: s.setting,
+        value: settingOf(s),
         spellcheck: 'false',
         oninput: (e: Event) => {
-          s.setting = (e.target as HTMLInputElement).value;
+          chooseSetting(s, (e.target as HTMLInputElement).value);
           refresh();
         },
       }),
@@ -340,6 +404,16 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
         'datalist',
         { id: settingList },
         settingChoices().map(([value, v]) => h('option', { value }, `${v.title} — ${v.request_fields.join(', ')}`)),
+      ),
+      h(
+        'small',
+        {},
+        'Setting ids belong to one account: ',
+        state.target.mode === 'sandbox'
+          ? `those offered are ${account()?.name ?? 'this account'}'s.`
+          : 'those offered were listed with the key above.',
+        listButton ? ' ' : '',
+        listButton,
       ),
     );
     const inputs = fields.map((field) => {
@@ -365,6 +439,9 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
         );
       }
       const multiple = field === 'image_files';
+      // The files chosen, said beside the picker: a picker rebuilt for another account shows none of them.
+      const chosenNames = () => (s.files[field] ?? []).map((f) => f.name).join(', ');
+      const chosen = h('small', {}, chosenNames() && `Chosen: ${chosenNames()}`);
       return h(
         'div',
         { class: 'vg-field' },
@@ -383,12 +460,34 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
           accept: acceptOf(field, plan()),
           onchange: (e: Event) => {
             s.files[field] = [...((e.target as HTMLInputElement).files ?? [])];
+            chosen.textContent = chosenNames() && `Chosen: ${chosenNames()}`;
             refresh();
           },
         }),
+        chosen,
       );
     });
     return h('fieldset', {}, h('legend', {}, 'Multipart form'), choices, setting, inputs);
+  }
+
+  /** Hosted: the account's settings are unknown until listed with its key; one request lists them. */
+  async function listSettings() {
+    const op = operations.find((o) => o.operationId === 'listVideoSettings');
+    if (!op) return;
+    const stateBefore = state.target.identity;
+    const request = buildRequest(op, { params: {} }, state.target);
+    controller?.abort();
+    controller = new AbortController();
+    try {
+      const res = await send(request, controller.signal);
+      if (state.target.identity !== stateBefore) return;
+      learn(op, res);
+      if (res.status >= 300 || settingChoices().length === 0) showAnswer(op, res);
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') return;
+      noAnswer(error);
+    }
+    render();
   }
 
   /** The request as the form stands. */
@@ -398,7 +497,7 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
     if (op.body === 'multipart/form-data') {
       const modes = [...MODES, OTHER];
       const mode = modes[s.mode] ?? modes[0];
-      const form: FormPart[] = [{ name: 'video_setting_id', value: s.setting }];
+      const form: FormPart[] = [{ name: 'video_setting_id', value: settingOf(s) }];
       for (const field of [...mode.fields, ...mode.optional]) {
         if (FILE_FIELDS.includes(field))
           for (const file of s.files[field] ?? []) form.push({ name: field, value: file });
@@ -419,7 +518,13 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
       if (p.required && !(req.params[p.name] ?? '').trim()) out.push(`${p.name} is required.`);
     if (req.form) {
       const given = req.form.filter((f) => f.name !== 'video_setting_id').map((f) => f.name);
-      const setting = settingChoices().find(([id]) => id === stateOf(op).setting)?.[1];
+      const chosen = settingOf(stateOf(op));
+      const choices = settingChoices();
+      const setting = choices.find(([id]) => id === chosen)?.[1];
+      if (chosen && !setting && choices.length)
+        out.push(
+          `video_setting_id ${chosen} is not one of this account's settings: setting ids belong to one account, and the service refuses another's.`,
+        );
       const problem = formProblem(given, setting?.request_fields);
       if (problem) out.push(`The service will refuse this form: ${problem.message}`);
       for (const part of req.form)
@@ -479,52 +584,102 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
     controller?.abort();
     controller = new AbortController();
     const request = buildRequest(op, input(op), state.target);
+    // Disabled while sending (one request at a time); a focused button that is disabled drops the focus
+    // to the page, so it is given back when the answer comes.
+    const hadFocus = document.activeElement === sendButton;
     sendButton.disabled = true;
     fill(answer, h('p', { class: 'vg-note' }, 'Sending…'));
+    let res: Answer;
     try {
-      const res = await send(request, controller.signal);
-      learn(op, res);
-      showAnswer(op, res);
+      res = await send(request, controller.signal);
     } catch (error) {
-      if ((error as Error).name === 'AbortError') return;
-      fill(
-        answer,
-        h(
-          'p',
-          { class: 'vg-error' },
-          `No answer: ${(error as Error).message}. The server may be down or unreachable, or (for another origin) not allow cross-origin requests (CORS).`,
-        ),
-      );
+      if ((error as Error).name !== 'AbortError') noAnswer(error);
+      return;
     } finally {
       sendButton.disabled = false;
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (hadFocus && lost && !element.hidden) sendButton.focus({ preventScroll: true });
+    }
+    learn(op, res);
+    showAnswer(op, res);
+  }
+
+  /** No answer at all came: the request failed before any status (network, CORS). */
+  function noAnswer(error: unknown) {
+    fill(
+      answer,
+      h(
+        'p',
+        { class: 'vg-error' },
+        `No answer: ${(error as Error).message}. The server may be down or unreachable, or (for another origin) not allow cross-origin requests (CORS).`,
+      ),
+    );
+  }
+
+  /** Ids seen in answers become choices of the video_id and video_setting_id fields, for this account. */
+  function learn(op: Operation, res: Answer) {
+    const body = res.json as Learned | undefined;
+    if (!isObject(body) || res.status >= 300) return;
+    const k = known();
+    if (op.method === 'POST' && typeof body.video_id === 'string') {
+      k.videos = new Map([[body.video_id, `created here by ${op.operationId}`], ...k.videos]);
+    }
+    if (!Array.isArray(body.results)) return;
+    for (const item of body.results as unknown[]) {
+      // Only what can be read is learned: an item that is not an object (null, a string) is skipped.
+      if (!isObject(item)) continue;
+      const listed = item as ListedItem;
+      if (typeof listed.video_setting_id === 'string')
+        k.settings.set(listed.video_setting_id, {
+          title: typeof listed.title === 'string' ? listed.title : listed.video_setting_id,
+          request_fields: Array.isArray(listed.request_fields)
+            ? listed.request_fields.filter((f): f is string => typeof f === 'string')
+            : [],
+        });
+      else if (typeof listed.video_id === 'string' && !k.videos.has(listed.video_id))
+        k.videos.set(listed.video_id, `listed — ${typeof listed.prompt === 'string' ? listed.prompt : ''}`);
     }
   }
 
-  /** Ids seen in answers become choices of the video_id and video_setting_id fields. */
-  function learn(op: Operation, res: Answer) {
-    const body = res.json as Learned | undefined;
-    if (!body || res.status >= 300) return;
-    const who = account()?.name ?? 'you';
-    if (op.method === 'POST' && typeof body.video_id === 'string') {
-      known.videos = new Map([[body.video_id, `${who}: created here by ${op.operationId}`], ...known.videos]);
+  /** What the console could not read in an answer: every fact said, the body shown as it came. */
+  function bodyNotes(res: Answer): string[] {
+    const notes: string[] = [];
+    if (res.redirectedTo) {
+      const crossOrigin = new URL(res.redirectedTo).origin !== new URL(res.url).origin;
+      notes.push(
+        `The browser followed a redirect: this is the answer of ${res.redirectedTo}${
+          crossOrigin
+            ? ', another origin, to which a browser does not send the Authorization header (so the key did not reach it)'
+            : ''
+        }.`,
+      );
     }
-    if (Array.isArray(body.results)) {
-      for (const item of body.results as ListedItem[]) {
-        if (typeof item.video_setting_id === 'string')
-          known.settings.set(item.video_setting_id, {
-            title: String(item.title),
-            request_fields: Array.isArray(item.request_fields) ? item.request_fields : [],
-          });
-        else if (typeof item.video_id === 'string' && !known.videos.has(item.video_id))
-          known.videos.set(item.video_id, `${who}: listed — ${item.prompt ?? ''}`);
-      }
+    if (res.bodyError)
+      notes.push(
+        `The body was not read whole: ${res.bodyError}. The console reads an answer as the client does, at most ${mib(
+          BODY_LIMITS.maxBytes,
+        )} within ${BODY_LIMITS.totalMs / 1000} s, and gives up on a body that brings less than ${
+          BODY_LIMITS.progressBytes
+        } bytes in ${BODY_LIMITS.idleMs / 1000} s (the toolkit's transport limits); the status and headers above are the server's.`,
+      );
+    else if (res.notJson) notes.push(res.notJson);
+    const results = isObject(res.json) ? res.json.results : undefined;
+    if (Array.isArray(results)) {
+      const unread = results.flatMap((item, i) => (isObject(item) ? [] : [`results[${i}] is ${kindOf(item)}`]));
+      if (unread.length)
+        notes.push(
+          `${unread.slice(0, 3).join(', ')}${unread.length > 3 ? `, and ${unread.length - 3} more` : ''}: not an object, so the console took no id from ${
+            unread.length > 1 ? 'them' : 'it'
+          }.`,
+        );
     }
+    return notes;
   }
 
   function showAnswer(op: Operation, res: Answer) {
     const why = explainAnswer(res.status, res.json, res.headers, descriptions);
     const interesting = (name: string) => /^(ratelimit|retry-after)/i.test(name);
-    const created = (res.json as Learned | undefined)?.video_id;
+    const created = isObject(res.json) ? res.json.video_id : undefined;
     const next =
       op.method === 'POST' && res.status < 300 && typeof created === 'string'
         ? h(
@@ -537,6 +692,19 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
             'Poll this video',
           )
         : undefined;
+    const { shown, whole, note } = bodyText(res);
+    const notes = [...bodyNotes(res), ...(note ? [note] : [])];
+    if (saved) URL.revokeObjectURL(saved);
+    saved = undefined;
+    let saveLink: HTMLAnchorElement | undefined;
+    if (shown.length < whole.length || res.bodyError) {
+      saved = URL.createObjectURL(new Blob([res.bytes]));
+      saveLink = h(
+        'a',
+        { href: saved, download: `answer-${res.status}.${res.json !== undefined ? 'json' : 'txt'}` },
+        `Save the body read (${res.bytes.byteLength} bytes)`,
+      );
+    }
     fill(
       answer,
       h('h3', {}, 'Response'),
@@ -548,8 +716,18 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
           { class: `vg-status vg-status-${String(res.status)[0]}xx`, 'data-status': res.status },
           `${res.status} ${res.statusText}`,
         ),
-        ` · ${res.ms} ms`,
+        ` · ${res.ms} ms · ${res.bytes.byteLength} bytes`,
       ),
+      notes.length > 0 &&
+        h(
+          'div',
+          { class: 'vg-hint vg-answer-notes', role: 'note', 'aria-label': 'About this answer' },
+          h(
+            'ul',
+            {},
+            notes.map((n) => h('li', {}, n)),
+          ),
+        ),
       h(
         'div',
         { class: 'vg-explain' },
@@ -581,7 +759,15 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
         ),
       ),
       h('h4', {}, 'Body'),
-      h('pre', { class: 'vg-code vg-body' }, res.json !== undefined ? JSON.stringify(res.json, null, 2) : res.text),
+      shown.length < whole.length &&
+        h(
+          'p',
+          { class: 'vg-note' },
+          `Shown: the first ${SHOWN_CHARACTERS.toLocaleString('en')} characters of ${whole.length.toLocaleString('en')}. `,
+          saveLink,
+        ),
+      shown.length >= whole.length && saveLink && h('p', { class: 'vg-note' }, saveLink),
+      h('pre', { class: 'vg-code vg-body', tabindex: 0, 'aria-label': 'Body' }, shown),
     );
   }
 
@@ -594,15 +780,38 @@ export function createConsole(spec: OpenApiDocument, operations: Operation[], st
       current = op;
       if (params) Object.assign(stateOf(op).params, params);
       render();
+      const focused = document.activeElement;
+      if (focused instanceof HTMLElement && !element.contains(focused)) opener = focused;
       element.hidden = false;
       document.documentElement.classList.add('vg-console-open');
-      sendButton.focus({ preventScroll: true });
+      title.focus({ preventScroll: true });
     },
     close() {
       element.hidden = true;
       document.documentElement.classList.remove('vg-console-open');
       controller?.abort();
+      if (opener?.isConnected) opener.focus({ preventScroll: true });
+      opener = undefined;
     },
   };
   return api;
 }
+
+/** The body as shown: indented JSON when it is JSON and can be indented, else the text as it came. */
+function bodyText(res: Answer): { shown: string; whole: string; note?: string } {
+  let whole = res.text;
+  let note: string | undefined;
+  if (res.json !== undefined && !res.bodyError) {
+    try {
+      whole = JSON.stringify(res.json, null, 2);
+    } catch {
+      note = 'The body is JSON nested too deeply to indent: shown as it came.';
+    }
+  }
+  return { shown: whole.length > SHOWN_CHARACTERS ? whole.slice(0, SHOWN_CHARACTERS) : whole, whole, note };
+}
+
+/** What a JSON value is, in a word (never the value itself: it may be nested deeper than the stack). */
+const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`);
+
+const mib = (bytes: number) => `${bytes / 1_048_576} MiB`;

@@ -86,9 +86,12 @@ const settingSelect = h('select', { id: uid('vg-setting'), 'aria-label': 'Video 
 const settingNote = h('p', { class: 'vg-note', role: 'status' });
 const loadSettings = async () => {
   settingNote.textContent = 'Loading your video settings…';
+  const forWhom = state.target.identity;
   try {
     const list: Setting[] = [];
     for await (const s of client().settings.list()) list.push(s as Setting);
+    // Another account was chosen meanwhile: these are not its settings.
+    if (state.target.identity !== forWhom) return;
     settings = list;
     fill(
       settingSelect,
@@ -235,7 +238,7 @@ generateButton.addEventListener('click', async () => {
     const answer = await send(buildRequest(generateVideo, { params: {}, form }, state.target));
     const body = answer.json as { video_id?: string; error_code?: string; error?: string } | undefined;
     if (answer.status >= 300 || !body?.video_id) {
-      throw Object.assign(new Error(body?.error ?? `HTTP ${answer.status}`), {
+      throw Object.assign(new Error(answer.bodyError ?? body?.error ?? answer.notJson ?? `HTTP ${answer.status}`), {
         status: answer.status,
         error_code: body?.error_code,
         error: body?.error,
@@ -243,9 +246,12 @@ generateButton.addEventListener('click', async () => {
       });
     }
     const video_id = body.video_id;
+    const forWhom = state.target.identity;
     videoId = video_id;
     log.append(h('li', {}, `generation accepted: video ${video_id}`));
     const video = await follow(video_id, log);
+    // Another account was chosen meanwhile: this video is not its to show or convert.
+    if (state.target.identity !== forWhom) return;
     fill(videoArea, player(video.download_url, 'The generated video'));
     await loadConversionOptions(video_id);
   } catch (error) {
@@ -362,8 +368,24 @@ main.append(
 for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-vg-site]')) {
   link.href = new URL(link.dataset.vgSite ?? '', location.href).pathname;
 }
+// Settings and videos belong to one account: another account (or key) starts the flow afresh, with
+// its own settings, rather than offering the first account's ids to it.
+let shownFor = state.target.identity;
 state.onChange(() => {
   renderPace();
+  if (state.target.identity !== shownFor) {
+    shownFor = state.target.identity;
+    settings = [];
+    fill(settingSelect);
+    videoId = undefined;
+    fill(log);
+    fill(videoArea);
+    fill(conversionLog);
+    fill(conversionArea);
+    conversionStep.setAttribute('aria-disabled', 'true');
+    settingNote.textContent = 'Load the settings of this account.';
+    if (state.target.mode === 'sandbox') void loadSettings();
+  }
   renderInput();
 });
 renderPace();

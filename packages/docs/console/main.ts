@@ -16,9 +16,31 @@ declare global {
 
 const isLoopback = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(url);
 
-/** Served by a sandbox: its own origin first in the servers panel, in place of the document's loopback entry. */
+/**
+ * Where these docs are, in one paragraph put first in the landing text: the origin they are served from
+ * (a sandbox's, whose base URL Try it uses, or a static host's), not the default address of the text.
+ */
+export function servedFrom(definition: OpenApiDocument, sandbox: boolean, loc: Location = location): string {
+  const local = (definition.servers ?? []).find((s) => isLoopback(s.url));
+  const npmStart = local ? ` (\`npm start\` runs one that serves them at \`${new URL(local.url).origin}/docs/\`)` : '';
+  if (sandbox)
+    return `**Served by the sandbox at \`${loc.origin}\`:** its base URL is \`${sandboxBaseUrl(loc)}\`, and **Try it** sends there with a key you pick from its accounts.`;
+  if (!/^https?:$/.test(loc.protocol))
+    return `**Opened from a file:** no sandbox serves these docs${npmStart}, so **Try it** sends to the base URL and key you type.`;
+  return `**Served from \`${loc.origin}\`**, not by a sandbox${npmStart}: **Try it** sends to the base URL and key you type.`;
+}
+
+/**
+ * Before Redoc renders: the landing text says where the docs are served from, and, served by a sandbox,
+ * the servers panel names its origin first, in place of the document's loopback entry.
+ */
 window.vgPatchDefinition = (definition) => {
-  if (!readSandbox()) return definition;
+  const sandbox = readSandbox() !== undefined;
+  definition.info = {
+    ...definition.info,
+    description: `${servedFrom(definition, sandbox)}\n\n${definition.info.description ?? ''}`,
+  };
+  if (!sandbox) return definition;
   const servers = (definition.servers ?? []).filter((s) => !isLoopback(s.url));
   definition.servers = [
     { url: sandboxBaseUrl(), description: 'This sandbox: the server these docs are served from.' },
@@ -67,6 +89,18 @@ function start() {
   // lazily, so new headings are watched for).
   const byAnchor = new Map(operations.map((o) => [o.operationId.toLowerCase(), o]));
   const decorate = () => {
+    // Redoc's menu is a landmark (navigation) for readers who move by landmarks, and a table too wide
+    // for its column scrolls in a box that the keyboard can reach (tabindex), named by its columns.
+    for (const menu of document.querySelectorAll<HTMLElement>('#redoc .menu-content:not([role])')) {
+      menu.setAttribute('role', 'navigation');
+      menu.setAttribute('aria-label', 'Reference and guides');
+    }
+    for (const wrapper of document.querySelectorAll<HTMLElement>('#redoc .md-table-wrapper:not([tabindex])')) {
+      const columns = [...wrapper.querySelectorAll('th')].map((th) => th.textContent?.trim()).filter(Boolean);
+      wrapper.tabIndex = 0;
+      wrapper.setAttribute('role', 'group');
+      wrapper.setAttribute('aria-label', `Table: ${columns.join(', ')}`);
+    }
     for (const anchor of document.querySelectorAll<HTMLAnchorElement>('#redoc h2 a[href^="#/"]')) {
       const box = anchor.closest('h2')?.parentElement;
       const op = byAnchor.get((anchor.getAttribute('href') ?? '').split('/').pop() ?? '');

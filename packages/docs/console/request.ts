@@ -1,6 +1,9 @@
 // A console request: built from what the reader filled in, sent with fetch, and shown as curl. The curl
 // text comes from Scalar's snippet generator (@scalar/snippetz, the one its own API client uses), fed the
 // request as HAR, so quoting, --form parts and files are its well-tested work, not ours.
+// An answer's body is read as the client reads one: within the toolkit's transport limits (BODY_LIMITS of
+// the rules: a size cap, a stall window and a deadline), so that no answer can hold or fill the tab.
+import { BODY_LIMITS, declaredTooLarge, joinChunks, limitBody } from '@videogen/openapi/rules';
 import { shellCurl } from '@scalar/snippetz/plugins/shell/curl';
 import type { FormDataParam, HarRequest } from '@scalar/snippetz';
 import type { Operation } from './spec.ts';
@@ -30,11 +33,22 @@ export interface BuiltRequest {
 }
 
 export interface Answer {
+  /** The address the request was sent to. */
+  url: string;
   status: number;
   statusText: string;
   headers: [string, string][];
+  /** The body read (all of it, unless `bodyError`), as bytes and as text. */
+  bytes: Uint8Array<ArrayBuffer>;
   text: string;
+  /** The body as JSON, when it is JSON. */
   json?: unknown;
+  /** Why the body is not read as JSON (empty, not JSON, nested too deeply), when it is not. */
+  notJson?: string;
+  /** Why the body was not read whole (too large, stalled, too slow): the status and headers still came. */
+  bodyError?: string;
+  /** The address that gave this answer, when the browser followed a redirect to it. */
+  redirectedTo?: string;
   ms: number;
 }
 
@@ -83,7 +97,12 @@ export function buildRequest(op: Operation, input: RequestInput, target: Target)
   return { method: op.method, url, headers, body, har };
 }
 
-/** Sends the request; a network failure (or a cross-origin target without CORS) rejects with a TypeError. */
+/**
+ * Sends the request and reads its answer within BODY_LIMITS. A network failure (or a cross-origin target
+ * without CORS) rejects with a TypeError, an abort with the signal's reason; every answer that came is
+ * resolved, whatever its body: a body over the size cap, stalled or too slow is cut there and said in
+ * `bodyError`, a body that is not JSON is kept as text and said in `notJson`.
+ */
 export async function send(request: BuiltRequest, signal?: AbortSignal): Promise<Answer> {
   const started = performance.now();
   const res = await fetch(request.url, {
@@ -93,17 +112,75 @@ export async function send(request: BuiltRequest, signal?: AbortSignal): Promise
     signal,
     // The key is in a header, never a cookie: send none.
     credentials: 'omit',
+    // Followed (a manual redirect is opaque to a page: no status, no headers), and said (`redirectedTo`).
     redirect: 'follow',
   });
-  const text = await res.text();
+  const { bytes, bodyError } = await readWithin(res, signal);
   const ms = Math.round(performance.now() - started);
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
+  const text = new TextDecoder().decode(bytes);
+  const { json, notJson } = readJson(text);
+  return {
+    url: request.url,
+    status: res.status,
+    statusText: res.statusText,
+    headers: [...res.headers],
+    bytes,
+    text,
+    json,
+    notJson,
+    bodyError,
+    redirectedTo: res.redirected ? res.url : undefined,
+    ms,
+  };
+}
+
+/** The body within BODY_LIMITS: what arrived before a limit stopped it, and which limit. */
+async function readWithin(
+  res: Response,
+  signal?: AbortSignal,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; bodyError?: string }> {
+  const declared = declaredTooLarge(res.headers, BODY_LIMITS.maxBytes);
+  if (declared) {
+    res.body?.cancel(declared).catch(() => {});
+    return { bytes: new Uint8Array(0), bodyError: declared.message };
   }
-  return { status: res.status, statusText: res.statusText, headers: [...res.headers], text, json, ms };
+  if (!res.body) return { bytes: new Uint8Array(0) };
+  const limited = limitBody(res.body, {
+    idleMs: BODY_LIMITS.idleMs,
+    totalMs: BODY_LIMITS.totalMs,
+    maxBytes: BODY_LIMITS.maxBytes,
+    signal,
+  });
+  const reader = limited.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+    return { bytes: joinChunks(chunks, size) };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return { bytes: joinChunks(chunks, size), bodyError: (error as Error).message };
+  }
+}
+
+/** The body as JSON, or why not (the interface's answers, errors included, are JSON objects). */
+function readJson(text: string): { json?: unknown; notJson?: string } {
+  if (text.trim() === '') return { notJson: 'The body is empty.' };
+  try {
+    return { json: JSON.parse(text) };
+  } catch (error) {
+    return {
+      notJson:
+        error instanceof RangeError
+          ? 'The body is nested too deeply for this browser to read as JSON: shown as it came.'
+          : `The body is not JSON (${(error as Error).message}): shown as it came.`,
+    };
+  }
 }
 
 const KEY_PLACEHOLDER = 'VIDEOGEN_KEY_PLACEHOLDER';

@@ -6,30 +6,36 @@ import { planName, planTable, type Plan } from './plans.ts';
 import type { TargetState } from './target.ts';
 
 export function targetView(state: TargetState, onReset?: (account: string) => void): HTMLElement {
-  const root = h('section', { class: 'vg-target', 'aria-label': 'Where requests go' });
-  const render = () => {
-    const sandbox = state.sandbox;
-    const modeSwitch = sandbox
-      ? h(
-          'div',
-          { class: 'vg-mode', role: 'radiogroup', 'aria-label': 'Target' },
-          radio('vg-target-mode', 'sandbox', 'This sandbox', state.mode === 'sandbox', () =>
-            state.update({ mode: 'sandbox' }),
-          ),
-          radio('vg-target-mode', 'hosted', 'Another server', state.mode === 'hosted', () =>
-            state.update({ mode: 'hosted' }),
-          ),
-        )
-      : undefined;
-    fill(
-      root,
-      modeSwitch,
-      state.mode === 'sandbox' && sandbox ? sandboxPanel(state, sandbox, onReset) : hostedPanel(state),
-    );
+  const sandbox = state.sandbox;
+  // The mode switch stays, and each panel is built once per mode: typing in a field or choosing a key
+  // only updates the state, so no element under the reader's focus is ever replaced (a rebuilt field
+  // lost its focus, and with it the key being typed and the next Tab).
+  const modeSwitch = sandbox
+    ? h(
+        'div',
+        { class: 'vg-mode', role: 'radiogroup', 'aria-label': 'Send requests to' },
+        radio('vg-target-mode', 'sandbox', 'This sandbox', state.mode === 'sandbox', () =>
+          state.update({ mode: 'sandbox' }),
+        ),
+        radio('vg-target-mode', 'hosted', 'Another server', state.mode === 'hosted', () =>
+          state.update({ mode: 'hosted' }),
+        ),
+      )
+    : undefined;
+  const panels = new Map<string, HTMLElement>();
+  const panel = h('div');
+  const show = () => {
+    const mode = state.mode === 'sandbox' && sandbox ? 'sandbox' : 'hosted';
+    let shown = panels.get(mode);
+    if (!shown) {
+      shown = mode === 'sandbox' && sandbox ? sandboxPanel(state, sandbox, onReset) : hostedPanel(state);
+      panels.set(mode, shown);
+    }
+    if (panel.firstElementChild !== shown) fill(panel, shown);
   };
-  state.onChange(render);
-  render();
-  return root;
+  state.onChange(show);
+  show();
+  return h('section', { class: 'vg-target', 'aria-label': 'Where requests go' }, modeSwitch, panel);
 }
 
 function radio(name: string, value: string, label: string, checked: boolean, onChange: () => void) {
@@ -50,11 +56,22 @@ function sandboxPanel(
   const target = state.target;
   const id = uid('vg-key');
   const status = h('p', { class: 'vg-note', role: 'status' });
+  const plans = h(
+    'details',
+    { class: 'vg-plan-details' },
+    h('summary', {}, 'Plans and their differences'),
+    planTable(target.account?.plan as Plan),
+  );
   const select = h(
     'select',
     {
       id,
-      onchange: (e: Event) => state.update({ sandboxKey: (e.target as HTMLSelectElement).value }),
+      onchange: (e: Event) => {
+        state.update({ sandboxKey: (e.target as HTMLSelectElement).value });
+        status.textContent = '';
+        // The table in place: the select keeps the focus (arrow keys change the key one step at a time).
+        plans.lastElementChild?.replaceWith(planTable(state.target.account?.plan as Plan));
+      },
     },
     sandbox.accounts.flatMap((a) =>
       a.keys.map((key) =>
@@ -106,12 +123,7 @@ function sandboxPanel(
     ),
     h('div', { class: 'vg-row' }, h('label', { for: id }, 'Sandbox key'), select, reset),
     status,
-    h(
-      'details',
-      { class: 'vg-plan-details' },
-      h('summary', {}, 'Plans and their differences'),
-      planTable(target.account?.plan as Plan),
-    ),
+    plans,
   );
 }
 
@@ -133,7 +145,7 @@ function hostedPanel(state: TargetState) {
         placeholder: PRODUCTION_BASE_URL,
         spellcheck: 'false',
         autocomplete: 'url',
-        onchange: (e: Event) => state.update({ hostedBaseUrl: (e.target as HTMLInputElement).value }),
+        oninput: (e: Event) => state.update({ hostedBaseUrl: (e.target as HTMLInputElement).value }),
       }),
     ),
     h(
@@ -146,7 +158,7 @@ function hostedPanel(state: TargetState) {
         value: state.hostedKey,
         autocomplete: 'off',
         spellcheck: 'false',
-        onchange: (e: Event) => state.update({ hostedKey: (e.target as HTMLInputElement).value }),
+        oninput: (e: Event) => state.update({ hostedKey: (e.target as HTMLInputElement).value }),
       }),
     ),
     h(

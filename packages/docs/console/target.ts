@@ -40,6 +40,12 @@ export interface Target {
   key: string;
   /** The sandbox account of the key (sandbox mode). */
   account?: SandboxAccount;
+  /**
+   * Whose resources requests reach: the sandbox account, or (hosted) the base URL with the typed key.
+   * Setting and video ids belong to an account (limits and resources are per account, 5.5), so what the
+   * console learns or picks is kept under this name and never offered to another account.
+   */
+  identity: string;
 }
 
 const STORE = 'videogen.docs.target';
@@ -99,14 +105,19 @@ export class TargetState {
 
   get target(): Target {
     if (this.mode === 'sandbox' && this.sandbox) {
+      const account = this.sandbox.accounts.find((a) => a.keys.includes(this.sandboxKey));
       return {
         mode: 'sandbox',
         baseUrl: sandboxBaseUrl(),
         key: this.sandboxKey,
-        account: this.sandbox.accounts.find((a) => a.keys.includes(this.sandboxKey)),
+        account,
+        identity: `sandbox account ${account?.name ?? this.sandboxKey}`,
       };
     }
-    return { mode: 'hosted', baseUrl: this.hostedBaseUrl.trim().replace(/\/+$/, ''), key: this.hostedKey.trim() };
+    const baseUrl = this.hostedBaseUrl.trim().replace(/\/+$/, '');
+    const key = this.hostedKey.trim();
+    // (The typed key is part of the name: a map key in memory, never shown or stored.)
+    return { mode: 'hosted', baseUrl, key, identity: `hosted\n${baseUrl}\n${key}` };
   }
 
   update(change: Partial<Pick<TargetState, 'mode' | 'hostedBaseUrl' | 'hostedKey' | 'keepKey' | 'sandboxKey'>>) {

@@ -1,4 +1,5 @@
-// `npm run serve` (and `npm run docs` at the root): serve dist/ on loopback and print the URL.
+// `npm run serve` (and `npm run docs` at the root): serve dist/ on loopback under /docs/, the path the
+// sandbox serves them at (the root leads there), and print that URL.
 // Usage: node scripts/serve.mjs [--port 4020] [--host 127.0.0.1]
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,7 +22,7 @@ if (!existsSync(join(root, 'index.html'))) {
   process.exit(1);
 }
 
-const server = await startStaticServer({ root, host: values.host, port: Number(values.port) });
+const server = await startStaticServer({ root, prefix: '/docs', host: values.host, port: Number(values.port) });
 console.log(`Docs: ${server.url}  (Ctrl+C to stop)`);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.close().then(() => process.exit(0)));

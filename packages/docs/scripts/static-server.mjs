@@ -36,6 +36,11 @@ export async function startStaticServer({ root, prefix = '/', host = '127.0.0.1'
       if (`${pathname}/` === mount) {
         return await sendFile(res, join(base, 'index.html'), req.method);
       }
+      // The host's root leads to the site, as the sandbox's does.
+      if (pathname === '/') {
+        res.writeHead(302, { location: mount }).end();
+        return;
+      }
       if (!pathname.startsWith(mount)) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
@@ -60,7 +65,7 @@ export async function startStaticServer({ root, prefix = '/', host = '127.0.0.1'
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {
-    url: `http://${host}:${actualPort}${mount}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}${mount}`,
     port: actualPort,
     close: () =>
       new Promise((ok) => {

@@ -49,6 +49,24 @@ afterAll(async () => {
 
 const outside = () => browser.requests.filter((url) => !isLocal(url));
 
+/**
+ * A page that starts from the console's default target (this sandbox, its first key): the target a test
+ * chose is kept in localStorage, which every page of the sandbox's origin shares.
+ */
+async function openFresh(colorScheme: 'light' | 'dark') {
+  const opened = await openPage(browser, colorScheme);
+  await opened.page.addInitScript(() => localStorage.removeItem('videogen.docs.target'));
+  return opened;
+}
+
+/** The reference served by the sandbox, rendered, in a fresh page. */
+async function openReference(colorScheme: 'light' | 'dark') {
+  const opened = await openFresh(colorScheme);
+  await opened.page.goto(`${sb.origin}/docs/`);
+  await waitForRedoc(opened.page);
+  return opened;
+}
+
 /** GET on the sandbox with a key, to check what the page did. */
 async function api(path: string, key: string = SANDBOX_KEYS.acme) {
   const res = await fetch(`${sb.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
@@ -96,7 +114,7 @@ function expectClean(watch: Watch) {
 
 describe('the console, served by the sandbox', () => {
   test('GET / leads to the docs, whose servers panel names this sandbox', async () => {
-    const { page, watch } = await openPage(browser, 'light');
+    const { page, watch } = await openFresh('light');
     await page.goto(`${sb.origin}/`);
     await expect.poll(() => page.url()).toBe(`${sb.origin}/docs/`);
     await waitForRedoc(page);
@@ -111,9 +129,7 @@ describe('the console, served by the sandbox', () => {
 
   test('every operation is tried from the page: parameters, a JSON body, a multipart form with a file', async () => {
     await sb.reset();
-    const { page, watch } = await openPage(browser, 'light');
-    await page.goto(`${sb.origin}/docs/`);
-    await waitForRedoc(page);
+    const { page, watch } = await openReference('light');
 
     // listVideoSettings: query parameter, the rate-limit headers, a curl that runs.
     let panel = await tryIt(page, 'Video settings', 'List video settings');
@@ -196,9 +212,7 @@ describe('the console, served by the sandbox', () => {
 
   test('a 429 shows Retry-After and the RateLimit-* headers, explained; keys of other plans; the reset', async () => {
     await sb.reset();
-    const { page, watch } = await openPage(browser, 'dark');
-    await page.goto(`${sb.origin}/docs/`);
-    await waitForRedoc(page);
+    const { page, watch } = await openReference('dark');
 
     let panel = await tryIt(page, 'Video settings', 'List video settings');
     sb.faults.add('acme', { kind: '429', retry_after_seconds: 700 });
@@ -244,6 +258,129 @@ describe('the console, served by the sandbox', () => {
   });
 });
 
+describe('the console, keyboard and accounts', () => {
+  /** What has the focus, as a reader hears it: its label, else its name, else its text. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLInputElement | null;
+      if (!el || el === document.body) return 'body';
+      const label = el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? el.textContent ?? '';
+      return `${el.tagName.toLowerCase()} ${label.trim()}`;
+    });
+
+  test('"Another server" keeps the key typed and the focus: a click into the key field, then Tab from field to field, then Send', async () => {
+    await sb.reset();
+    const { page, watch } = await openReference('light');
+    const panel = await tryIt(page, 'Video settings', 'List video settings');
+
+    // With the mouse, as the issue met it: the base URL typed, then a click into the key field.
+    await panel.getByLabel('Another server').check();
+    await panel.getByLabel('Base URL').pressSequentially(sb.baseUrl);
+    const keyId = await panel.getByLabel('API key').getAttribute('id');
+    await panel.getByLabel('API key').click();
+    expect(await focused(page)).toBe('input API key');
+    await page.keyboard.type(SANDBOX_KEYS.globex);
+    // The same field (same id) holds the key, the base URL is kept, and Send is enabled at once.
+    expect(await panel.getByLabel('API key').getAttribute('id')).toBe(keyId);
+    expect(await panel.getByLabel('API key').inputValue()).toBe(SANDBOX_KEYS.globex);
+    expect(await panel.getByLabel('Base URL').inputValue()).toBe(sb.baseUrl);
+    const sendButton = panel.getByRole('button', { name: 'Send', exact: true });
+    expect(await sendButton.isEnabled()).toBe(true);
+
+    // With the keyboard only, from the console's title (it takes the focus when the console opens).
+    await panel.getByLabel('This sandbox').check();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Try it: List video settings' }).first().focus();
+    await page.keyboard.press('Enter');
+    expect(await focused(page)).toBe('h2 Try it: List video settings');
+    // Each key, and where the focus is after it. The arrow key chooses "Another server": the focus stays
+    // on the radio, and Tab goes on into the fields of that panel.
+    const steps: [key: string, focus: string][] = [
+      ['Tab', 'button Close the console'],
+      ['Tab', 'input This sandbox'],
+      ['ArrowRight', 'input Another server'],
+      ['Tab', 'input Base URL'],
+      ['Tab', 'input API key'],
+      ['Tab', 'input Keep the key in this browser (localStorage)'],
+    ];
+    for (const [key, focus] of steps) {
+      await page.keyboard.press(key);
+      expect(await focused(page), `after ${key}`).toBe(focus);
+    }
+    // Tab on to Send (the page parameter on the way), and Enter.
+    for (let i = 0; i < 10 && (await focused(page)) !== 'button Send'; i++) await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('button Send');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => panel.locator('.vg-status').getAttribute('data-status')).toBe('200');
+    const body = JSON.parse((await panel.locator('.vg-body').textContent()) ?? '{}');
+    expect(body.results[0].video_setting_id).toBe(FIXTURES.globex.settings.text);
+
+    // Escape closes the console and gives the focus back to the Try it button that opened it.
+    await page.keyboard.press('Escape');
+    expect(await panel.isVisible()).toBe(false);
+    expect(await focused(page)).toBe('button Try it: List video settings');
+    expectClean(watch);
+    await page.close();
+  });
+
+  test("another account: the console offers and sends that account's own setting and videos", async () => {
+    await sb.reset();
+    const { page, watch } = await openReference('light');
+    const panel = await tryIt(page, 'Videos', 'Generate a video');
+    const setting = panel.getByLabel('video_setting_id (required)');
+    expect(await setting.inputValue()).toBe(acme.settings.text);
+
+    // globex (Personal plan): its own text setting, and only its settings offered.
+    await panel.getByRole('combobox', { name: 'Sandbox key' }).selectOption(SANDBOX_KEYS.globex);
+    await expect.poll(() => setting.inputValue()).toBe(FIXTURES.globex.settings.text);
+    const offered = await panel
+      .locator('datalist option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toEqual(expect.arrayContaining(Object.values(FIXTURES.globex.settings)));
+    expect(offered.filter((id) => Object.values(acme.settings).includes(id))).toEqual([]);
+    const answer = await send(panel, 200);
+    expect(answer.json.video_id).toMatch(UUID);
+    expect((await api(`/videos/${answer.json.video_id}/`, SANDBOX_KEYS.globex)).status).toBe(200);
+
+    // Another account's id typed by hand: said before sending.
+    await setting.fill(acme.settings.text);
+    expect(await panel.getByRole('note', { name: 'Before sending' }).textContent()).toContain(
+      `video_setting_id ${acme.settings.text} is not one of this account's settings`,
+    );
+    // Back to acme: its own choice again; the video made by globex is not offered to acme.
+    await panel.getByRole('combobox', { name: 'Sandbox key' }).selectOption(SANDBOX_KEYS.acme);
+    await expect.poll(() => setting.inputValue()).toBe(acme.settings.text);
+    const poll = await tryIt(page, 'Videos', "Get a video's status and download address");
+    const videos = await poll
+      .locator('datalist option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(videos).toContain(acme.videos.convertible);
+    expect(videos).not.toContain(answer.json.video_id);
+    expect(videos.filter((id) => Object.values(FIXTURES.globex.videos).includes(id))).toEqual([]);
+    expectClean(watch);
+    await page.close();
+  });
+
+  test("the flow page: another account loads that account's settings, and generates with one", async () => {
+    await sb.reset();
+    const { page, watch } = await openFresh('light');
+    await page.goto(`${sb.origin}/docs/flow.html`);
+    const setting = page.getByRole('combobox', { name: 'Video setting' });
+    const ids = () => setting.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    await expect.poll(ids).toEqual(Object.values(acme.settings));
+    await page.getByRole('combobox', { name: 'Sandbox key' }).selectOption(SANDBOX_KEYS.globex);
+    await expect.poll(ids).toEqual(Object.values(FIXTURES.globex.settings));
+    await setting.selectOption(FIXTURES.globex.settings.text);
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Status', exact: true }).textContent())
+      .toMatch(/generation accepted: video [0-9a-f-]{36}/);
+    expect(await page.locator('.vg-errors').isVisible()).toBe(false);
+    expectClean(watch);
+    await page.close();
+  });
+});
+
 describe('the console, hosted elsewhere', () => {
   test('targets the base URL and key typed in; the key stays in memory unless kept, and never in a URL', async () => {
     const server = await startStaticServer({ root: join(packageDir, 'dist'), prefix: '/docs' });
@@ -282,6 +419,16 @@ describe('the console, hosted elsewhere', () => {
       await again.getByLabel('Keep the key in this browser (localStorage)').uncheck();
       expect(await stored()).not.toContain(SANDBOX_KEYS.globex);
 
+      // A generation, hosted: the account's settings are unknown until listed with the typed key; then its
+      // own setting for the chosen combination is picked, and the video is made.
+      const gen = await tryIt(page, 'Videos', 'Generate a video');
+      const setting = gen.getByLabel('video_setting_id (required)');
+      expect(await setting.inputValue()).toBe('');
+      await gen.getByRole('button', { name: "List this account's settings" }).click();
+      await expect.poll(() => setting.inputValue()).toBe(FIXTURES.globex.settings.text);
+      const made = await send(gen, 200);
+      expect((await api(`/videos/${made.json.video_id}/`, SANDBOX_KEYS.globex)).status).toBe(200);
+
       expect(browser.requests.filter((url) => url.includes(SANDBOX_KEYS.globex))).toEqual([]);
       expect(page.url()).not.toContain(SANDBOX_KEYS.globex);
       expectClean(watch);
@@ -296,9 +443,7 @@ describe('Try the flow', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`${colorScheme}: generate, poll, play the video to its end, convert, play the conversion; errors in words`, async () => {
       await sb.reset();
-      const { page, watch } = await openPage(browser, colorScheme);
-      await page.goto(`${sb.origin}/docs/`);
-      await waitForRedoc(page);
+      const { page, watch } = await openReference(colorScheme);
       await page.getByRole('banner').getByRole('link', { name: 'Try the flow' }).click();
       await expect.poll(() => page.url()).toBe(`${sb.origin}/docs/flow.html`);
       await page.getByRole('heading', { name: 'Try the flow' }).waitFor();

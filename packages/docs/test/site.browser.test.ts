@@ -104,6 +104,10 @@ describe('the built site in Chromium', () => {
     await page.goto(`${origin}/docs/`);
     await waitForRedoc(page);
     await page.getByRole('heading', { level: 1, name: new RegExp(escapeRegExp(spec.info.title)) }).waitFor();
+    // The landing text says where the docs are served from (a static server here, not a sandbox).
+    expect(await page.locator('#redoc p', { hasText: /^Served / }).textContent()).toBe(
+      `Served from ${origin}, not by a sandbox (npm start runs one that serves them at http://127.0.0.1:4010/docs/): Try it sends to the base URL and key you type.`,
+    );
     await artifact(page, 'landing-light');
 
     // Guides render as the reader scrolls.
@@ -260,6 +264,78 @@ describe('the built site in Chromium', () => {
   });
 });
 
+describe('on a 390 px phone', () => {
+  /** Words split over two lines (a break after a hyphen is a break between words). */
+  const brokenWords = (page: Page, selector: string) =>
+    page.evaluate((sel) => {
+      const out: string[] = [];
+      for (const el of document.querySelectorAll(sel)) {
+        if (!el.getClientRects().length) continue;
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const m of (node.textContent ?? '').matchAll(/[^\s-]+/g)) {
+            const range = document.createRange();
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+            if (lines.size > 1) out.push(m[0]);
+          }
+        }
+      }
+      return out;
+    }, selector);
+  /** Controls of the site bar that do not fit the screen. */
+  const clipped = (page: Page) =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.vg-bar a, .vg-bar button')]
+        .filter((el) => el.getClientRects().length)
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.left < 0 || r.right > document.documentElement.clientWidth;
+        })
+        .map((el) => el.textContent?.trim() || el.getAttribute('aria-label')),
+    );
+  const TITLES = '#redoc h1, #redoc h2, #redoc h3, #redoc td code, #redoc th code';
+
+  test('titles and names wrap between words, the site bar and the console fit the screen', async () => {
+    const { page, watch } = await openPage('light');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${origin}/docs/`);
+    await waitForRedoc(page);
+    await expect.poll(() => page.locator('#redoc h1').first().isVisible()).toBe(true);
+    expect(await brokenWords(page, TITLES)).toEqual([]);
+    expect(await clipped(page)).toEqual([]);
+    // The colour button keeps its name with its label hidden.
+    expect(await page.getByRole('button', { name: /^Switch to (dark|light) mode$/ }).isVisible()).toBe(true);
+    await artifact(page, 'landing-390px');
+
+    // An operation with the upload table (its field names: pdf_file, pptx_file …).
+    await page.goto(`${origin}/docs/#/videos/generatevideo`);
+    await h2(page, 'Generate a video').waitFor();
+    await page.locator('#redoc td code', { hasText: 'pdf_file' }).first().scrollIntoViewIfNeeded();
+    expect(await brokenWords(page, TITLES)).toEqual([]);
+    expect(await page.locator('#redoc td code', { hasText: /^pdf_file$/ }).count()).toBeGreaterThan(0);
+    await artifact(page, 'operation-390px');
+    await page.getByRole('button', { name: 'Try it: Generate a video' }).first().click();
+    const consoleBox = await page.locator('#vg-console').boundingBox();
+    expect(consoleBox && consoleBox.x >= 0 && consoleBox.x + consoleBox.width <= 390).toBe(true);
+    expect(await page.getByRole('button', { name: 'Close the console' }).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    // The upload table on a wide screen too (there Redoc's own rule broke pdf_file at 768 to 1600 px).
+    await page.setViewportSize({ width: 1280, height: 844 });
+    expect(await brokenWords(page, TITLES)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+
+    await page.goto(`${origin}/docs/flow.html`);
+    await page.getByRole('heading', { name: 'Try the flow' }).waitFor();
+    expect(await clipped(page)).toEqual([]);
+    expect(await brokenWords(page, 'h1, h2')).toEqual([]);
+    expect(watch.errors).toEqual([]);
+    expect(outsideRequests()).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('the sandbox serves the site at /docs', () => {
   let sandbox: RunningSandbox;
   beforeAll(async () => {
@@ -273,6 +349,10 @@ describe('the sandbox serves the site at /docs', () => {
     const { page, watch } = await openPage('light');
     await page.goto(`${sandbox.origin}/docs`);
     await waitForRedoc(page);
+    // The landing text names this sandbox's origin (a free port here), not the default 4010.
+    expect(await page.locator('#redoc p', { hasText: /^Served / }).textContent()).toBe(
+      `Served by the sandbox at ${sandbox.origin}: its base URL is ${sandbox.origin}/v1, and Try it sends there with a key you pick from its accounts.`,
+    );
     await page.getByRole('link', { name: 'Video settings', exact: true }).first().click();
     await h2(page, 'Video settings').waitFor();
     expect(watch.errors).toEqual([]);

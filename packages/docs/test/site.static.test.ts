@@ -1,7 +1,10 @@
 // The built site without a browser: each page self-contained (nothing loaded from a CDN) and under the
 // weight budget, the console wired in, llms.txt and llms-full.txt complete, and the docs copy of the
 // document carrying the guides, tag groups and every code sample.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -257,5 +260,30 @@ describe('the docs copy of the document', () => {
         return loadSamples(id);
       }),
     ).toThrow(/getVideo/);
+  });
+});
+
+describe('npm run docs', () => {
+  test('prints the /docs/ address the README names, serves the site there, and leads there from the root', {
+    tags: ['full/processes'],
+  }, async () => {
+    const child = spawn(process.execPath, [join(packageDir, 'scripts', 'serve.mjs'), '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+      const url = /^Docs: (\S+)/.exec(line)?.[1] ?? '';
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs\/$/);
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('id="vg-openapi-source"');
+      const root = await fetch(new URL('/', url), { redirect: 'manual' });
+      expect([root.status, root.headers.get('location')]).toEqual([302, '/docs/']);
+      // The README says the same: the default port, under /docs/.
+      const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
+      expect(readme).toMatch(/npm run docs .*http:\/\/127\.0\.0\.1:4020\/docs\//);
+    } finally {
+      child.kill();
+    }
   });
 });
