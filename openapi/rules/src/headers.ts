@@ -8,7 +8,11 @@ export type HeaderSource =
   | { get(name: string): string | null }
   | Record<string, string | number | readonly string[] | undefined | null>;
 
-/** Retry-After values beyond this are treated as this: a wait of hours is a misconfiguration, and every caller has its own ceiling below. */
+/**
+ * The ceiling of every wait or window a server announces (Retry-After, RateLimit-Reset, the window of
+ * RateLimit-Policy): a larger value is read as this. A wait of hours is a misconfiguration (or a hostile
+ * answer), every caller has its own ceiling below, and what one answer says is kept no longer than this.
+ */
 export const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
 
 /** One header's value from either kind of source (lists joined with ", "). */
@@ -110,7 +114,10 @@ export function parseRateLimitHeaders(headers: HeaderSource): RateLimitInfo {
       const window = number(params.w);
       if (limit === undefined || window === undefined || window <= 0) continue;
       const name = number(head) === undefined ? head.replace(/^"(.*)"$/, '$1') : undefined;
-      info.policies.push({ ...(name && { name }), limit, windowMs: window * 1000 });
+      // A window over the ceiling is read as the ceiling, with the quota that keeps the stated rate.
+      const windowMs = window * 1000;
+      const capped = Math.min(windowMs, MAX_RETRY_AFTER_MS);
+      info.policies.push({ ...(name && { name }), limit: (limit * capped) / windowMs, windowMs: capped });
     }
   }
   const first = (name: string) => {
@@ -132,10 +139,19 @@ export function parseRateLimitHeaders(headers: HeaderSource): RateLimitInfo {
 }
 
 /**
+ * The most a server's RateLimit-Policy may speed a reader up from the interface's limits (a sandbox's
+ * `--time-scale`): read as this at most, by the pacer and by timeScaleOf. One answer saying
+ * `1000;w=0.001` must not make every process send, poll and lease a million times faster; a target
+ * faster still is told (`timeScale`, `--time-scale`).
+ */
+export const MAX_LEARNED_TIME_SCALE = 1000;
+
+/**
  * The time scale a class-B RateLimit-Policy states: the interface's quota over a shorter window
  * (`5;w=0.1`: 100×), or its even spacing (`1;w=0.02`: 100×), as a sandbox started with --time-scale
  * sends it. A policy of another shape states other limits, not a faster clock: no time scale is read
- * from it (a pacer still follows it). Undefined for 1 or slower: the real service's time.
+ * from it (a pacer still follows it). Undefined for 1 or slower: the real service's time; at most
+ * MAX_LEARNED_TIME_SCALE.
  */
 export function timeScaleOf(policy: Pick<RateLimitPolicy, 'limit' | 'windowMs'> | undefined): number | undefined {
   if (!policy || policy.windowMs <= 0) return undefined;
@@ -147,8 +163,9 @@ export function timeScaleOf(policy: Pick<RateLimitPolicy, 'limit' | 'windowMs'> 
       : policy.limit === 1
         ? perRequest / policy.windowMs
         : undefined;
-  // Rounded (the window is sent with a few decimals); 1 or slower is no time scale.
+  // Rounded (the window is sent with a few decimals); 1 or slower is no time scale, and no faster one
+  // than MAX_LEARNED_TIME_SCALE is believed.
   if (scale === undefined || !Number.isFinite(scale)) return undefined;
   const rounded = Number(scale.toPrecision(6));
-  return rounded > 1 ? rounded : undefined;
+  return rounded > 1 ? Math.min(rounded, MAX_LEARNED_TIME_SCALE) : undefined;
 }

@@ -17,6 +17,7 @@ export {
   retryAfterMs,
   parseRateLimitHeaders,
   timeScaleOf,
+  MAX_LEARNED_TIME_SCALE,
   MAX_RETRY_AFTER_MS,
   type HeaderSource,
   type RateLimitInfo,
@@ -53,7 +54,7 @@ export {
   redactAuthorization,
   redactedAs,
   Redactor,
-  redactUrlQuery,
+  redactUrl,
   type RedactorOptions,
 } from './redact.js';
 export { MAX_TIMER_MS, sleep } from './sleep.js';
@@ -79,8 +80,10 @@ export {
   type AccountView,
   type MaybePromise,
 } from './pacer-store.js';
-export { keyFingerprint, scheduleName } from './accounts.js';
+export { keyFingerprint, keyIdentity, scheduleName } from './accounts.js';
 export {
+  ALLOW_HTTP_VARIABLE,
+  allowedHttpHosts,
   browserRequestProblem,
   insecureUrlProblem,
   isLoopbackHostname,

@@ -36,7 +36,7 @@ export type TakeResult =
 
 /** What an answer taught, as the pacer read it (pacer.ts `learn`). */
 export interface Lesson {
-  /** The server's RateLimit-Policy for the class. */
+  /** The server's RateLimit-Policy for the class: held one window from now (at most an hour), unless said again. */
   learned?: { limit: number; windowMs: number };
   /** No request of the class before this long from now (RateLimit-Remaining 0, a 429's reset). */
   blockForMs?: number;
@@ -126,6 +126,8 @@ interface ClassState {
   /** The server said no request is free before then. */
   blockedUntil: number;
   learned?: { limit: number; windowMs: number };
+  /** The policy read holds until then (one window after the answer that said it), unless said again. */
+  learnedUntil: number;
   /** Grows with every 429: the limiter is stricter than we read it. */
   slowdown: number;
 }
@@ -140,6 +142,9 @@ interface AccountState {
   /** The last status read the store asked for while the account was full. */
   checkedAt: number;
 }
+
+/** The policy a class learned, while it holds. */
+const learnedAt = (c: ClassState, now: number) => (c.learnedUntil > now ? c.learned : undefined);
 
 /** The schedule in this process: the default, and what a shared store falls back to. */
 export class MemoryPacerStore implements PacerStore {
@@ -215,7 +220,10 @@ export class MemoryPacerStore implements PacerStore {
     const s = typeof state === 'string' ? this.account(state) : state;
     const cls = s.classes[rateClass];
     if (lesson.lastAgoMs !== undefined) cls.lastAt = Math.max(cls.lastAt, now - lesson.lastAgoMs);
-    if (lesson.learned) cls.learned = lesson.learned;
+    if (lesson.learned) {
+      cls.learned = lesson.learned;
+      cls.learnedUntil = now + lesson.learned.windowMs;
+    }
     if (lesson.blockForMs !== undefined) cls.blockedUntil = Math.max(cls.blockedUntil, now + lesson.blockForMs);
     if (lesson.slowdown) cls.slowdown = Math.min(cls.slowdown * lesson.slowdown.factor, lesson.slowdown.max);
     if (lesson.fullForMs !== undefined) s.fullUntil = Math.max(s.fullUntil, now + lesson.fullForMs);
@@ -228,6 +236,27 @@ export class MemoryPacerStore implements PacerStore {
     for (const id of videoIds) state.running.set(id, this.now() + runningTtlMs);
   }
 
+  /**
+   * The account's running videos as a shared store holds them (each with how long its slot lasts),
+   * replacing this store's own list: a process that loses the shared store then knows the slots the
+   * others held. Videos `keep` names (this process's own, whose news may not have reached the shared
+   * store yet) stay.
+   */
+  mirrorRunning(account: string, videos: Array<{ id: string; ttlMs: number }>, keep: (id: string) => boolean): void {
+    const state = this.account(account);
+    const now = this.now();
+    for (const id of state.running.keys()) if (!keep(id)) state.running.delete(id);
+    for (const v of videos) state.running.set(v.id, Math.max(state.running.get(v.id) ?? 0, now + v.ttlMs));
+  }
+
+  /** The videos holding a running slot of the account now (starts in flight not included). */
+  runningVideos(account: string): string[] {
+    const state = this.accounts.get(account);
+    if (!state) return [];
+    this.runningOf(state, this.now());
+    return [...state.running.keys()];
+  }
+
   record(account: string, rateClass: RateClass, agoMs: number, windowMs: number): void {
     const cls = this.account(account).classes[rateClass];
     const at = this.now() - agoMs;
@@ -237,10 +266,14 @@ export class MemoryPacerStore implements PacerStore {
 
   view(account: string): AccountView {
     const state = this.account(account);
+    const now = this.now();
     const { A, B } = state.classes;
     return {
-      classes: { A: { learned: A.learned, slowdown: A.slowdown }, B: { learned: B.learned, slowdown: B.slowdown } },
-      running: this.runningOf(state, this.now()),
+      classes: {
+        A: { learned: learnedAt(A, now), slowdown: A.slowdown },
+        B: { learned: learnedAt(B, now), slowdown: B.slowdown },
+      },
+      running: this.runningOf(state, now),
     };
   }
 
@@ -252,7 +285,7 @@ export class MemoryPacerStore implements PacerStore {
       ...(Number.isFinite(c.lastAt) ? { lastAnswerAgoMs: Math.max(0, now - c.lastAt) } : {}),
       blockedForMs: Math.max(0, c.blockedUntil - now),
       slowdown: c.slowdown,
-      ...(c.learned ? { learned: c.learned } : {}),
+      ...(learnedAt(c, now) ? { learned: c.learned } : {}),
     });
     this.runningOf(state, now);
     return {
@@ -311,7 +344,7 @@ export class MemoryPacerStore implements PacerStore {
   private account(name: string): AccountState {
     let state = this.accounts.get(name);
     if (!state) {
-      const cls = (): ClassState => ({ inFlight: 0, lastAt: -Infinity, blockedUntil: 0, slowdown: 1 });
+      const cls = (): ClassState => ({ inFlight: 0, lastAt: -Infinity, blockedUntil: 0, slowdown: 1, learnedUntil: 0 });
       state = { classes: { A: cls(), B: cls() }, running: new Map(), starting: 0, fullUntil: 0, checkedAt: -Infinity };
       this.accounts.set(name, state);
     }

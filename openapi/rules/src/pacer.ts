@@ -7,7 +7,14 @@
 // one request of a class per window/limit (B: 2 s, A: 5 s), measured from the moment the previous
 // response arrived (the latest instant the server can have counted it), plus a small margin.
 import { MAX_RUNNING, POLLING, RATE_LIMITS, RETRY_POLICY, type RateClass } from './generated/constants.js';
-import { headerValue, parseRateLimitHeaders, parseRetryAfter, retryAfterMs, type HeaderSource } from './headers.js';
+import {
+  headerValue,
+  MAX_LEARNED_TIME_SCALE,
+  parseRateLimitHeaders,
+  parseRetryAfter,
+  retryAfterMs,
+  type HeaderSource,
+} from './headers.js';
 import {
   MemoryPacerStore,
   type AccountView,
@@ -135,12 +142,23 @@ export class Pacer {
     this.store.onChange?.(() => this.wakeAll());
   }
 
-  /** The class's window and limit in force: the server's statement, else the spec's (scaled). */
+  /**
+   * The class's window and limit in force: the server's statement, else the spec's (scaled). A statement
+   * stricter than the spec's is believed up to SLOWDOWN.max times the spec's spacing, the most a 429's
+   * slowdown reaches: one answer saying `1;w=100000` must not hold every process of the account for a
+   * day. A server stricter still says so with its 429s, each wait capped (MAX_RETRY_AFTER_MS). A faster
+   * one is believed up to MAX_LEARNED_TIME_SCALE times the interface's pace.
+   */
   limitOf(rateClass: RateClass, account = ''): { limit: number; windowMs: number } {
-    const learned = this.view(account).classes[rateClass].learned;
-    if (learned) return learned;
     const nominal = RATE_LIMITS[rateClass];
-    return { limit: nominal.requests, windowMs: nominal.windowMs * (this.scale ?? 1) };
+    const spec = { limit: nominal.requests, windowMs: nominal.windowMs * (this.scale ?? 1) };
+    const learned = this.view(account).classes[rateClass].learned;
+    if (!learned) return spec;
+    const said = learned.windowMs / learned.limit;
+    const ceiling = (spec.windowMs / spec.limit) * SLOWDOWN.max;
+    const floor = nominal.windowMs / nominal.requests / MAX_LEARNED_TIME_SCALE;
+    const spacing = Math.min(Math.max(said, floor), ceiling);
+    return spacing === said ? learned : { limit: learned.limit, windowMs: learned.limit * spacing };
   }
 
   /** Time between two requests of the class, margin and slowdown included. */
@@ -294,7 +312,11 @@ export class Pacer {
   private learnScale(rateClass: RateClass, policy: { limit: number; windowMs: number }): void {
     // Compared per request, not per window: an even limiter states "5 per 10 s" as `1;w=2`.
     const nominal = RATE_LIMITS[rateClass];
-    this.scale ??= policy.windowMs / policy.limit / (nominal.windowMs / nominal.requests);
+    const scale = policy.windowMs / policy.limit / (nominal.windowMs / nominal.requests);
+    // A target faster than real time (a sandbox's --time-scale) runs its clock faster; a policy stricter
+    // than the spec's is a stricter limit of its class (limitOf), never a slower clock for the running
+    // slots, the polling and the leases of every class.
+    if (scale <= 1) this.scale ??= Math.max(scale, 1 / MAX_LEARNED_TIME_SCALE);
   }
 
   private pollMs(): number {

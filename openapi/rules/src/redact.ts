@@ -169,10 +169,47 @@ export function redactAuthorization(value: string, label?: string): string {
 }
 
 /**
- * A URL whose query is a credential (a presigned download address): the query replaced by the marker,
- * the origin and path kept (they say which video, not how to fetch it).
+ * A URL as it may be printed (a log line, an error, a report, a HAR's summary): the user and the password
+ * of its authority, every query value and every `name=value` of its fragment replaced by the marker; the
+ * scheme, host, port, path and the names of the query kept (they say where, not how to get in). One rule
+ * for every URL the toolkit prints: a presigned download address, a base URL typed with `?token=`, a
+ * Redis URL with `user:password@` or ioredis's `?password=`. Read by its shape, not parsed, so that text
+ * no URL parser accepts (a typo in a variable, a Sentinel URL naming several hosts) is redacted the same
+ * way; an `@` after the host redacts a little more than needed, never less.
  */
-export function redactUrlQuery(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : `${url.slice(0, q)}?${REDACTED}`;
+export function redactUrl(url: string): string {
+  const hash = url.indexOf('#');
+  const beforeHash = hash < 0 ? url : url.slice(0, hash);
+  const fragment = hash < 0 ? undefined : url.slice(hash + 1);
+  const question = beforeHash.indexOf('?');
+  const location = question < 0 ? beforeHash : beforeHash.slice(0, question);
+  const query = question < 0 ? undefined : beforeHash.slice(question + 1);
+  let out = redactUserInfo(location);
+  if (query !== undefined) out += `?${redactPairs(query)}`;
+  if (fragment !== undefined) out += `#${redactPairs(fragment)}`;
+  return out;
+}
+
+/** `scheme://user:password@host/path` → `scheme://[redacted]:[redacted]@host/path` (each part only when present). */
+function redactUserInfo(location: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(location)?.[0] ?? '';
+  const rest = location.slice(scheme.length);
+  const at = rest.lastIndexOf('@');
+  if (at < 0) return location;
+  const userInfo = rest.slice(0, at);
+  const colon = userInfo.indexOf(':');
+  const user = colon < 0 ? userInfo : userInfo.slice(0, colon);
+  const shown = `${user ? REDACTED : ''}${colon < 0 ? '' : `:${colon === userInfo.length - 1 ? '' : REDACTED}`}`;
+  return `${scheme}${shown}@${rest.slice(at + 1)}`;
+}
+
+/** `a=1&b&c=` → `a=[redacted]&b&c=`: a value replaced, a name kept. */
+function redactPairs(text: string): string {
+  return text
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq < 0 || eq === pair.length - 1 ? pair : `${pair.slice(0, eq)}=${REDACTED}`;
+    })
+    .join('&');
 }

@@ -62,12 +62,19 @@ describe('parseRateLimitHeaders', () => {
     expect(info).toEqual({
       policies: [
         { name: 'burst', limit: 2, windowMs: 10_000 },
-        { name: 'day', limit: 1000, windowMs: 86_400_000 },
+        // A day is read as an hour (MAX_RETRY_AFTER_MS) with the quota that keeps the stated rate.
+        { name: 'day', limit: 1000 / 24, windowMs: MAX_RETRY_AFTER_MS },
       ],
       limit: 2,
       remaining: 1,
       resetMs: 4000,
     });
+  });
+  it('caps a policy window as it caps Retry-After and RateLimit-Reset: one answer cannot announce a day', () => {
+    const [policy] = parseRateLimitHeaders({ 'RateLimit-Policy': '1;w=100000' }).policies;
+    expect(policy.windowMs).toBe(MAX_RETRY_AFTER_MS);
+    // The stated rate is kept: one request per 100,000 s is 0.036 per hour.
+    expect(policy.windowMs / policy.limit).toBeCloseTo(100_000_000);
   });
   it('accepts node:http array values', () => {
     expect(parseRateLimitHeaders({ 'ratelimit-remaining': ['3'] }).remaining).toBe(3);

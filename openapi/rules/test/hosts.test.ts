@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { browserRequestProblem, insecureUrlProblem, isLoopbackHostname, timeScaleOf } from '../src/index.js';
+import {
+  ALLOW_HTTP_VARIABLE,
+  allowedHttpHosts,
+  browserRequestProblem,
+  insecureUrlProblem,
+  isLoopbackHostname,
+  timeScaleOf,
+} from '../src/index.js';
 
 describe('isLoopbackHostname / insecureUrlProblem', () => {
   it('takes localhost, 127/8 and [::1] as this machine, whatever form URL parsing started from', () => {
@@ -20,13 +27,38 @@ describe('isLoopbackHostname / insecureUrlProblem', () => {
       expect(isLoopbackHostname(new URL(u).hostname), u).toBe(false);
   });
 
-  it('allows https anywhere and http on loopback only', () => {
+  it('allows https anywhere and http on loopback only, naming the opt-in, the scheme and the host only', () => {
     expect(insecureUrlProblem(new URL('https://files.example/a.pdf'))).toBeUndefined();
     expect(insecureUrlProblem(new URL('http://127.0.0.1:8080/a.pdf'))).toBeUndefined();
     expect(insecureUrlProblem(new URL('http://169.254.169.254/latest'))).toBe(
-      'use https (http only on loopback), not http://169.254.169.254',
+      `use https (http only on loopback, or to a host named in ${ALLOW_HTTP_VARIABLE}), not http://169.254.169.254`,
     );
+    expect(insecureUrlProblem(new URL('http://user:pw@lab.example:8080/v1?token=t'))).not.toMatch(/pw|token|8080|v1/);
     expect(insecureUrlProblem(new URL('file:///etc/passwd'))).toMatch(/not file:/);
+  });
+
+  it(`${ALLOW_HTTP_VARIABLE} names hosts, domains (.lab or *.lab) or every host (*), and nothing else`, () => {
+    const hosts = allowedHttpHosts(' lab-api , 10.0.0.5,[FD00::2], .lab.example,*.test.example ');
+    expect(hosts).toEqual(['lab-api', '10.0.0.5', 'fd00::2', '.lab.example', '*.test.example']);
+    for (const u of [
+      'http://lab-api/v1',
+      'http://10.0.0.5:80/v1',
+      'http://[fd00::2]:4010/v1',
+      'http://a.lab.example/v1',
+      'http://b.c.test.example/v1',
+    ])
+      expect(insecureUrlProblem(new URL(u), hosts), u).toBeUndefined();
+    for (const u of [
+      'http://lab-api.evil/v1',
+      'http://10.0.0.50/v1',
+      'http://evil-lab.example/v1',
+      'http://lab.example/v1',
+    ])
+      expect(insecureUrlProblem(new URL(u), hosts), u).toBeDefined();
+    expect(insecureUrlProblem(new URL('http://anything.example/v1'), allowedHttpHosts('*'))).toBeUndefined();
+    expect(insecureUrlProblem(new URL('ftp://lab-api/v1'), hosts)).toMatch(/not ftp:\/\/lab-api$/);
+    expect(allowedHttpHosts(undefined)).toEqual([]);
+    expect(allowedHttpHosts('')).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_LEARNED_TIME_SCALE,
   MAX_RUNNING,
   MemoryPacerStore,
   POLLING,
@@ -163,6 +164,36 @@ describe('Pacer', () => {
       expect(pacer.intervalOf('A')).toBeGreaterThanOrEqual(RATE_LIMITS.A.windowMs / RATE_LIMITS.A.requests / 50);
       expect(pacer.limitOf('A').windowMs).toBeCloseTo(RATE_LIMITS.A.windowMs / 50);
     });
+  });
+
+  it('believes a policy stricter than 8.1 up to 4 times its spacing, for one window at most, never as a slower clock', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    const spacing = RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests;
+    // One answer announces one request per 100,000 s (issue 35: every process then failed, "waiting 100998 s").
+    (await pacer.acquire({ rateClass: 'B' })).settle({ status: 200, headers: { 'RateLimit-Policy': '1;w=100000' } });
+    expect(pacer.intervalOf('B')).toBeLessThanOrEqual(spacing * 4 * 1.01 + 2);
+    const before = clock.now();
+    await clock.run(pacer.acquire({ rateClass: 'B' }).then((t) => t.settle({ status: 200 })));
+    expect(clock.now() - before).toBeLessThanOrEqual(spacing * 4 * 1.01 + 2);
+    // Not a time scale: class A keeps its own spacing, the polling and the running slots their real time.
+    expect(pacer.limitOf('A')).toEqual({ limit: RATE_LIMITS.A.requests, windowMs: RATE_LIMITS.A.windowMs });
+    // Unsaid again, it lapses after its window, read at most as an hour.
+    clock.advance(60 * 60_000);
+    expect(pacer.limitOf('B')).toEqual({ limit: RATE_LIMITS.B.requests, windowMs: RATE_LIMITS.B.windowMs });
+  });
+
+  it(`believes a faster policy (a sandbox's time scale) up to ${MAX_LEARNED_TIME_SCALE} times the interface's pace`, async () => {
+    const pacer = new Pacer();
+    const spacing = RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests;
+    // One answer announces a million times the interface's pace: read as MAX_LEARNED_TIME_SCALE.
+    (await pacer.acquire({ rateClass: 'B' })).settle({
+      status: 200,
+      headers: { 'RateLimit-Policy': `1;w=${spacing / 1e6 / 1000}` },
+    });
+    const { limit, windowMs } = pacer.limitOf('B');
+    expect(windowMs / limit).toBeCloseTo(spacing / MAX_LEARNED_TIME_SCALE);
+    expect(pacer.limitOf('A').windowMs).toBeCloseTo(RATE_LIMITS.A.windowMs / MAX_LEARNED_TIME_SCALE);
   });
 
   it('waits out RateLimit-Remaining 0 until RateLimit-Reset', async () => {

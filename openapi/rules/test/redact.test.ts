@@ -2,7 +2,7 @@
 // each did before (raw, JSON-escaped, URL-encoded keys; longest first; parsed bodies; Authorization
 // values; presigned URLs; any bearer token in a person's message), now one module with one marker.
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactAuthorization, Redactor, redactUrlQuery } from '../src/index.js';
+import { REDACTED, redactAuthorization, Redactor, redactUrl } from '../src/index.js';
 
 describe('Redactor', () => {
   it('replaces a key as sent, JSON-escaped and URL-encoded, by the one marker', () => {
@@ -92,11 +92,39 @@ describe('Redactor', () => {
   });
 });
 
-describe('redactUrlQuery', () => {
-  it('a presigned URL keeps its origin and path, not its query', () => {
-    expect(redactUrlQuery('https://cdn.example/v/1.mp4?X-Sig=abc&exp=1')).toBe(
-      `https://cdn.example/v/1.mp4?${REDACTED}`,
+describe('redactUrl: the one redaction of a printed URL', () => {
+  it('a presigned URL keeps its origin, path and query names, not its values', () => {
+    expect(redactUrl('https://cdn.example/v/1.mp4?X-Sig=abc&exp=1')).toBe(
+      `https://cdn.example/v/1.mp4?X-Sig=${REDACTED}&exp=${REDACTED}`,
     );
-    expect(redactUrlQuery('https://cdn.example/v/1.mp4')).toBe('https://cdn.example/v/1.mp4');
+    expect(redactUrl('https://cdn.example/v/1.mp4')).toBe('https://cdn.example/v/1.mp4');
+  });
+  it('user and password, each only when present', () => {
+    expect(redactUrl('rediss://default:s3cret@h:6380/2')).toBe(`rediss://${REDACTED}:${REDACTED}@h:6380/2`);
+    expect(redactUrl('redis://:s3cret@h:6379')).toBe(`redis://:${REDACTED}@h:6379`);
+    expect(redactUrl('redis://alice@h:6379')).toBe(`redis://${REDACTED}@h:6379`);
+    expect(redactUrl('redis://alice:@h')).toBe(`redis://${REDACTED}:@h`);
+  });
+  it("every query value, ioredis's ?password= included; a name alone or an empty value stays", () => {
+    const printed = redactUrl('redis://h:6379/0?password=s3cret&username=alice&tls&db=');
+    expect(printed).toBe(`redis://h:6379/0?password=${REDACTED}&username=${REDACTED}&tls&db=`);
+    expect(printed).not.toContain('s3cret');
+  });
+  it('a fragment: name=value pairs redacted, a plain name (a Sentinel master) kept', () => {
+    expect(redactUrl('redis-sentinel://h1:26379,h2:26379/0#mymaster')).toBe(
+      'redis-sentinel://h1:26379,h2:26379/0#mymaster',
+    );
+    expect(redactUrl('https://app.example/cb#access_token=abc&state=x')).toBe(
+      `https://app.example/cb#access_token=${REDACTED}&state=${REDACTED}`,
+    );
+  });
+  it('text no parser accepts is redacted by its shape: several hosts, no scheme, a password with a slash', () => {
+    expect(redactUrl('redis-sentinel://u:pw@h1:26379,h2:26379/0?sentinelPassword=sp#m')).toBe(
+      `redis-sentinel://${REDACTED}:${REDACTED}@h1:26379,h2:26379/0?sentinelPassword=${REDACTED}#m`,
+    );
+    expect(redactUrl('u:pw@host:6379')).toBe(`${REDACTED}:${REDACTED}@host:6379`);
+    // An unencoded "/" in a password: everything before the last "@" goes, never a part of the password.
+    expect(redactUrl('redis://u:pa/ss@h:6379')).toBe(`redis://${REDACTED}:${REDACTED}@h:6379`);
+    expect(redactUrl('not a url')).toBe('not a url');
   });
 });

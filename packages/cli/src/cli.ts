@@ -23,8 +23,11 @@ Environment:
   VIDEO_API_KEY        API key (required for every command but "languages"; never printed)
   VIDEO_API_BASE_URL   base URL including /v1 (e.g. http://127.0.0.1:4010/v1 for the sandbox)
   VIDEO_API_PLAN       free | personal | business: upload limits to check against (default personal)
-  VIDEO_API_PACING_URL redis:// or rediss:// URL: share the account's rate and concurrency limits with
-                       every other process pacing it (replicas, other commands, the contract suite)
+  VIDEO_API_ALLOW_HTTP hosts plain http may reach besides loopback (comma-separated; the key would cross
+                       the network in the clear): a lab network, named explicitly
+  VIDEO_API_PACING_URL redis://, rediss:// (a server, or any node of a cluster) or redis-sentinel:// URL:
+                       share the account's rate and concurrency limits with every other process pacing
+                       it (replicas, other commands, the contract suite)
   VIDEO_API_LOG        warn | info | debug: log lines on stderr (Redis unreachable is said even without)
   VIDEO_RELAY_URL      a relay's announce endpoint (videogen relay --listen): videos created are watched at once
   VIDEO_WEBHOOK_SECRET whsec_… secret(s) of videogen relay's deliveries`;

@@ -1,5 +1,5 @@
 import { type ClientOptions, createClient } from '@videogen/client';
-import { PLANS, pathParameterProblem, type Plan } from '@videogen/openapi/rules';
+import { PLANS, pathParameterProblem, redactUrl, type Plan } from '@videogen/openapi/rules';
 import { CliError, usageError, type ErrorContext } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createOutput, type Output } from './output.js';
@@ -71,11 +71,12 @@ export function clientOptionsOf(invocation: Invocation, env: NodeJS.ProcessEnv =
       new URL(baseUrl);
     } catch {
       throw usageError(
-        `The base URL "${baseUrl}" is not a URL: pass e.g. --base-url http://127.0.0.1:4010/v1 (or set VIDEO_API_BASE_URL).`,
+        `The base URL "${redactUrl(baseUrl)}" is not a URL: pass e.g. --base-url http://127.0.0.1:4010/v1 (or set VIDEO_API_BASE_URL).`,
       );
     }
   }
-  Object.assign(facts, { plan, baseUrl: baseUrl ?? 'the service' });
+  // Messages name it redacted, as every printed URL is (a user, a password, a query value).
+  Object.assign(facts, { plan, baseUrl: baseUrl === undefined ? 'the service' : redactUrl(baseUrl) });
   const ms = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1000));
   return {
     baseUrl,
@@ -92,7 +93,7 @@ export function buildClient(options: ClientOptions): Client {
   try {
     return createClient(options);
   } catch (err) {
-    // The client refuses plain HTTP except on loopback: that is a fix in the command line.
+    // The client refuses plain HTTP except on loopback (or a host VIDEO_API_ALLOW_HTTP names): a fix in the command line.
     if (err instanceof TypeError)
       throw usageError(
         /PACING_URL/.test(err.message) ? err.message : `${err.message} (--base-url or VIDEO_API_BASE_URL).`,

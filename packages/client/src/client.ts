@@ -1,13 +1,18 @@
 // createClient: the assembly. Options → one transport (transport.ts: send, pace, retry, log) → the
 // resources (resources/: videos, settings, conversions) → the flows built on them (waiting,
 // downloading). `client.api` is openapi-fetch over the same transport.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
 import {
+  ALLOW_HTTP_VARIABLE,
+  allowedHttpHosts,
   BODY_LIMITS,
-  isLoopbackHostname,
-  keyFingerprint,
+  insecureUrlProblem,
+  keyIdentity,
   PRODUCTION_BASE_URL,
   type PacerStore,
+  redactUrl,
   type ScheduleSnapshot,
   scheduleName,
 } from '@videogen/openapi/rules';
@@ -33,7 +38,7 @@ import {
   RELAY_URL_VARIABLE,
   relayUrlProblem,
 } from './relay-announce.js';
-import { builtin, env as processEnv } from './runtime.js';
+import { env as processEnv } from './runtime.js';
 import { inFlowSpan } from './tracing.js';
 import { bodyLimits, createTransport, fromRequest, retryOptions, type RetryOptions } from './transport.js';
 import type { GenerateInput, Plan } from './uploads.js';
@@ -45,8 +50,16 @@ export type VideoSetting = Schemas['VideoSetting'];
 export interface ClientOptions {
   /** Default: process.env.VIDEO_API_KEY. Never logged, never part of an error or of inspect output. */
   apiKey?: string;
-  /** Default: process.env.VIDEO_API_BASE_URL, else the spec's production server. HTTPS, or HTTP on loopback. */
+  /**
+   * Default: process.env.VIDEO_API_BASE_URL, else the spec's production server. HTTPS, or HTTP on loopback
+   * or to a host `allowHttpHosts` names (the key would cross the network in the clear otherwise: 5.2).
+   */
   baseUrl?: string;
+  /**
+   * Hosts plain HTTP may reach besides loopback: a lab network allowed explicitly (`lab-api`, `10.0.0.5`,
+   * `.lab.example` for every host under it, `*` for any). Default: VIDEO_API_ALLOW_HTTP (comma-separated).
+   */
+  allowHttpHosts?: string[];
   /** Upload limits to check against (default 'personal', the smaller ones). */
   plan?: Plan;
   /** Called as fetch(request, init) with a standard Request: pass init on (it carries the timeout's signal). */
@@ -111,24 +124,12 @@ export interface ClientOptions {
 }
 
 /**
- * The scheduler's name for a key, never the key itself: the rules' keyFingerprint (the name the pacing
- * proxy prints and paces by, so that a shared schedule is the same account for both), else a 53-bit
- * hash where node:crypto does not exist.
+ * The scheduler's name for a key, never the key itself: the rules' keyIdentity, the whole SHA-256 (the
+ * name the contract suite and the pacing proxy pace by, so that a shared schedule is the same account
+ * for all). SHA-256 by @noble/hashes (bundled): the same synchronous digest on every runtime, Workers
+ * and browsers without node:crypto included.
  */
-function fingerprint(key: string) {
-  const crypto = builtin<typeof import('node:crypto')>('node:crypto');
-  if (crypto?.createHash) return keyFingerprint(crypto.createHash('sha256').update(key).digest('hex'));
-  let h1 = 0xdeadbeef,
-    h2 = 0x41c6ce57; // cyrb53
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
-}
+const identity = (key: string) => keyIdentity(bytesToHex(sha256(utf8ToBytes(key))));
 
 /** How long an announce to a relay may take (each of its two attempts): a relay answers at once or is away. */
 const ANNOUNCE_TIMEOUT_MS = 5_000;
@@ -138,9 +139,16 @@ export function createClient(options: ClientOptions = {}) {
   const key = options.apiKey ?? env.VIDEO_API_KEY;
   if (!key) throw new AuthenticationError('No API key: pass apiKey or set VIDEO_API_KEY');
   const baseUrl = (options.baseUrl ?? env.VIDEO_API_BASE_URL ?? PRODUCTION_BASE_URL).replace(/\/+$/, '');
-  const { protocol, hostname } = new URL(baseUrl);
-  if (protocol !== 'https:' && !(protocol === 'http:' && isLoopbackHostname(hostname)))
-    throw new TypeError(`Refusing base URL ${protocol}//${hostname}: use https (http only on loopback)`);
+  // 5.2, HTTPS only: checked before anything connects, by the rule every tool of the toolkit shares
+  // (a TypeError, Invalid URL, for what is no URL at all).
+  const parsed = new URL(baseUrl);
+  const insecure = insecureUrlProblem(parsed, allowedHttpHosts(options.allowHttpHosts ?? env[ALLOW_HTTP_VARIABLE]));
+  if (insecure) throw new TypeError(`Refusing base URL: the API key would cross the network in the clear; ${insecure}`);
+  // fetch refuses a URL with credentials, and its error names the URL whole: refused here, shown redacted.
+  if (parsed.username || parsed.password)
+    throw new TypeError(
+      `Refusing base URL ${redactUrl(baseUrl)}: a user or password in it is never sent (the API key goes in apiKey or VIDEO_API_KEY)`,
+    );
   const clock = options.clock ?? realClock;
   const plan = options.plan ?? 'personal';
   const retry = retryOptions({
@@ -171,7 +179,7 @@ export function createClient(options: ClientOptions = {}) {
   const pacer =
     options.pacing === false
       ? undefined
-      : pacerFor(scheduleName(baseUrl, options.account ?? fingerprint(key)), clock, {
+      : pacerFor(scheduleName(baseUrl, options.account ?? identity(key)), clock, {
           maxWaitMs: retry.maxWaitMs,
           store,
         });

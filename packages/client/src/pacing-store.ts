@@ -30,8 +30,8 @@ async function loadRedisStore(): Promise<RedisStoreModule> {
 
 /** What is wrong with a pacing URL, checked before anything loads (the package checks it again, whole). */
 export function pacingUrlProblem(url: string): string | undefined {
-  if (!/^rediss?:\/\/[^/]/i.test(url))
-    return `${PACING_URL_VARIABLE} (pacingUrl) must be a redis:// or rediss:// URL, such as redis://localhost:6379/0`;
+  if (!/^rediss?(-sentinel)?:\/\/[^/]/i.test(url))
+    return `${PACING_URL_VARIABLE} (pacingUrl) must be a redis://, rediss:// or redis-sentinel:// URL, such as redis://localhost:6379/0`;
   return undefined;
 }
 

@@ -11,7 +11,7 @@ import {
   noAnswerOf,
   isIdempotent,
   readBody,
-  redactUrlQuery,
+  redactUrl,
   ResponseTooLargeError as BodyTooLarge,
   RETRY_POLICY,
   retryDecision,
@@ -87,8 +87,6 @@ export interface Outgoing {
   /** A large body (an upload): `stream()` gives a fresh one per attempt; `once` when it cannot be read twice. */
   upload?: { stream: () => BodyInit; once: boolean };
   redirect?: RequestRedirect;
-  /** The URL is a credential (a presigned download address): the log shows it without its query. */
-  secretUrl?: boolean;
 }
 
 export interface SendOptions extends RequestOptions {
@@ -194,8 +192,9 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
   const template = op?.path;
   // A body that can be read once (a stream) is sent once.
   const maxRetries = out.upload?.once ? 0 : retry.maxRetries;
-  // How log records name the call (never a presigned URL's query).
-  const call = `${out.method} ${out.secretUrl ? out.url.split('?')[0] : out.url}`;
+  // How log records and errors name the call: the URL redacted as every printed URL is (a presigned
+  // download address's query is its credential; a base URL may hold a user or a token).
+  const call = `${out.method} ${redactUrl(out.url)}`;
   let firstSentAt = 0;
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
@@ -470,7 +469,7 @@ function withBody(res: Response, body: BodyInit | null): Response {
 }
 
 async function logExchange(debug: NonNullable<Log['debug']>, out: Outgoing, res: Response | undefined, cause: unknown) {
-  const url = out.secretUrl ? redactUrlQuery(out.url) : out.url;
+  const url = redactUrl(out.url);
   const text = typeof out.body === 'string' ? out.body : out.body ? new TextDecoder().decode(out.body) : undefined;
   try {
     const { fields, msg } = await exchangeRecord({ ...out, url }, text, !!out.upload, res, cause);

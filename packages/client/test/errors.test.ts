@@ -34,6 +34,33 @@ describe('createClient options', () => {
     ])
       expect(createClient({ apiKey: KEY, baseUrl: u }).baseUrl).toBe(u);
   });
+  it('refuses a base URL with a user or password (fetch never sends them), without printing them', () => {
+    const err = (() => {
+      try {
+        createClient({ apiKey: KEY, baseUrl: 'https://operator:S3CRET-PW@api.example.com/v1' });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(err).toBeInstanceOf(TypeError);
+    expect(err?.message).toBe(
+      'Refusing base URL https://[redacted]:[redacted]@api.example.com/v1: a user or password in it is never sent (the API key goes in apiKey or VIDEO_API_KEY)',
+    );
+  });
+  it('allows http:// to a host named explicitly (allowHttpHosts, or VIDEO_API_ALLOW_HTTP): a lab network', () => {
+    const lab = 'http://10.0.0.5:4010/v1';
+    expect(() => createClient({ apiKey: KEY, baseUrl: lab })).toThrow(
+      /^Refusing base URL: the API key would cross the network in the clear; use https \(http only on loopback, or to a host named in VIDEO_API_ALLOW_HTTP\), not http:\/\/10\.0\.0\.5$/,
+    );
+    expect(createClient({ apiKey: KEY, baseUrl: lab, allowHttpHosts: ['10.0.0.5'] }).baseUrl).toBe(lab);
+    process.env.VIDEO_API_ALLOW_HTTP = 'lab-api,.lab.example';
+    try {
+      expect(createClient({ apiKey: KEY, baseUrl: 'http://a.lab.example/v1' }).baseUrl).toBe('http://a.lab.example/v1');
+      expect(() => createClient({ apiKey: KEY, baseUrl: lab })).toThrow(/in the clear/);
+    } finally {
+      delete process.env.VIDEO_API_ALLOW_HTTP;
+    }
+  });
 });
 
 describe('VideoApiError', () => {

@@ -137,7 +137,7 @@ describe('a body too large: refused at its limit, in bounded memory (the built c
       retryable: false,
     });
     expect(r.error!.message).toMatch(
-      /GET .*\/videos\/\?page=1: the response body exceeds the limit of 16777216 bytes \(maxBodyBytes\), decoded/,
+      /GET .*\/videos\/\?page=\[redacted\]: the response body exceeds the limit of 16777216 bytes \(maxBodyBytes\), decoded/,
     );
     expect(r.maxRssKb).toBeLessThan(RSS_BOUND_KB);
   });

@@ -3,12 +3,14 @@ import { createServer, type AddressInfo } from 'node:net';
 import { SANDBOX_KEYS, startSandbox, type RunningSandbox } from '@videogen/sandbox';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type ClientOptions } from '../src/index.js';
+import { pacingUrlProblem } from '../src/pacing-store.js';
 
 describe('pacingUrl / VIDEO_API_PACING_URL', () => {
-  it('refuses a URL that is not redis:// or rediss://, naming the variable', () => {
+  it('refuses a URL that is not redis://, rediss:// or redis-sentinel://, naming the variable', () => {
     expect(() =>
       createClient({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1/v1', pacingUrl: 'http://cache:6379' }),
-    ).toThrow(/VIDEO_API_PACING_URL \(pacingUrl\) must be a redis:\/\/ or rediss:\/\/ URL/);
+    ).toThrow(/VIDEO_API_PACING_URL \(pacingUrl\) must be a redis:\/\/, rediss:\/\/ or redis-sentinel:\/\/ URL/);
+    expect(pacingUrlProblem('redis-sentinel://s1:26379#mymaster')).toBeUndefined();
   });
 
   it('refuses pacingUrl with a clock of its own (the shared schedule runs on real time)', () => {

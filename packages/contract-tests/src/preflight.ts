@@ -12,6 +12,7 @@ import {
   parseRateLimitHeaders,
   readBody,
   RETRY_POLICY,
+  redactUrl,
   timeScaleOf as timeScaleOfPolicy,
 } from '@videogen/openapi/rules';
 
@@ -113,7 +114,7 @@ function errorMessage(err: unknown): string {
 export function unreachable(url: URL, err: unknown, urlSource: string, timeoutMs: number): string {
   const code = errorCode(err);
   const host = url.host;
-  const target = url.href.replace(/\/+$/, '');
+  const target = redactUrl(url.href.replace(/\/+$/, ''));
   if (/bad port/i.test(errorMessage(err)))
     return `cannot reach ${target}: port ${url.port} is one that fetch refuses to use (the Fetch standard's blocked ports): run the service on another port and fix ${urlSource}`;
   if (code === 'ECONNREFUSED')
@@ -223,6 +224,8 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const base = o.baseUrl.replace(/\/+$/, '');
+  // How messages name it: redacted as every printed URL is (a user, a password, a query value).
+  const printed = redactUrl(base);
   let requests = 0;
   // Two variables holding one key: isolation or plan checks would judge one account as two.
   for (const [i, a] of o.keys.entries())
@@ -284,7 +287,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
       return {
         ok: false,
         kind: 'not-the-api',
-        message: `${base} answered GET ${PROBE_PATH} with ${shown(first)}: the suite follows no redirect${moved ? `: use ${setUrl(o.urlSource, moved)}` : `: check ${o.urlSource}`}`,
+        message: `${printed} answered GET ${PROBE_PATH} with ${shown(first)}: the suite follows no redirect${moved ? `: use ${setUrl(o.urlSource, redactUrl(moved))}` : `: check ${o.urlSource}`}`,
         requests,
       };
     }
@@ -301,7 +304,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
         return {
           ok: false,
           kind: 'not-the-api',
-          message: `${base} is not the API (GET ${PROBE_PATH} answered ${shown(first)}): is ${BASE_PATH} missing? ${base}${BASE_PATH} answers as the API: use ${setUrl(o.urlSource, base + BASE_PATH)}`,
+          message: `${printed} is not the API (GET ${PROBE_PATH} answered ${shown(first)}): is ${BASE_PATH} missing? ${printed}${BASE_PATH} answers as the API: use ${setUrl(o.urlSource, printed + BASE_PATH)}`,
           requests,
         };
     }
@@ -310,8 +313,8 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
       kind: 'not-the-api',
       message:
         status >= 500
-          ? `${base} answered GET ${PROBE_PATH} with ${shown(first)} after ${RETRY_POLICY.maxRetries} retries, not the API's error envelope: the service behind it is down, or this is not the API: check ${o.urlSource}`
-          : `${base} is not the API: GET ${PROBE_PATH} answered ${shown(first)}, where the API answers its list or the envelope {error_code, error}: check ${o.urlSource}`,
+          ? `${printed} answered GET ${PROBE_PATH} with ${shown(first)} after ${RETRY_POLICY.maxRetries} retries, not the API's error envelope: the service behind it is down, or this is not the API: check ${o.urlSource}`
+          : `${printed} is not the API: GET ${PROBE_PATH} answered ${shown(first)}, where the API answers its list or the envelope {error_code, error}: check ${o.urlSource}`,
       requests,
     };
   }
@@ -325,17 +328,17 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     };
   if (status >= 500)
     notes.push(
-      `${base} answered GET ${PROBE_PATH} with ${shown(first)} after ${RETRY_POLICY.maxRetries} retries: the checks judge what it answers`,
+      `${printed} answered GET ${PROBE_PATH} with ${shown(first)} after ${RETRY_POLICY.maxRetries} retries: the checks judge what it answers`,
     );
   else if (!main)
     notes.push(
       status === 401 || status === 403
-        ? `${base} answers as the API (GET ${PROBE_PATH} without a key → ${reason(first)})`
-        : `${base} answers GET ${PROBE_PATH} without a key (${status}): a service that checks keys answers 401 or 403`,
+        ? `${printed} answers as the API (GET ${PROBE_PATH} without a key → ${reason(first)})`
+        : `${printed} answers GET ${PROBE_PATH} without a key (${status}): a service that checks keys answers 401 or 403`,
     );
   else
     notes.push(
-      `${base} answers as the API; ${main.variable} accepted (GET ${PROBE_PATH} → ${status}${status === 429 || status === 503 ? ', so the key is not confirmed yet' : ''})`,
+      `${printed} answers as the API; ${main.variable} accepted (GET ${PROBE_PATH} → ${status}${status === 429 || status === 503 ? ', so the key is not confirmed yet' : ''})`,
     );
   for (const k of others) {
     let r: Reading;

@@ -149,6 +149,46 @@ describe('--har: recorded traffic checked offline', () => {
     expect(() => readTraffic(file)).toThrow(/not a valid HAR 1.2 file/);
   });
 
+  it("a JSON-lines log: its request headers' key and every query value are redacted from what is printed", async () => {
+    // Keys of this test only (nothing else registered them): one sent as the Authorization of a nested
+    // record and echoed in the query and in a path, one only in a query (a tool that puts keys there).
+    const sent = 'jsonl-key-in-header-0123456789';
+    const queryOnly = 'jsonl-key-only-in-query-9876543210';
+    const base = new URL(recorded.log.entries[0].request.url).origin + '/v1';
+    const record = (url: string, status: number, body: unknown) =>
+      JSON.stringify({
+        request: { method: 'GET', url, headers: { Authorization: `Bearer ${sent}` } },
+        response: { status, headers: { 'content-type': 'application/json' }, body },
+      });
+    const notFound = { error_code: 'NOT_FOUND', error: 'no such video' };
+    const file = join(dir, 'keys.jsonl');
+    writeFileSync(
+      file,
+      [
+        record(`${base}/videos/?page=1&api_key=${sent}`, 200, {
+          results: [],
+          has_next: false,
+          total_count: 0,
+          page: 1,
+          items_per_page: 50,
+        }),
+        record(`${base}/videos/${sent}/`, 404, notFound),
+        record(`${base}/videos/?api_key=${queryOnly}`, 200, {
+          results: [],
+          has_next: false,
+          total_count: 0,
+          page: 1,
+          items_per_page: 50,
+        }),
+      ].join('\n') + '\n',
+    );
+    let out = '';
+    await main(['--har', file], { out: (t) => (out += t), err: (t) => (out += t) }, {});
+    expect(out).toMatch(/#1 GET .*\/videos\/\?page=\[redacted\]&api_key=\[redacted\]/);
+    expect(out).toMatch(/#2 GET .*\/videos\/\[redacted\]\//);
+    for (const k of [sent, queryOnly]) expect(out).not.toContain(k);
+  });
+
   it('reads a JSON-lines log (one exchange per line) with the same checks', () => {
     const lines = recorded.log.entries.map((e) =>
       JSON.stringify({

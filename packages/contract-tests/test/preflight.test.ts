@@ -102,8 +102,8 @@ describe('the preflight: an operator mistake stops the run before any check (exi
 
   it('a host name that does not resolve: DNS', async () => {
     setupError(
-      await cli(['--base-url', 'http://contract-suite.invalid/v1'], target({})),
-      /cannot reach http:\/\/contract-suite\.invalid\/v1: DNS lookup of contract-suite\.invalid failed \(\w+\): check the host name in --base-url$/,
+      await cli(['--base-url', 'https://contract-suite.invalid/v1'], target({})),
+      /cannot reach https:\/\/contract-suite\.invalid\/v1: DNS lookup of contract-suite\.invalid failed \(\w+\): check the host name in --base-url$/,
     );
   });
 

@@ -10,6 +10,7 @@ import { FIXTURES, RATE_LIMITER_STYLES, SANDBOX_KEYS, startSandbox, type Running
 import { MAX_RUNNING } from '@videogen/openapi/rules';
 import { fingerprint, PROXY_HEADER, startPacingProxy, type PacingProxy } from '../src/proxy/index.ts';
 import { checkTraffic, readTraffic } from '../src/commands/har.ts';
+import { COLLIDING_KEYS } from '../../../openapi/rules/test/fixtures/colliding-keys.ts';
 
 const running: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -74,6 +75,37 @@ describe.each(RATE_LIMITER_STYLES)('through the proxy, against the %s limiter', 
     expect(s.statusReads).toBeGreaterThanOrEqual(1);
     expect(s.resent).toEqual({ rateLimit: 0, unavailable: 0, serverError: 0, network: 0 });
     expect(s.waitedMs).toBeGreaterThan(0);
+  });
+});
+
+describe('two keys whose fingerprints collide (48 bits: a birthday search finds a pair in a minute)', () => {
+  it('are two accounts, each paced on its own and each redacted, though they print alike', async () => {
+    // One account per key; generations outlast the test, so that a's two videos hold a's slots.
+    const sb = await sandbox({
+      generationSeconds: 3600,
+      accounts: COLLIDING_KEYS.map((key, i) => ({ name: `collide${i}`, plan: 'business' as const, keys: [key] })),
+    });
+    const harFile = join(mkdtempSync(join(tmpdir(), 'proxy-collide-')), 'traffic.har');
+    const logs: string[] = [];
+    const p = await proxy(sb, { harFile, log: (l) => logs.push(l) });
+    const [a, b] = COLLIDING_KEYS.map((key) => tool(p, key));
+    const textSetting = async (t: typeof a) =>
+      ((await (await t('/video-settings/')).json()) as any).results.find((s: any) => s.request_fields.join() === 'text')
+        .video_setting_id as string;
+    const [settingA, settingB] = [await textSetting(a), await textSetting(b)];
+    for (let i = 0; i < MAX_RUNNING; i++)
+      expect((await a('/videos/generate/', { method: 'POST', body: textForm(settingA) })).status).toBe(200);
+    // A key in a query string, as some tools send it: the HAR must not hold it.
+    expect((await b(`/videos/?page=1&api_key=${COLLIDING_KEYS[1]}`)).status).toBe(200);
+    // Before: b was paced on a's schedule, held for a's two videos, whose status it read with its own key (404).
+    expect((await b('/videos/generate/', { method: 'POST', body: textForm(settingB) })).status).toBe(200);
+    expect(p.stats()).toMatchObject({ heldForConcurrency: 0, statusReads: 0 });
+    expect(sb.stats()['404']).toBeUndefined();
+    expect(p.fingerprints()).toEqual([fingerprint(COLLIDING_KEYS[0]), fingerprint(COLLIDING_KEYS[1])]);
+    expect(logs.filter((l) => l.includes('new key'))).toHaveLength(2);
+    await p.close();
+    const text = readFileSync(harFile, 'utf8');
+    for (const key of COLLIDING_KEYS) expect(text + logs.join('\n')).not.toContain(key);
   });
 });
 

@@ -1,8 +1,10 @@
 // The files of a generation, as a model names them: an absolute local path, or a URL. A URL is fetched
 // here into a temporary file first (the client then uploads it from disk, so that a retry re-reads it):
-// https anywhere, plain http on loopback only (the client's own rule, insecureUrlProblem), redirects
-// followed by hand so that each hop is held to that rule, the body held to the field's size limit for
-// the plan (UPLOAD_LIMITS) and to the toolkit's stall window (BODY_LIMITS) by the rules' limitBody.
+// https anywhere, plain http on loopback or to a host VIDEO_API_ALLOW_HTTP names (the client's own rule,
+// insecureUrlProblem, and its opt-in), redirects followed by hand so that each hop is held to that rule
+// (fetch's own following would reach an http host a redirect names before we could refuse it), the body
+// held to the field's size limit for the plan (UPLOAD_LIMITS) and to the toolkit's stall window
+// (BODY_LIMITS) by the rules' limitBody. A URL is printed redacted (redactUrl) or as its origin and path.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import {
   limitBody,
   PLAN_LIMITS_AS,
   type Plan,
+  redactUrl,
   ResponseTooLargeError,
   UPLOAD_LIMITS,
 } from '@videogen/openapi/rules';
@@ -51,7 +54,12 @@ export class FileInputs {
 
   constructor(
     private readonly plan: Plan,
-    private readonly options: { localFiles: boolean; signal?: AbortSignal },
+    private readonly options: {
+      localFiles: boolean;
+      /** The hosts plain http may reach besides loopback (allowedHttpHosts of VIDEO_API_ALLOW_HTTP). */
+      allowHttpHosts?: readonly string[];
+      signal?: AbortSignal;
+    },
   ) {}
 
   /** A local path the client can upload from, for a tool's file argument. */
@@ -108,10 +116,10 @@ export class FileInputs {
       if (hop >= MAX_REDIRECTS)
         throw new ToolProblem(
           'FILE_URL_REFUSED',
-          `${field}: ${value} redirects more than ${MAX_REDIRECTS} times.`,
+          `${field}: ${redactUrl(value)} redirects more than ${MAX_REDIRECTS} times.`,
           'give the final URL of the file.',
         );
-      url = this.#checkedUrl(field, new URL(location, url).href);
+      url = this.#checkedUrl(field, location, url);
     }
     if (!res.ok || !res.body) {
       await res.body?.cancel();
@@ -147,22 +155,32 @@ export class FileInputs {
     return path;
   }
 
-  #checkedUrl(field: FileField, value: string): URL {
+  /** `value` as a URL the rule lets us fetch; `from`: the URL whose redirect named it (Location, maybe relative). */
+  #checkedUrl(field: FileField, value: string, from?: URL): URL {
+    const where = from ? `${redactUrl(from.href)} redirects to` : '';
     let url: URL;
     try {
-      url = new URL(value);
+      url = new URL(value, from);
     } catch {
+      if (from)
+        throw new ToolProblem(
+          'FILE_URL_REFUSED',
+          `${field}: ${where} "${redactUrl(value)}", which is not a URL.`,
+          'give the final URL of the file.',
+        );
       throw new ToolProblem(
         'INVALID_FILE',
-        `${field}: "${value}" is not a URL.`,
+        `${field}: "${redactUrl(value)}" is not a URL.`,
         'give an https URL or an absolute path.',
       );
     }
-    const problem = insecureUrlProblem(url);
+    const problem = insecureUrlProblem(url, this.options.allowHttpHosts);
     if (problem)
       throw new ToolProblem(
         'FILE_URL_REFUSED',
-        `${field}: refusing ${url.protocol}//${url.host}: ${problem}.`,
+        from
+          ? `${field}: ${where} ${url.protocol}//${url.host}, refused: ${problem}.`
+          : `${field}: refusing ${url.protocol}//${url.host}: ${problem}.`,
         'give an https URL.',
       );
     return url;

@@ -1,13 +1,15 @@
 // The server's options and the one client every request of the process shares (its pacer is the account's
 // schedule: one per process, or one per account across processes with VIDEO_API_PACING_URL).
 import { type ClientOptions, createClient, type VideoClient } from '@videogen/client';
-import { type Plan, POLLING } from '@videogen/openapi/rules';
+import { ALLOW_HTTP_VARIABLE, allowedHttpHosts, type Plan, POLLING } from '@videogen/openapi/rules';
 import { ToolProblem } from './answers.js';
 
 export interface VideoMcpOptions {
   /**
    * The client's options (default: the environment, as the client reads it: VIDEO_API_KEY,
-   * VIDEO_API_BASE_URL, VIDEO_API_PACING_URL, VIDEO_API_LOG). Ignored when `client` is given.
+   * VIDEO_API_BASE_URL, VIDEO_API_PACING_URL, VIDEO_API_LOG, VIDEO_API_ALLOW_HTTP). Ignored when `client`
+   * is given, except `allowHttpHosts`: the hosts plain http may reach besides loopback, for the files
+   * fetched by URL too (default VIDEO_API_ALLOW_HTTP: one opt-in for the toolkit's every tool).
    */
   clientOptions?: ClientOptions;
   /** A client made already (its pacing, retries and key are then the caller's). */
@@ -44,6 +46,8 @@ export interface Session {
   defaultWaitMs: number;
   maxWaitMs: number;
   localFiles: boolean;
+  /** The hosts plain http may reach besides loopback (the client's rule and opt-in), for file URLs. */
+  allowHttpHosts: string[];
 }
 
 /** The state every request of the server shares; the client is made on first use, so that a missing key is a tool error. */
@@ -74,5 +78,6 @@ export function createSession(options: VideoMcpOptions): Session {
     defaultWaitMs: options.defaultWaitMs ?? DEFAULT_WAIT_MS,
     maxWaitMs: POLLING.timeoutMs,
     localFiles: options.localFiles ?? true,
+    allowHttpHosts: allowedHttpHosts(options.clientOptions?.allowHttpHosts ?? process.env[ALLOW_HTTP_VARIABLE]),
   };
 }

@@ -2,7 +2,7 @@
 // service's, or the client's for a check made before sending), the service's words, and the fix in terms
 // of this server's tools. An answer of the service is classified by the rules' one classifier (7.1), as
 // the client and the CLI do. No stack ever leaves: an unexpected error is its message alone.
-import { classifyError, MAX_RUNNING } from '@videogen/openapi/rules';
+import { classifyError, MAX_RUNNING, redactUrl } from '@videogen/openapi/rules';
 import { type ToolErrorBody, ToolProblem } from './answers.js';
 
 /** What a tool knows when a call fails: the video it was about, where the service is. */
@@ -67,7 +67,8 @@ export function describeFailure(err: unknown, ctx: FailureContext = {}): ToolErr
     };
   }
   const video = ctx.videoId ? `video ${ctx.videoId}` : 'the video';
-  const where = ctx.baseUrl ?? 'the service';
+  // A base URL may carry a user, a password or a gateway's token in its query: shown redacted, as every URL.
+  const where = ctx.baseUrl ? redactUrl(ctx.baseUrl) : 'the service';
   // The client's own checks (no answer, so no headers) may carry the status the service would answer:
   // only an answer's status is shown as one. What they allow is shown with them.
   const answered = err.headers !== undefined;

@@ -3,6 +3,7 @@
 // check it shares with the sandbox's controls.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FIXTURES, SANDBOX_KEYS } from '@videogen/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,13 +74,51 @@ describe('a bad key', () => {
   });
 });
 
+describe('a base URL with a password', () => {
+  it('is a configuration error that shows it redacted, as every URL the toolkit prints', async () => {
+    const baseUrl = 'http://operator:S3CRET-PW@127.0.0.1:1/v1';
+    const bad = await serveMcpHttp({ port: 0, clientOptions: { apiKey: SANDBOX_KEYS.acme, baseUrl } });
+    const c = await connect(bad.url);
+    try {
+      const r = (await c.callTool({ name: 'list_video_settings', arguments: {} })) as ToolText;
+      expect(r.structuredContent).toMatchObject({ error_code: 'CONFIGURATION_ERROR' });
+      expect(textOf(r)).toContain('Refusing base URL http://[redacted]:[redacted]@127.0.0.1:1/v1');
+      expect(JSON.stringify(r)).not.toContain('S3CRET');
+    } finally {
+      await c.close();
+      await bad.close();
+    }
+  });
+});
+
 describe('files by URL', () => {
   let files: Server;
   let base = '';
+  /** The same files on an IPv4 address of this machine that is not loopback, counting its connections. */
+  const lan = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  let lanFiles: Server | undefined;
+  let lanBase = '';
+  let lanConnections = 0;
   beforeAll(async () => {
+    if (lan) {
+      lanFiles = createServer((_req, res) => {
+        // Declares more than the Business plan's 180 MB for a PDF: refused before a byte is read.
+        res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(180_000_001) });
+        res.write('%PDF');
+      }).listen(0, lan);
+      lanFiles.on('connection', () => lanConnections++);
+      await new Promise((r) => lanFiles?.once('listening', r));
+      lanBase = `http://${lan}:${(lanFiles.address() as AddressInfo).port}`;
+    }
     files = createServer((req, res) => {
       if (req.url === '/deck.pdf') return res.end(Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(30_000, 32)]));
       if (req.url === '/moved') return res.writeHead(302, { location: '/deck.pdf' }).end();
+      // A hop to plain http beyond loopback (this machine's own non-loopback address, or a name that is none).
+      if (req.url?.startsWith('/away?'))
+        return res.writeHead(302, { location: `${lanBase || 'http://files.example'}/huge.pdf?token=S3CRET-2` }).end();
+      if (req.url === '/bad-location') return res.writeHead(302, { location: 'http://[::1' }).end();
       if (req.url === '/huge.pdf') {
         // Declares more than the Business plan's 180 MB for a PDF: refused before a byte is read.
         res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(180_000_001) });
@@ -93,6 +132,8 @@ describe('files by URL', () => {
   afterAll(() => {
     files.closeAllConnections();
     files.close();
+    lanFiles?.closeAllConnections();
+    lanFiles?.close();
   });
 
   it('fetches a PDF by URL (http on loopback, a redirect followed) and generates from it', async () => {
@@ -110,7 +151,9 @@ describe('files by URL', () => {
       arguments: { video_setting_id: FIXTURES.acme.settings.pdf, pdf_file: 'http://files.example/deck.pdf' },
     })) as ToolText;
     expect(http.structuredContent).toMatchObject({ error_code: 'FILE_URL_REFUSED' });
-    expect(textOf(http)).toContain('use https (http only on loopback)');
+    expect(textOf(http)).toContain(
+      'use https (http only on loopback, or to a host named in VIDEO_API_ALLOW_HTTP), not http://files.example',
+    );
 
     const huge = (await client.callTool({
       name: 'generate_video',
@@ -118,6 +161,43 @@ describe('files by URL', () => {
     })) as ToolText;
     expect(huge.structuredContent).toMatchObject({ error_code: 'FILE_UPLOAD_ERROR' });
     expect(textOf(huge)).toContain('180 MB');
+  });
+
+  it('holds each redirect hop to the same rule and opt-in, and prints no query value', async () => {
+    const call = (c: Client, pdf_file: string) =>
+      c.callTool({
+        name: 'generate_video',
+        arguments: { video_setting_id: FIXTURES.acme.settings.pdf, pdf_file },
+      }) as Promise<ToolText>;
+    const away = await call(client, `${base}/away?sig=S3CRET-1`);
+    const host = lanBase ? new URL(lanBase).host : 'files.example';
+    expect(away.structuredContent).toMatchObject({ error_code: 'FILE_URL_REFUSED' });
+    expect(textOf(away)).toContain(
+      `${base}/away?sig=[redacted] redirects to http://${host}, refused: use https (http only on loopback, or to a host named in VIDEO_API_ALLOW_HTTP)`,
+    );
+    expect(JSON.stringify(away)).not.toMatch(/S3CRET/);
+    expect(lanConnections).toBe(0);
+
+    const bad = await call(client, `${base}/bad-location`);
+    expect(bad.structuredContent).toMatchObject({ error_code: 'FILE_URL_REFUSED' });
+    expect(textOf(bad)).toContain(`${base}/bad-location redirects to "http://[::1", which is not a URL`);
+
+    if (!lan) return;
+    // Named by the operator (the client's allowHttpHosts, default VIDEO_API_ALLOW_HTTP): the hop is followed.
+    const lab = await serveMcpHttp({
+      port: 0,
+      clientOptions: { apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, plan: 'business', allowHttpHosts: [lan] },
+    });
+    const c = await connect(lab.url);
+    try {
+      const followed = await call(c, `${base}/away?sig=S3CRET-1`);
+      expect(followed.structuredContent, textOf(followed)).toMatchObject({ error_code: 'FILE_UPLOAD_ERROR' });
+      expect(textOf(followed)).toContain('180 MB');
+      expect(lanConnections).toBeGreaterThan(0);
+    } finally {
+      await c.close();
+      await lab.close();
+    }
   });
 });
 

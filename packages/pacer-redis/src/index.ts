@@ -6,4 +6,16 @@ export {
   type RedisPacerStoreOptions,
   type PacingLog,
 } from './redis-store.js';
-export { PACING_URL_VARIABLE, pacingUrlProblem, redactPacingUrl } from './url.js';
+// How the store reaches Redis, for anything else that shares it: one URL for a single server, a cluster
+// (any node) or Sentinels; its problems said before connecting; printed redacted; errors in words.
+export {
+  connectRedis,
+  describeRedisError,
+  PACING_URL_VARIABLE,
+  redactRedisUrl,
+  redisUrlProblem,
+  type ConnectRedisOptions,
+  type RedisConnection,
+} from './connection.js';
+/** @deprecated the same as redisUrlProblem (its messages name VIDEO_API_PACING_URL by default). */
+export { redisUrlProblem as pacingUrlProblem, redactRedisUrl as redactPacingUrl } from './connection.js';

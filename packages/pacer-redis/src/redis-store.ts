@@ -7,8 +7,15 @@
 // meanwhile (its running videos, its last requests, the server's waits) and goes back to the shared
 // schedule. A call never waits on Redis longer than `timeoutMs`, and nothing is sent because of Redis:
 // the store only ever says "go" or "wait".
+//
+// Alone, a video start fails closed (issue 35; rate-limiter-flexible's insurance limiter: a separate,
+// stricter limit, not the shared one applied alone). The process cannot see the slots the others take
+// meanwhile, so it assumes they hold them: it may hold at most its share of the running slots,
+// floor(MAX_RUNNING / N), and only if it saw the account on Redis within PEER_MS before losing it (a
+// process that never did, or long ago, does not know N and starts nothing); the account's videos it last
+// saw running (the mirror below copies them from every decision) hold their slots as before.
 import { createHash, randomBytes } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type Redis, type RedisOptions } from 'ioredis';
 import {
   MemoryPacerStore,
   type AccountView,
@@ -19,15 +26,25 @@ import {
   type TakeRequest,
   type TakeResult,
 } from '@videogen/openapi/rules';
+import {
+  connectRedis,
+  describeRedisError,
+  redactRedisUrl,
+  redisUrlProblem,
+  type RedisConnection,
+} from './connection.js';
 import { INSPECT, MERGE_CLASS, MERGE_FULL, NOTE_RUNNING, RENEW, SETTLE, TAKE } from './scripts.js';
-import { pacingUrlProblem, redactPacingUrl } from './url.js';
 
 export type PacingLog = (level: 'info' | 'warn', message: string) => void;
 
 export interface RedisPacerStoreOptions {
-  /** `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS. */
+  /**
+   * `redis://[user:password@]host[:port][/db]`, `rediss://` for TLS: a single server, or any node of a
+   * Redis Cluster (recognised as one); `redis-sentinel://[user:password@]host[:port][,host[:port]…][/db]#primary`
+   * (`rediss-sentinel://` for TLS): the primary its Sentinels name, followed across failovers.
+   */
   url: string;
-  /** Where the store's two lines go: Redis unreachable (warn, once per outage) and back (info). Default: none. */
+  /** Where the store's two lines go: Redis unreachable or refusing (warn, once per outage, saying what it answered) and back (info). Default: none. */
   log?: PacingLog;
   /** The longest one decision waits for Redis before this process paces alone (default 500 ms). */
   timeoutMs?: number;
@@ -69,12 +86,25 @@ interface Keys {
 }
 
 /** ioredis with the scripts defined as commands (defineCommand): each answers what its Lua returns. */
-type ScriptRedis = Redis & Record<string, (...args: Array<string | number>) => Promise<unknown>>;
+type ScriptRedis = RedisConnection & Record<string, (...args: Array<string | number>) => Promise<unknown>>;
+
+/** The sockets of a connection (every node's, for a cluster). */
+const streamsOf = (c: RedisConnection) => (c instanceof Cluster ? c.nodes() : [c]).map((n: Redis) => n.stream);
+
+/** Whether a connection keeps the process alive (only while one of its commands is pending). */
+function setRef(c: RedisConnection | undefined, ref: boolean): void {
+  if (!c) return;
+  for (const s of streamsOf(c)) ref ? s?.ref?.() : s?.unref?.();
+}
 
 export class RedisPacerStore implements PacerStore {
+  /** The URL as it may be printed (user, password and query values redacted). */
   readonly url: string;
-  private readonly redis: ScriptRedis;
-  private sub?: Redis;
+  private readonly rawUrl: string;
+  private readonly redisOptions: RedisOptions | undefined;
+  /** Set once connected (connectRedis: a single server, a cluster, or the primary its Sentinels name). */
+  private redis: ScriptRedis | undefined;
+  private sub?: RedisConnection;
   private readonly local: MemoryPacerStore;
   private readonly scale: number;
   private readonly timeoutMs: number;
@@ -85,6 +115,10 @@ export class RedisPacerStore implements PacerStore {
   private readonly held = new Map<string, Held>();
   private readonly views = new Map<string, AccountView>();
   private readonly peers = new Map<string, number>();
+  /** When this process last decided with Redis for the account (its `peers` count is as fresh as that). */
+  private readonly seenShared = new Map<string, number>();
+  /** The videos this process started, per account, with when their slot lapses: its own share of the running slots. */
+  private readonly own = new Map<string, Map<string, number>>();
   private readonly keys = new Map<string, Keys>();
   private readonly listeners = new Set<() => void>();
   private readonly subscribed = new Set<string>();
@@ -97,33 +131,43 @@ export class RedisPacerStore implements PacerStore {
   private pending = 0;
   private closed = false;
   private downSince: number | undefined;
+  /** What went wrong last (inspect's message says it while Redis is away). */
+  private lastError: Error | undefined;
   /** Decisions made alone during outages (for tests and benchmarks). */
   readonly stats = { outages: 0, localDecisions: 0, sharedDecisions: 0 };
 
   constructor(options: RedisPacerStoreOptions) {
-    const problem = pacingUrlProblem(options.url);
+    const problem = redisUrlProblem(options.url);
     if (problem) throw new TypeError(problem);
-    this.url = redactPacingUrl(options.url);
+    this.url = redactRedisUrl(options.url);
+    this.rawUrl = options.url;
+    this.redisOptions = options.redis;
     this.scale = options.timeScale && options.timeScale > 0 ? options.timeScale : 1;
     this.timeoutMs = options.timeoutMs ?? 500;
     this.retryMs = options.retryMs ?? 1000;
     this.prefix = options.prefix ?? 'videogen:pacer';
     this.log = options.log ?? (() => {});
     this.local = new MemoryPacerStore(() => Date.now() * this.scale);
-    this.redis = new Redis(options.url, {
-      lazyConnect: true,
-      // Fail at once while disconnected instead of queueing: the pacer then decides alone.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: this.timeoutMs,
-      connectTimeout: Math.max(this.timeoutMs, 1000),
-      // No reconnection timer of ioredis's own (it would keep the process alive): the probe reconnects.
-      retryStrategy: () => null,
-      ...options.redis,
-    }) as ScriptRedis;
-    this.redis.on('error', (err: Error) => this.down(err));
-    this.redis.on('close', () => this.up && this.down(new Error('the connection closed')));
-    this.redis.on('ready', () => this.redis.stream?.unref?.());
+    this.connecting = this.connect().then(
+      () => {
+        // Connected late, after a decision gave up waiting: the probe shares again, with what was learned alone.
+        if (this.downSince === undefined) this.up = true;
+      },
+      (err: Error) => this.down(err),
+    );
+  }
+
+  /** Connects (connectRedis: it tells a cluster from a single server) and defines the scripts as commands. */
+  private async connect(): Promise<void> {
+    const redis = (await connectRedis(this.rawUrl, {
+      timeoutMs: this.timeoutMs,
+      redis: this.redisOptions,
+    })) as ScriptRedis;
+    if (this.closed) return void redis.disconnect();
+    redis.on('error', (err: Error) => this.down(err));
+    redis.on('close', () => this.up && this.down(new Error('the connection closed')));
+    redis.on('ready', () => setRef(redis, this.pending > 0));
+    if (redis instanceof Cluster) redis.on('+node', () => setRef(redis, this.pending > 0));
     for (const [name, lua, keys] of [
       ['vgTake', TAKE, 5],
       ['vgSettle', SETTLE, 4],
@@ -133,14 +177,9 @@ export class RedisPacerStore implements PacerStore {
       ['vgMergeFull', MERGE_FULL, 1],
       ['vgInspect', INSPECT, 7],
     ] as const)
-      this.redis.defineCommand(name, { numberOfKeys: keys, lua });
-    this.connecting = this.redis.connect().then(
-      () => {
-        // Connected late, after a decision gave up waiting: the probe shares again, with what was learned alone.
-        if (this.downSince === undefined) this.up = true;
-      },
-      (err: Error) => this.down(err),
-    );
+      redis.defineCommand(name, { numberOfKeys: keys, lua });
+    setRef(redis, this.pending > 0);
+    this.redis = redis;
   }
 
   /** Whether decisions are shared right now (false during an outage). */
@@ -183,19 +222,26 @@ export class RedisPacerStore implements PacerStore {
       return this.takeAlone(account, r);
     }
     this.stats.sharedDecisions++;
-    const [taken, wait, check, lastAgo, blockFor, slowdown, limit, windowMs, running, peers] = reply;
+    const [taken, wait, check, lastAgo, blockFor, slowdown, limit, windowMs, running, peers, videos] = reply;
     this.peers.set(account, Number(peers));
+    this.seenShared.set(account, Date.now());
     const view = this.viewOf(account);
     view.classes[r.rateClass] = {
       slowdown: Number(slowdown),
       learned: limit ? { limit: Number(limit), windowMs: Number(windowMs) * this.scale } : undefined,
     };
     view.running = Number(running);
-    // The mirror learns what the others did: if Redis goes away, this process does not start from nothing.
+    // The mirror learns what the others did: if Redis goes away, this process does not start from nothing
+    // (their last requests, the server's waits, the videos holding running slots).
     this.local.apply(account, r.rateClass, {
       lastAgoMs: Number(lastAgo) * this.scale,
       blockForMs: Number(blockFor) * this.scale,
     });
+    const list = Array.isArray(videos) ? videos.map(String) : [];
+    const mirrored: Array<{ id: string; ttlMs: number }> = [];
+    for (let i = 0; i + 1 < list.length; i += 2)
+      mirrored.push({ id: list[i], ttlMs: Number(list[i + 1]) * this.scale });
+    this.local.mirrorRunning(account, mirrored, (id) => this.ownRunning(account).has(id));
     if (taken !== 1) return { waitMs: Number(wait) * this.scale, ...(check ? { check: String(check) } : {}) };
     this.held.set(id, {
       account,
@@ -213,6 +259,9 @@ export class RedisPacerStore implements PacerStore {
     const h = this.held.get(s.lease);
     this.held.delete(s.lease);
     this.local.settle(account, { ...s, lease: h?.local ?? '' });
+    const own = this.ownRunning(account);
+    if (s.started) own.set(s.started, Date.now() + s.runningTtlMs / this.scale);
+    if (s.finished) own.delete(s.finished);
     if (!this.up) return;
     const k = this.keysOf(account);
     try {
@@ -277,9 +326,9 @@ export class RedisPacerStore implements PacerStore {
    * takes no place. Rejects when Redis does not answer: this process's own view is not the account's.
    */
   async inspect(account: string): Promise<ScheduleSnapshot> {
-    const unreachable = (why: string) =>
-      new Error(`shared pacing: Redis at ${this.url} did not answer (${why}); the shared schedule cannot be read`);
-    if (!(await this.ready())) throw unreachable('no connection');
+    const unreachable = (err: unknown) =>
+      new Error(`shared pacing: Redis at ${this.url} ${describeRedisError(err)}; the shared schedule cannot be read`);
+    if (!(await this.ready())) throw unreachable(this.lastError ?? new Error('no connection'));
     const k = this.keysOf(account);
     type ClassReply = [number, string, string, string, string, string];
     let reply: [ClassReply, ClassReply, Array<[string, string]>, number, string, number];
@@ -295,7 +344,7 @@ export class RedisPacerStore implements PacerStore {
       ])) as typeof reply;
     } catch (err) {
       this.down(err as Error);
-      throw unreachable((err as Error).message);
+      throw unreachable(err);
     }
     const [a, b, running, starts, fullFor, processes] = reply;
     const ms = (v: string) => Number(v) * this.scale;
@@ -339,6 +388,8 @@ export class RedisPacerStore implements PacerStore {
     this.keys.delete(account);
     this.views.delete(account);
     this.peers.delete(account);
+    this.seenShared.delete(account);
+    this.own.delete(account);
     return true;
   }
 
@@ -349,7 +400,7 @@ export class RedisPacerStore implements PacerStore {
     await this.connecting;
     this.sub?.disconnect();
     // Places still held lapse on their own (LEASE): a closing process does not wait for Redis.
-    this.redis.disconnect();
+    this.redis?.disconnect();
   }
 
   /** Waits for the first connection (bounded); afterwards, whether Redis is believed reachable. */
@@ -373,7 +424,8 @@ export class RedisPacerStore implements PacerStore {
     this.stats.localDecisions++;
     // Alone, this process keeps to its share of the account's limits.
     const share = Math.max(1, this.peers.get(account) ?? 1);
-    const taken = this.local.take(account, { ...r, gapMs: r.gapMs * share });
+    const maxRunning = r.startsVideo ? this.aloneSlots(account, r.maxRunning) : r.maxRunning;
+    const taken = this.local.take(account, { ...r, gapMs: r.gapMs * share, maxRunning });
     if (!('lease' in taken)) return taken;
     const id = `${this.peer}:${++this.seq}`;
     this.held.set(id, {
@@ -387,25 +439,53 @@ export class RedisPacerStore implements PacerStore {
     return { lease: id };
   }
 
+  /**
+   * How many running slots the account may hold while this process decides alone: the videos it knows
+   * the others run (last seen on Redis) plus its own share, floor(maxRunning / N). No share at all when
+   * it has not seen the account on Redis within PEER_MS before losing it: then N is unknown, and the
+   * others may hold every slot (a slot fails closed).
+   */
+  private aloneSlots(account: string, maxRunning: number): number {
+    const seen = this.seenShared.get(account);
+    const lost = this.downSince ?? Date.now();
+    const fresh = seen !== undefined && lost - seen <= PEER_MS;
+    const share = fresh ? Math.floor(maxRunning / Math.max(1, this.peers.get(account) ?? 1)) : 0;
+    const own = this.ownRunning(account);
+    const others = this.local.runningVideos(account).filter((id) => !own.has(id)).length;
+    return Math.min(maxRunning, others + share);
+  }
+
+  /** The videos this process started that hold a slot still (lapsed ones dropped). */
+  private ownRunning(account: string): Map<string, number> {
+    let own = this.own.get(account);
+    if (!own) this.own.set(account, (own = new Map()));
+    const now = Date.now();
+    for (const [id, until] of own) if (until <= now) own.delete(id);
+    return own;
+  }
+
   /** A Redis command, bounded by `timeoutMs`; the socket keeps the process alive only while one is pending. */
   private async call(name: string, args: Array<string | number>): Promise<unknown> {
-    if (this.pending++ === 0) this.redis.stream?.ref?.();
+    const redis = this.redis;
+    if (!redis) throw new Error('no connection');
+    if (this.pending++ === 0) setRef(redis, true);
     try {
-      return await this.redis[name](...args.map(String));
+      return await redis[name](...args.map(String));
     } finally {
-      if (--this.pending === 0) this.redis.stream?.unref?.();
+      if (--this.pending === 0) setRef(redis, false);
     }
   }
 
   private down(err: Error): void {
     if (this.closed) return;
     this.up = false;
+    this.lastError = err;
     if (this.downSince === undefined) {
       this.downSince = Date.now();
       this.stats.outages++;
       this.log(
         'warn',
-        `shared pacing: Redis at ${this.url} did not answer (${err.message}); pacing in this process alone, at its share of the account's limits, until it is back`,
+        `shared pacing: Redis at ${this.url} ${describeRedisError(err)}; pacing in this process alone, at its share of the account's limits (no video start beyond its share of the running slots), until it is back`,
       );
     }
     if (!this.probe) {
@@ -420,9 +500,11 @@ export class RedisPacerStore implements PacerStore {
     if (this.tryingAgain || this.closed) return;
     this.tryingAgain = true;
     try {
-      if (this.redis.status === 'end' || this.redis.status === 'close' || this.redis.status === 'wait')
-        await this.redis.connect();
-      if (this.redis.status !== 'ready') return;
+      if (!this.redis) await this.connect();
+      const redis = this.redis;
+      if (!redis) return;
+      if (redis.status === 'end' || redis.status === 'close' || redis.status === 'wait') await redis.connect();
+      if (redis.status !== 'ready') return;
       await this.call('ping', []);
       if (this.sub && this.sub.status === 'end') {
         this.sub = undefined;
@@ -472,10 +554,11 @@ export class RedisPacerStore implements PacerStore {
   private async release(k: Keys, r: TakeRequest, id: string): Promise<void> {
     for (let i = 0; i < 30 && !this.closed; i++) {
       await new Promise((resolve) => setTimeout(resolve, this.retryMs).unref?.());
-      if (!this.up) continue;
+      const redis = this.redis;
+      if (!this.up || !redis) continue;
       try {
-        await this.redis.zrem(k.lease[r.rateClass], id);
-        if (r.startsVideo) await this.redis.zrem(k.run, `start:${id}`);
+        await redis.zrem(k.lease[r.rateClass], id);
+        if (r.startsVideo) await redis.zrem(k.run, `start:${id}`);
         return;
       } catch {
         // Try again later; the place lapses by itself anyway.
@@ -509,13 +592,21 @@ export class RedisPacerStore implements PacerStore {
   private subscribe(channel: string): void {
     if (this.subscribed.has(channel) || this.closed) return;
     this.subscribed.add(channel);
+    const redis = this.redis;
+    if (!redis) return void this.subscribed.delete(channel);
     if (!this.sub) {
-      this.sub = this.redis.duplicate({ enableOfflineQueue: true });
-      this.sub.on('error', () => {});
-      this.sub.on('ready', () => this.sub?.stream?.unref?.());
-      this.sub.on('message', () => {
+      const sub =
+        redis instanceof Cluster
+          ? redis.duplicate(undefined, { enableOfflineQueue: true })
+          : redis.duplicate({ enableOfflineQueue: true });
+      sub.on('error', () => {});
+      // A subscription never keeps the process alive.
+      sub.on('ready', () => setRef(sub, false));
+      if (sub instanceof Cluster) sub.on('+node', () => setRef(sub, false));
+      sub.on('message', () => {
         for (const wake of this.listeners) wake();
       });
+      this.sub = sub;
     }
     this.sub.subscribe(channel).catch(() => {});
   }
@@ -529,8 +620,9 @@ export class RedisPacerStore implements PacerStore {
   private keysOf(account: string): Keys {
     let k = this.keys.get(account);
     if (!k) {
-      // The account's name may hold a base URL and a key's fingerprint: only a hash of it reaches Redis.
-      const base = `${this.prefix}:{${createHash('sha256').update(account).digest('hex').slice(0, 24)}}`;
+      // The account's name holds a base URL and a key's identity: only a hash of it reaches Redis, whole
+      // (a shorter one would let two accounts meet in one schedule), in one hash tag (one cluster slot).
+      const base = `${this.prefix}:{${createHash('sha256').update(account).digest('hex')}}`;
       k = {
         cls: { A: `${base}:A`, B: `${base}:B` },
         lease: { A: `${base}:A:lease`, B: `${base}:B:lease` },

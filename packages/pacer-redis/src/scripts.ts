@@ -4,7 +4,8 @@
 // deadline it holds. All durations are milliseconds of real time; the store converts.
 //
 // Keys of one account (one hash tag, so that a cluster keeps them on one node):
-//   {a}:A, {a}:B          hash  lastAt, blockedUntil, slowdown, limit, windowMs   (8.1, per class)
+//   {a}:A, {a}:B          hash  lastAt, blockedUntil, slowdown, limit, windowMs, learnedUntil (8.1, per class;
+//                               a policy read holds one window after the answer that said it)
 //   {a}:A:lease, :B:lease zset  places in flight → when they lapse unless renewed
 //   {a}:run               zset  running videos → when their slot lapses (the polling limit of 4.7);
 //                               `start:<lease>` → a start in flight
@@ -34,8 +35,10 @@ redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now)
 keep(KEYS[5], peerTtl + pad)
 local peers = redis.call('ZCARD', KEYS[5])
 
-local c = redis.call('HMGET', KEYS[1], 'lastAt', 'blockedUntil', 'slowdown', 'limit', 'windowMs')
+local c = redis.call('HMGET', KEYS[1], 'lastAt', 'blockedUntil', 'slowdown', 'limit', 'windowMs', 'learnedUntil')
 local lastAt, blockedUntil = num(c[1], -1e15), num(c[2], 0)
+local limit, windowMs = '', ''
+if num(c[6], 0) > now then limit, windowMs = c[4] or '', c[5] or '' end
 -- A place whose process stopped renewing it: its answer arrived, at the latest, when the place lapsed.
 local lapsed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'WITHSCORES')
 if #lapsed > 0 then
@@ -52,6 +55,15 @@ else wait = math.max(0, lastAt + gap - now, blockedUntil - now) end
 -- Slots of videos unseen for the polling limit, and of starts whose process died, are free again.
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 local running = redis.call('ZCARD', KEYS[3])
+-- The running videos (oldest first) and how long each slot lasts: a process that loses Redis knows them.
+local videos = {}
+local members = redis.call('ZRANGE', KEYS[3], 0, -1, 'WITHSCORES')
+for i = 1, #members, 2 do
+  if string.sub(members[i], 1, 6) ~= 'start:' then
+    videos[#videos + 1] = members[i]
+    videos[#videos + 1] = tostring(tonumber(members[i + 1]) - now)
+  end
+end
 local check = ''
 if wait == 0 and starts then
   local a = redis.call('HMGET', KEYS[4], 'fullUntil', 'checkedAt')
@@ -83,7 +95,7 @@ if not peek and wait == 0 and check == '' then
   end
 end
 return {taken, tostring(wait), check, tostring(now - lastAt), tostring(math.max(0, blockedUntil - now)),
-  c[3] or '1', c[4] or '', c[5] or '', running, peers}
+  c[3] or '1', limit, windowMs, running, peers, videos}
 `;
 
 /** KEYS cls, lease, run, acct. ARGV id, starts, limit, windowMs, blockFor, slowFactor, slowMax, fullFor, started, finished, runTtl, pad, channel. */
@@ -95,7 +107,9 @@ if starts then redis.call('ZREM', KEYS[3], 'start:' .. id) end
 local c = redis.call('HMGET', KEYS[1], 'lastAt', 'blockedUntil', 'slowdown')
 local blockedUntil = num(c[2], 0)
 redis.call('HSET', KEYS[1], 'lastAt', math.max(num(c[1], -1e15), now))
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'limit', ARGV[3], 'windowMs', ARGV[4]) end
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[1], 'limit', ARGV[3], 'windowMs', ARGV[4], 'learnedUntil', now + tonumber(ARGV[4]))
+end
 if ARGV[5] ~= '' then
   blockedUntil = math.max(blockedUntil, now + tonumber(ARGV[5]))
   redis.call('HSET', KEYS[1], 'blockedUntil', blockedUntil)
@@ -170,10 +184,11 @@ return 1
 export const INSPECT = `${PRELUDE}
 local out = {}
 for i = 1, 2 do
-  local c = redis.call('HMGET', KEYS[i], 'lastAt', 'blockedUntil', 'slowdown', 'limit', 'windowMs')
+  local c = redis.call('HMGET', KEYS[i], 'lastAt', 'blockedUntil', 'slowdown', 'limit', 'windowMs', 'learnedUntil')
   local lastAt = tonumber(c[1])
+  local held = num(c[6], 0) > now
   out[#out + 1] = {redis.call('ZCOUNT', KEYS[i + 2], now, '+inf'), lastAt and tostring(now - lastAt) or '',
-    tostring(math.max(0, num(c[2], 0) - now)), c[3] or '1', c[4] or '', c[5] or ''}
+    tostring(math.max(0, num(c[2], 0) - now)), c[3] or '1', held and c[4] or '', held and c[5] or ''}
 end
 local running, starts = {}, 0
 local members = redis.call('ZRANGEBYSCORE', KEYS[5], now, '+inf', 'WITHSCORES')

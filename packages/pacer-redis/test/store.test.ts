@@ -1,9 +1,10 @@
 // @module-tag full/tools
 // The Redis store alone, two stores as two processes would hold them, against a real redis-server.
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_RUNNING, Pacer } from '@videogen/openapi/rules';
-import { createRedisPacerStore, pacingUrlProblem, redactPacingUrl } from '../src/index.js';
+import { MAX_RETRY_AFTER_MS, MAX_RUNNING, Pacer, RATE_LIMITS, REDACTED } from '@videogen/openapi/rules';
+import { createRedisPacerStore, redactRedisUrl, redisUrlProblem } from '../src/index.js';
 import { startRedis } from './redis-server.mjs';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
@@ -25,12 +26,78 @@ function twoPacers(prefix: string) {
 }
 
 describe('RedisPacerStore', () => {
-  it('refuses a URL that is not redis:// or rediss://, and never prints a password', () => {
-    expect(pacingUrlProblem('http://localhost:6379')).toMatch(/redis:\/\/ or rediss:\/\//);
-    expect(pacingUrlProblem('redis://localhost:6379/x')).toMatch(/database number/);
-    expect(pacingUrlProblem('rediss://u:p@h:6380/2')).toBeUndefined();
-    expect(redactPacingUrl('rediss://user:s3cret@h:6380/2')).toBe('rediss://***:***@h:6380/2');
+  it('refuses a URL that is not redis://, rediss:// or redis-sentinel://, and never prints a password', () => {
+    expect(redisUrlProblem('http://localhost:6379')).toMatch(/redis:\/\/, rediss:\/\/ \(TLS\) or redis-sentinel:\/\//);
+    expect(redisUrlProblem('redis://localhost:6379/x')).toMatch(/database number/);
+    expect(redisUrlProblem('rediss://u:p@h:6380/2')).toBeUndefined();
+    expect(redisUrlProblem('redis-sentinel://h1:26379,h2/0#mymaster')).toBeUndefined();
+    expect(redisUrlProblem('redis-sentinel://h1:26379/0')).toMatch(/names no primary: end it with #NAME/);
+    expect(redisUrlProblem('redis-sentinel://h1:x/0#m')).toMatch(/names a Sentinel as "h1:x"/);
+    expect(redactRedisUrl('rediss://user:s3cret@h:6380/2')).toBe(`rediss://${REDACTED}:${REDACTED}@h:6380/2`);
     expect(() => createRedisPacerStore('https://h')).toThrow(TypeError);
+  });
+
+  it("a password in the URL's query (ioredis reads ?password=) is used, and never printed", async () => {
+    const secret = 's3cret-in-query';
+    const own = await startRedis({ args: ['--requirepass', secret] });
+    const lines: string[] = [];
+    const store = createRedisPacerStore({
+      url: `redis://127.0.0.1:${own.port}/0?password=${secret}`,
+      timeoutMs: 200,
+      log: (l, m) => lines.push(`${l} ${m}`),
+    });
+    const pacer = new Pacer({ store, timeScale: 100 });
+    // Connected and shared: Redis took the password from the query.
+    for (let i = 0; i < 200 && !store.shared; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(store.shared).toBe(true);
+    await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    expect(store.stats).toMatchObject({ outages: 0, sharedDecisions: 1 });
+    await own.kill();
+    await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    const refused = await pacer.inspect('acct').catch((e: Error) => e.message);
+    const printed = [...lines, refused, store.url].join('\n');
+    expect(lines.filter((l) => l.startsWith('warn'))).toHaveLength(1);
+    expect(printed).toContain(`?password=${REDACTED}`);
+    expect(printed).not.toContain(secret);
+    await pacer.close();
+    await own.stop();
+  });
+
+  it("one answer's RateLimit-Policy cannot hold the account's other processes for a day, and lapses unsaid", async () => {
+    const { pacers, close } = twoPacers('t7');
+    // One answer says one class-B request per 100,000 s (before: the other process failed, "waiting 1000 s").
+    await (await pacers[0].acquire({ rateClass: 'B', account: 'acct' })).settle({
+      status: 200,
+      headers: { 'ratelimit-policy': '1;w=100000' },
+    });
+    const seen = await pacers[1].inspect('acct');
+    // Read as at most an hour, with the rate it stated.
+    expect(seen.classes.B.learned?.windowMs).toBe(MAX_RETRY_AFTER_MS);
+    // Followed up to 4 times the interface's spacing (2 s: 80 ms at time scale 100), not beyond.
+    const interval = pacers[1].intervalOf('B', 'acct');
+    expect(interval).toBeLessThanOrEqual(((RATE_LIMITS.B.windowMs / RATE_LIMITS.B.requests) * 4 * 1.01) / 100 + 2);
+    await (await pacers[1].acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    // The policy holds one window from the answer that said it: the hash says until when, and Redis's TTL
+    // is not what keeps it (a settle renews the key, not the policy).
+    const [cls] = await raw.keys('t7:*:B');
+    const until = Number(await raw.hget(cls, 'learnedUntil'));
+    const [seconds, micros] = await raw.time();
+    expect(until - (Number(seconds) * 1000 + Math.floor(Number(micros) / 1000))).toBeLessThanOrEqual(
+      MAX_RETRY_AFTER_MS,
+    );
+    await raw.hset(cls, 'learnedUntil', 0);
+    expect((await pacers[1].inspect('acct')).classes.B.learned).toBeUndefined();
+    await close();
+  });
+
+  it("keys an account's schedule by the whole SHA-256 of its name, in one hash tag (one cluster slot)", async () => {
+    const { pacers, close } = twoPacers('t8');
+    await (await pacers[0].acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
+    await close();
+    const whole = createHash('sha256').update('acct').digest('hex');
+    const keys = await raw.keys('t8:*');
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) expect(k.startsWith(`t8:{${whole}}:`), k).toBe(true);
   });
 
   it('spaces one class across processes: never two requests of the class closer than its interval', async () => {
@@ -160,7 +227,7 @@ describe('RedisPacerStore', () => {
     const pacer = new Pacer({ store, timeScale: 100 });
     await (await pacer.acquire({ rateClass: 'B', account: 'acct' })).settle({ status: 200 });
     await own.kill();
-    await expect(pacer.inspect('acct')).rejects.toThrow(/Redis at redis:\/\/127\.0\.0\.1:\d+\/0 did not answer/);
+    await expect(pacer.inspect('acct')).rejects.toThrow(/Redis at redis:\/\/127\.0\.0\.1:\d+\/0 did not answer \(/);
     await pacer.close();
     await own.stop();
   });

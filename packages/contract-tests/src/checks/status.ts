@@ -1,7 +1,7 @@
 // GET /videos/{id}/ and GET /videos/{id}/conversions/: the status view of every state, the download,
 // the options, and the ids that must not be found (unknown, malformed, another account's).
 import { randomUUID } from 'node:crypto';
-import { ASPECT_RATIOS, type VideoStatus } from '@videogen/openapi/rules';
+import { ASPECT_RATIOS, redactUrl, type VideoStatus } from '@videogen/openapi/rules';
 import { stringsOf, successBody } from '../engine/bodies.ts';
 import { need, probe, type Check } from '../engine/catalogue.ts';
 import { ensure, type Judge } from '../engine/judge.ts';
@@ -36,13 +36,15 @@ function statusView(j: Judge, ex: Exchange<'getVideo'>, id: string, state: strin
 /** A download that is a video (an MP4 `ftyp` box or a video/* type). */
 export function ensureVideoDownload(j: Judge, d: Download | undefined, shown?: Exchange): void {
   ensure(d, 'download_url was not read: the status view gave none', shown);
-  ensure(!d.error, `download_url ${d.url} could not be fetched: ${d.error}`, shown);
+  // A presigned address: its query is a credential, printed redacted as every URL is.
+  const url = redactUrl(d.url);
+  ensure(!d.error, `download_url ${url} could not be fetched: ${d.error}`, shown);
   ensure(
     d.status !== undefined && d.status >= 200 && d.status < 300,
-    `download_url ${d.url} answered ${d.status}`,
+    `download_url ${url} answered ${d.status}`,
     shown,
   );
-  ensure(isVideo(d), `download_url ${d.url} is not a video (content-type "${d.contentType}", no MP4 ftyp box)`, shown);
+  ensure(isVideo(d), `download_url ${url} is not a video (content-type "${d.contentType}", no MP4 ftyp box)`, shown);
 }
 
 function stateCheck(state: Exclude<VideoStatus, 'running'>, fixture: FixtureName): Check {

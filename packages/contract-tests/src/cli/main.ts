@@ -24,6 +24,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   'body-timeout': { type: 'string' },
   'body-deadline': { type: 'string' },
+  'allow-http': { type: 'string', multiple: true },
   strict: { type: 'boolean' },
   'no-strict': { type: 'boolean' },
   budget: { type: 'string' },
@@ -70,6 +71,9 @@ Target (an option wins over its environment variable):
   --timeout SECONDS        CONTRACT_TIMEOUT        wait this long for an answer's headers (default 60)
   --body-timeout SECONDS   CONTRACT_BODY_TIMEOUT   an answer's body stalls when less than 1 KiB arrives in this long (default ${BODY_LIMITS.idleMs / 1000})
   --body-deadline SECONDS  CONTRACT_BODY_DEADLINE  an answer's whole body within this long of its headers (default ${BODY_LIMITS.totalMs / 1000}; at most ${BODY_LIMITS.maxBytes / 2 ** 20} MiB)
+  --allow-http HOST        VIDEO_API_ALLOW_HTTP=a,b  plain http to this host too (default: https, http only on loopback:
+                                                   the keys would cross the network in the clear); .lab.example: every
+                                                   host under it, *: any
   --strict | --no-strict   CONTRACT_STRICT=1|0     decision mismatches fail the run too (default: only against the sandbox)
   --prism                                          start the Prism mock and run against it (workspace only: needs @stoplight/prism-cli)
   CHECK… / --only CHECK    CONTRACT_ONLY=a,b       judge only these: an operation, a check, or operation.check

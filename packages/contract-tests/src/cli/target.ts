@@ -2,7 +2,8 @@
 // its variable): its kind, keys (from the environment only, never an option: they would show in shell
 // histories and process lists), profile, fixtures, and where the reports go.
 import { existsSync, readFileSync } from 'node:fs';
-import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
+import { ALLOW_HTTP_VARIABLE, allowedHttpHosts, insecureUrlProblem } from '@videogen/openapi/rules';
+import { PACING_URL_VARIABLE, redisUrlProblem } from '@videogen/pacer-redis';
 import { registerSecret } from '../engine/redact.ts';
 import {
   FIXTURE_ENV,
@@ -41,6 +42,8 @@ export interface Settings {
   only: string[];
   /** The time limits of each attempt (--timeout, --body-timeout, --body-deadline), when given. */
   limits: AttemptLimits;
+  /** Hosts plain HTTP may reach besides loopback (--allow-http, VIDEO_API_ALLOW_HTTP): the keys go to them in the clear. */
+  allowHttp: string[];
 }
 
 const KINDS: TargetKind[] = ['external', 'sandbox', 'prism'];
@@ -103,6 +106,7 @@ export interface OptionValues {
   'max-time'?: string;
   seed?: string;
   html?: string;
+  'allow-http'?: string[];
 }
 
 /** The option or the variable that set something, as the user typed it; neither: the option (what a message suggests). */
@@ -151,6 +155,7 @@ export function settingsFrom(o: OptionValues, env: NodeJS.ProcessEnv = process.e
     fixturesFile: o.fixtures ?? env.CONTRACT_FIXTURES_FILE ?? 'test-results/fixtures.json',
     only: o.only ?? (env.CONTRACT_ONLY ? env.CONTRACT_ONLY.split(',') : []),
     limits,
+    allowHttp: allowedHttpHosts(o['allow-http']?.length ? o['allow-http'].join(',') : env[ALLOW_HTTP_VARIABLE]),
     keyless: o.keyless ?? flag(env.CONTRACT_KEYLESS) ?? false,
     generation: {
       examples: count('--examples / CONTRACT_EXAMPLES', o.examples ?? env.CONTRACT_EXAMPLES) ?? DEFAULT_EXAMPLES,
@@ -194,9 +199,26 @@ export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env
   if (!s.baseUrl) throw new UsageError('no target: set VIDEO_API_BASE_URL or --base-url');
   const kind = s.kind ?? 'external';
   const baseUrl = s.baseUrl.replace(/\/+$/, '');
+  // 5.2, HTTPS only: the keys never cross a network in the clear unless the operator names the host.
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`${s.named.baseUrl} is not a URL: the API including /v1, such as https://staging.example/v1`);
+  }
+  // fetch refuses a URL with credentials, and its error names the URL whole: refused here, never printed.
+  if (url.username || url.password)
+    throw new UsageError(
+      `${s.named.baseUrl} must not hold a user or password: the keys travel in each request's Authorization header`,
+    );
+  const insecure = insecureUrlProblem(url, s.allowHttp);
+  if (insecure)
+    throw new UsageError(
+      `${s.named.baseUrl}: refusing to send the API keys in the clear: ${insecure}; --allow-http HOST names a host too`,
+    );
   const seed = seeded(baseUrl, s.fixturesFile);
   const pacingUrl = env[PACING_URL_VARIABLE] || undefined;
-  const pacingProblem = pacingUrl && pacingUrlProblem(pacingUrl);
+  const pacingProblem = pacingUrl && redisUrlProblem(pacingUrl);
   if (pacingProblem) throw new UsageError(pacingProblem);
   const config: TargetConfig = {
     kind,

@@ -8,6 +8,7 @@ import type { Har, Entry } from 'har-format';
 import AjvModule, { type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import { matchOperation, type OpenApiDocument } from '@videogen/openapi';
+import { redactUrl } from '@videogen/openapi/rules';
 import { loadContract } from '../engine/contract.ts';
 import { redact, registerSecret } from '../engine/redact.ts';
 import { responseProblems } from '../engine/responses.ts';
@@ -106,7 +107,9 @@ function fromLogLine(line: unknown): RecordedExchange | undefined {
   const status = Number(res.status);
   if (typeof req.method !== 'string' || typeof req.url !== 'string' || !Number.isInteger(status)) return undefined;
   const body = res.body ?? res.text ?? '';
-  const headers = Object.fromEntries(Object.entries(res.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  const lowered = (h: Record<string, unknown> | undefined) =>
+    Object.fromEntries(Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  const headers = lowered(res.headers);
   if (!headers['content-type'] && typeof body !== 'string') headers['content-type'] = 'application/json';
   return {
     method: req.method,
@@ -114,6 +117,8 @@ function fromLogLine(line: unknown): RecordedExchange | undefined {
     status,
     headers,
     text: typeof body === 'string' ? body : JSON.stringify(body),
+    // A nested record's request headers (a flat record's headers are the answer's): their key is redacted too.
+    ...(o.request && { requestHeaders: lowered(o.request.headers) }),
   };
 }
 
@@ -165,7 +170,8 @@ export function checkTraffic(source: 'har' | 'jsonl', exchanges: RecordedExchang
   const report: TrafficReport = { source, checked: [], ignored: [], interfaceProblems: 0, decisionProblems: 0 };
   exchanges.forEach((ex, index) => {
     const op = operationOf(contract.spec, ex.method, ex.url);
-    const request = redact(`${ex.method} ${ex.url}`);
+    // Printed as every URL is: user, password and every query value redacted (a key may ride in the query).
+    const request = redact(`${ex.method} ${redactUrl(ex.url)}`);
     if (!op) {
       report.ignored.push(request);
       return;

@@ -1,6 +1,6 @@
 // --plan: what a run would send, spend and wait, per profile, from the declarations of the catalogue
 // (engine/selection.ts): the same selection the run follows. Nothing is sent.
-import { MAX_RUNNING, POLLING, RATE_LIMITS } from '@videogen/openapi/rules';
+import { MAX_RUNNING, POLLING, RATE_LIMITS, redactUrl } from '@videogen/openapi/rules';
 import { requestLine } from '../engine/http.ts';
 import { select, type Selection } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
@@ -39,7 +39,7 @@ export function formatPlans(all: Selection[], target: TargetConfig, preflight?: 
       : ''
     : ` (the target runs ${target.timeScale}× faster than real time${preflight?.ok && preflight.timeScale === target.timeScale ? `, read from its RateLimit-Policy ${preflight.policy}` : ''}: every time below is divided by it)`;
   const lines = [
-    `Contract plan for ${target.kind} ${target.baseUrl} — ${preflight ? `only the preflight sent (${preflight.requests} request${preflight.requests === 1 ? '' : 's'}, no credit)` : 'nothing sent'}`,
+    `Contract plan for ${target.kind} ${redactUrl(target.baseUrl)} — ${preflight ? `only the preflight sent (${preflight.requests} request${preflight.requests === 1 ? '' : 's'}, no credit)` : 'nothing sent'}`,
     ...(preflight
       ? preflight.ok
         ? preflight.notes.map((n) => `Preflight: ${n}`)

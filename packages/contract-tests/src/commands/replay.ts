@@ -1,6 +1,7 @@
 // --replay FILE: send a failure bundle's requests again to the current target and check the answers
 // with the same response checks as a live run, so a staging failure is reproduced locally.
 import { readFileSync } from 'node:fs';
+import { redactUrl } from '@videogen/openapi/rules';
 import type { Api } from '../engine/http.ts';
 import { replayOptions } from '../engine/recorded-request.ts';
 import { redact } from '../engine/redact.ts';
@@ -96,7 +97,10 @@ export async function replay(bundle: FailureBundle, target: TargetConfig): Promi
 }
 
 export function formatReplay(r: ReplayResult, baseUrl: string): string {
-  const lines = [`Replay of ${r.check} against ${baseUrl}`, `  the check expected: ${r.expected.split('\n')[0]}`];
+  const lines = [
+    `Replay of ${r.check} against ${redactUrl(baseUrl)}`,
+    `  the check expected: ${r.expected.split('\n')[0]}`,
+  ];
   for (const e of r.exchanges) {
     lines.push(
       `  ${e.same ? 'same' : 'DIFF'}  ${e.request}: then ${e.before.status}${e.before.errorCode ? ` ${e.before.errorCode}` : ''}, now ${e.now.status}${e.now.errorCode ? ` ${e.now.errorCode}` : ''}`,

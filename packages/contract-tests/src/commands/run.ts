@@ -3,6 +3,7 @@
 // interface failure, or on a decision mismatch when strict.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { redactUrl } from '@videogen/openapi/rules';
 import { checkId } from '../engine/catalogue.ts';
 import { redact } from '../engine/redact.ts';
 import { pacerFor, Run } from '../engine/run.ts';
@@ -108,7 +109,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
   selection.checks = selection.checks.filter((c) => matches(s.only, c.check));
   const run = new Run(config, pacer);
   io.out(
-    `contract target: ${config.kind} ${config.baseUrl} (profile ${config.profile}${config.timeScale !== 1 ? `, time scale ${config.timeScale}` : ''}${s.budget !== undefined ? `, credit budget ${s.budget}` : ''})\n`,
+    `contract target: ${config.kind} ${redactUrl(config.baseUrl)} (profile ${config.profile}${config.timeScale !== 1 ? `, time scale ${config.timeScale}` : ''}${s.budget !== undefined ? `, credit budget ${s.budget}` : ''})\n`,
   );
   const width = String(selection.checks.length).length;
   const results = await runCatalogue(run, cat, selection, {

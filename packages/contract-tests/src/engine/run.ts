@@ -3,7 +3,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pacer, scheduleName } from '@videogen/openapi/rules';
 import { createRedisPacerStore } from '@videogen/pacer-redis';
-import { fingerprint } from './fingerprint.ts';
+import { identity } from './key-names.ts';
 import type { Exchange, TargetConfig, TransientAnswer } from '../shapes.ts';
 import { loadContract, type Contract } from './contract.ts';
 import { Api, type Recorder } from './http.ts';
@@ -35,7 +35,7 @@ export function pacerFor(target: TargetConfig, timeScale: number | undefined = t
         url: target.pacingUrl,
         log: (_level, message) => process.stderr.write(`videogen-contract: ${message}\n`),
       }),
-      storeName: (label: string) => scheduleName(target.baseUrl, keys[label] ? fingerprint(keys[label]) : label),
+      storeName: (label: string) => scheduleName(target.baseUrl, keys[label] ? identity(keys[label]) : label),
     }),
   });
 }

@@ -3,11 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { BODY_LIMITS } from '@videogen/openapi/rules';
-import { PACING_URL_VARIABLE, pacingUrlProblem } from '@videogen/pacer-redis';
-import { operationById } from '@videogen/openapi/rules';
+import { ALLOW_HTTP_VARIABLE, allowedHttpHosts, BODY_LIMITS, operationById } from '@videogen/openapi/rules';
+import { PACING_URL_VARIABLE, redisUrlProblem } from '@videogen/pacer-redis';
 import { checkProxyTarget } from './preflight.ts';
-import { startPacingProxy, targetUrl, type PacingProxyOptions } from './server.ts';
+import { isLoopbackAddress, startPacingProxy, targetUrl, type PacingProxyOptions } from './server.ts';
 import type { PacingProxyStats } from './stats.ts';
 
 /** What the preflight asks the target (proxy/preflight.ts, through the suite's): the settings list. */
@@ -23,9 +22,13 @@ credit budget, and records the traffic for \`videogen-contract --har FILE\`. Poi
 at the URL it prints.
 
   --target URL          the service, including /v1: https://staging.example/v1, http://127.0.0.1:4010/v1
+                        (http only on loopback, or to a host --allow-http names)
   --port N              port to listen on (default 0: a free port, printed)
-  --host ADDRESS        address to listen on (default 127.0.0.1; another one lends your account's
-                        limits and credits to whoever reaches it)
+  --host ADDRESS        address to listen on (default 127.0.0.1; another one must be named by
+                        --allow-http: tools would send their keys over the network in the clear, and
+                        whoever reaches it spends your account's limits and credits)
+  --allow-http HOST     plain HTTP to or from this host too (default ${ALLOW_HTTP_VARIABLE}, comma-separated;
+                        .lab.example: every host under it; *: any); repeat for several
   --har FILE            record every exchange with the target as HAR 1.2, keys redacted
   --credit-budget N     answer 403 PROXY_CREDIT_BUDGET_EXCEEDED to generations and conversions once N
                         were accepted (all keys together); default CONTRACT_CREDIT_BUDGET, else none
@@ -37,12 +40,14 @@ at the URL it prints.
   --body-deadline SECONDS  the target's whole answer body within this long of its headers (default ${BODY_LIMITS.totalMs / 1000})
   --time-scale N        the target runs N times faster than real time (a sandbox started with
                         --time-scale N); learned from RateLimit-Policy when the target sends it
-  --same-account FP,FP  keys of one account, by the fingerprints the proxy prints (key:0123456789ab):
-                        they share the account's limits (5.5); repeat for several accounts
+  --same-account FP,FP  keys of one account, by the fingerprints the proxy prints (key:0123456789ab),
+                        or longer prefixes of the key's SHA-256 (sha256sum of the key, up to 64 hex
+                        digits): they share the account's limits (5.5); repeat for several accounts
   --one-account         every key shares one account's limits (safe when you do not know)
   --ca FILE             CA certificate(s) (PEM) trusted for an HTTPS target besides the default roots
   --pacing-url URL      share the schedule on Redis with every other proxy, suite run and client
-                        pacing the same accounts (redis:// or rediss://); default VIDEO_API_PACING_URL
+                        pacing the same accounts (redis://, rediss://, a node of a Redis Cluster, or
+                        redis-sentinel://host:26379#primary); default VIDEO_API_PACING_URL
   --quiet               no line per request on stderr
   --no-preflight        listen without first asking the target ${PROBE} (no key): by default
                         a target that cannot be reached or is not the API stops the command (exit 2)
@@ -83,6 +88,7 @@ const OPTIONS = {
   'body-timeout': { type: 'string' },
   'body-deadline': { type: 'string' },
   'time-scale': { type: 'string' },
+  'allow-http': { type: 'string', multiple: true },
   'same-account': { type: 'string', multiple: true },
   'one-account': { type: 'boolean' },
   ca: { type: 'string', multiple: true },
@@ -127,9 +133,9 @@ export function proxyOptions(
       .map((s) => s.trim())
       .filter(Boolean);
     for (const fp of fps)
-      if (!/^(key:)?[0-9a-f]{12}$/i.test(fp))
+      if (!/^(key:|sha256:)?[0-9a-f]{12,64}$/i.test(fp))
         throw new UsageError(
-          `--same-account takes fingerprints as the proxy prints them (key:0123456789ab), got ${JSON.stringify(fp)}`,
+          `--same-account takes fingerprints as the proxy prints them (key:0123456789ab), or longer prefixes of the key's SHA-256, got ${JSON.stringify(fp)}`,
         );
     return fps;
   });
@@ -141,11 +147,15 @@ export function proxyOptions(
     }
   });
   const pacingUrl = values['pacing-url'] ?? (env[PACING_URL_VARIABLE] || undefined);
-  const pacingProblem = pacingUrl && pacingUrlProblem(pacingUrl);
+  const pacingProblem = pacingUrl && redisUrlProblem(pacingUrl);
   if (pacingProblem) throw new UsageError(pacingProblem);
+  const allowHttp = allowedHttpHosts(
+    values['allow-http']?.length ? values['allow-http'].join(',') : env[ALLOW_HTTP_VARIABLE],
+  );
   return {
     target: values.target,
     port,
+    ...(allowHttp.length && { allowHttpHosts: allowHttp }),
     ...(pacingUrl && { pacingUrl }),
     ...(values.host && { host: values.host }),
     ...(values.har && { harFile: values.har }),
@@ -186,7 +196,7 @@ export async function proxyCommand(argv: string[], io: ProxyCommandIO = {}): Pro
   if (check) {
     let target: URL;
     try {
-      target = targetUrl(rest.target);
+      target = targetUrl(rest.target, rest.allowHttpHosts);
     } catch (e) {
       err(`videogen-contract proxy: ${(e as Error).message}\n`);
       return 2;
@@ -211,7 +221,7 @@ export async function proxyCommand(argv: string[], io: ProxyCommandIO = {}): Pro
     return e instanceof TypeError ? 2 : 1;
   }
   out(`Pacing proxy for ${proxy.target}\n  listening on ${proxy.url}  (point your tool's base URL here)\n`);
-  if (rest.host && !/^(127\.|localhost$|::1$|\[::1\]$)/.test(rest.host))
+  if (rest.host && !isLoopbackAddress(rest.host))
     err(`warning: listening on ${rest.host}: anyone who reaches this port spends your account's limits and credits\n`);
   if (rest.creditBudget !== undefined) out(`  credit budget: ${rest.creditBudget} generations and conversions\n`);
   if (rest.harFile) out(`  recording to ${rest.harFile} (check it with: videogen-contract --har ${rest.harFile})\n`);

@@ -5,6 +5,6 @@
 export { proxyCommand, proxyOptions, summary, PROXY_USAGE, type ProxyCommandIO } from './cli.ts';
 export { startPacingProxy, maxRequestBytes, type PacingProxy, type PacingProxyOptions } from './server.ts';
 export { PROXY_ERRORS, PROXY_HEADER, NOT_RESENT_HEADER, type ProxyErrorCode } from './envelope.ts';
-export { fingerprint } from '../engine/fingerprint.ts';
+export { fingerprint, identity } from '../engine/key-names.ts';
 export type { PacingProxyStats } from './stats.ts';
 export type { ExchangeObserver, ResendReason, Trace } from './observers.ts';

@@ -2,6 +2,7 @@
 // the HAR and the log line. The exchange (exchange.ts) only paces, sends, decides and delivers; it
 // keeps no counter and writes no HAR entry itself, the way openapi-fetch's middleware observes a
 // request without being the request.
+import { redactUrl } from '@videogen/openapi/rules';
 import type { Caller } from './accounts.ts';
 import type { ProxyErrorCode } from './envelope.ts';
 import { harEntry, type Exchange, type HarLog } from './har-log.ts';
@@ -136,7 +137,7 @@ export function logObserver(log: (line: string) => void, scrub: (s: string) => s
     const said = list.length ? `; ${list.join('; ')}` : '';
     log(
       scrub(
-        `proxy: ${t.method} ${t.path} → ${status || '-'} in ${duration(Date.now() - t.startedAt)}${waited}${said}${t.caller ? ` ${t.caller.fingerprint}` : ''}`,
+        `proxy: ${t.method} ${redactUrl(t.path)} → ${status || '-'} in ${duration(Date.now() - t.startedAt)}${waited}${said}${t.caller ? ` ${t.caller.fingerprint}` : ''}`,
       ),
     );
   };

@@ -11,10 +11,14 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Har } from 'har-format';
 import {
+  ALLOW_HTTP_VARIABLE,
   BODY_LIMITS,
+  insecureUrlProblem,
+  isLoopbackHostname,
   MAX_TIMER_MS,
   MemoryPacerStore,
   Pacer,
+  redactUrl,
   scheduleName,
   UPLOAD_LIMITS,
 } from '@videogen/openapi/rules';
@@ -32,8 +36,16 @@ import { Upstream } from './upstream.ts';
 export interface PacingProxyOptions {
   /** The service's base URL, including `/v1` (`https://staging.example/v1`, `http://127.0.0.1:4010/v1`). */
   target: string | URL;
-  /** Address to listen on; default 127.0.0.1. */
+  /**
+   * Address to listen on; default 127.0.0.1. Beyond loopback only when `allowHttpHosts` names it: the
+   * proxy speaks plain HTTP, and tools send it their keys.
+   */
   host?: string;
+  /**
+   * Hosts plain HTTP may reach besides loopback (the target, and the address the proxy listens on): a lab
+   * network allowed explicitly, as the client's option and VIDEO_API_ALLOW_HTTP. Default: none.
+   */
+  allowHttpHosts?: string[];
   /** Port to listen on; default 0 (a free one). */
   port?: number;
   /** Record every exchange with the target in this HAR 1.2 file (keys redacted). */
@@ -60,7 +72,10 @@ export interface PacingProxyOptions {
   maxKeys?: number;
   /** A key not seen for this long, with no request in flight, is forgotten (default 1 hour). */
   keyIdleMs?: number;
-  /** Keys of one account, by fingerprint (`key:0123456789ab`, as the proxy prints them): they share its limits. */
+  /**
+   * Keys of one account, by fingerprint (`key:0123456789ab`, as the proxy prints them) or a longer prefix
+   * of the key's SHA-256 (up to all 64 hex digits, to tell apart two keys that print alike): they share its limits.
+   */
   sameAccount?: string[][];
   /** Every key shares one account's limits. */
   oneAccount?: boolean;
@@ -115,14 +130,17 @@ export function maxRequestBytes(): number {
   return total;
 }
 
-/** The target as a URL, or a TypeError naming what is wrong with it (a usage error). */
-export function targetUrl(value: string | URL): URL {
+/**
+ * The target as a URL, or a TypeError naming what is wrong with it (a usage error): an http:// target
+ * beyond loopback only when `allowHttpHosts` names its host (5.2: the keys would cross the network in the clear).
+ */
+export function targetUrl(value: string | URL, allowHttpHosts: readonly string[] = []): URL {
   let url: URL;
   try {
     url = new URL(String(value));
   } catch {
     throw new TypeError(
-      `--target must be a URL such as https://staging.example/v1, got ${JSON.stringify(String(value))}`,
+      `--target must be a URL such as https://staging.example/v1, got ${JSON.stringify(redactUrl(String(value)))}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -130,11 +148,37 @@ export function targetUrl(value: string | URL): URL {
   if (url.username || url.password)
     throw new TypeError("--target must not hold credentials: keys travel in each request's Authorization header");
   if (url.search || url.hash) throw new TypeError('--target is a base URL: no query or fragment');
+  const insecure = insecureUrlProblem(url, allowHttpHosts);
+  if (insecure)
+    throw new TypeError(
+      `--target: refusing to send the API keys in the clear: ${insecure}; --allow-http HOST names a host too`,
+    );
   return url;
 }
 
+/** An address to listen on (`--host`) as a URL writes a host: an IPv6 one in brackets. */
+const asHostname = (address: string) => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
+
+/** Whether an address to listen on is this machine only. */
+export const isLoopbackAddress = (address: string): boolean => isLoopbackHostname(asHostname(address));
+
+/**
+ * The address to listen on, or a TypeError: beyond loopback only when named in `allowHttpHosts` (the
+ * proxy speaks plain HTTP, so every tool's key would reach it in the clear over the network).
+ */
+export function listenHost(host: string | undefined, allowHttpHosts: readonly string[] = []): string {
+  const address = host ?? '127.0.0.1';
+  if (isLoopbackAddress(address)) return address;
+  if (insecureUrlProblem(new URL(`http://${asHostname(address)}/`), allowHttpHosts))
+    throw new TypeError(
+      `--host ${address}: the proxy speaks plain HTTP, so every tool's API key would reach it in the clear over the network (5.2: HTTPS only): listen on loopback, or allow it explicitly (${ALLOW_HTTP_VARIABLE}=${address}, or --allow-http ${address})`,
+    );
+  return address;
+}
+
 export async function startPacingProxy(options: PacingProxyOptions): Promise<PacingProxy> {
-  const target = targetUrl(options.target);
+  const target = targetUrl(options.target, options.allowHttpHosts);
+  const host = listenHost(options.host, options.allowHttpHosts);
   const log = options.log ?? (() => {});
   const closing = new AbortController();
   let tmp: Promise<string> | undefined;
@@ -147,7 +191,7 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
   const pacer = new Pacer({
     maxWaitMs,
     ...(options.timeScale && { timeScale: options.timeScale }),
-    // Shared: an account is named as the client names it, base URL and key fingerprint.
+    // Shared: an account is named as the client names it, base URL and key identity.
     ...(options.pacingUrl && {
       store: createRedisPacerStore({ url: options.pacingUrl, log: (_level, message) => log(`proxy: ${message}`) }),
       storeName: (account: string) => scheduleName(base, account),
@@ -155,9 +199,9 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
   });
   const accounts = new Accounts(
     options,
-    (fp, account) =>
+    (fp, account, identity) =>
       log(
-        `proxy: new key ${fp}, paced as ${account === fp ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`,
+        `proxy: new key ${fp}, paced as ${account === identity ? 'its own account (keys of one account: --same-account)' : `account ${account}`}`,
       ),
     // The last key of an account forgotten: its schedule too, when nothing of it is pending.
     (account) => pacer.forget(account),
@@ -195,7 +239,7 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
   const server = http.createServer((req, res) => {
     const done = handleRequest(ctx, req, res)
       .catch((err: Error) => {
-        log(accounts.scrub(`proxy: internal error on ${req.method} ${req.url}: ${err?.stack ?? err}`));
+        log(accounts.scrub(`proxy: internal error on ${req.method} ${redactUrl(req.url ?? '')}: ${err?.stack ?? err}`));
         sendAnswer(
           res,
           proxyAnswer(
@@ -255,7 +299,7 @@ export async function startPacingProxy(options: PacingProxyOptions): Promise<Pac
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? 0, host, () => {
       server.off('error', reject);
       resolve();
     });

@@ -4,6 +4,7 @@
 // status × error_code down: seen, not seen, not reachable with the reason); the generated requests per
 // operation; every check. Keys never appear: the text is redacted as every report.
 import { dirname, relative } from 'node:path';
+import { redactUrl } from '@videogen/openapi/rules';
 import { redact } from '../engine/redact.ts';
 import type { CheckResult, TransientAnswer } from '../shapes.ts';
 import type { Coverage, CoverageCell } from './coverage.ts';
@@ -160,7 +161,7 @@ export function htmlReport(r: HtmlReport): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(r.title)}</title><style>${STYLE}</style></head><body>
 <h1>${esc(r.title)}</h1>
-<p class="meta">${esc(t.kind)} <code>${esc(t.baseUrl)}</code> · profile ${esc(t.profile)}${t.timeScale !== 1 ? ` · time scale ${t.timeScale}` : ''} · ${esc(r.startedAt.toISOString())} · ${(r.stats.durationMs / 1000).toFixed(1)} s</p>
+<p class="meta">${esc(t.kind)} <code>${esc(redactUrl(t.baseUrl))}</code> · profile ${esc(t.profile)}${t.timeScale !== 1 ? ` · time scale ${t.timeScale}` : ''} · ${esc(r.startedAt.toISOString())} · ${(r.stats.durationMs / 1000).toFixed(1)} s</p>
 <div class="badges"><span class="badge b-passed">${n('passed')} passed</span><span class="badge b-failed">${n('failed')} failed</span><span class="badge b-drift">${n('drift')} differ from a decision of ours</span><span class="badge b-skipped">${n('skipped')} skipped</span><span class="badge b-info">${r.stats.creditsSpent} credits · ${r.stats.requests.A} class A, ${r.stats.requests.B} class B · ${r.transients.length} transient answers</span></div>
 <h2>Failures (${failed.length})</h2>${failures}
 <h2>Decision mismatches (${drifted.length} checks)</h2><p class="meta">The target chose differently where the interface is silent: not interface failures (<code>--strict</code> fails on them).</p>${drift}

@@ -88,7 +88,11 @@ export function generateVideo(plan: Plan) {
         );
       await ensureFreeSlot(client, signal);
 
-      const files = new FileInputs(session.plan, { localFiles: session.localFiles, signal });
+      const files = new FileInputs(session.plan, {
+        localFiles: session.localFiles,
+        allowHttpHosts: session.allowHttpHosts,
+        signal,
+      });
       try {
         const input: GenerateInput = { video_setting_id: args.video_setting_id };
         if (args.text !== undefined) input.text = args.text;
