@@ -95,7 +95,7 @@ export async function download(
     let res: Response;
     try {
       ({ response: res } = await send(
-        { method: 'GET', url: video.download_url, headers: {}, secretUrl: true },
+        { method: 'GET', url: video.download_url, headers: {} },
         {
           pace: false,
           maxRetries: 0,

@@ -22,7 +22,7 @@ import {
   TraceFlags,
   type Tracer,
 } from '@opentelemetry/api';
-import { BASE_PATH, redactUrlQuery } from '@videogen/openapi/rules';
+import { BASE_PATH, redactUrl } from '@videogen/openapi/rules';
 
 export type { Context, Span } from '@opentelemetry/api';
 
@@ -89,8 +89,6 @@ export interface HttpAttempt {
   template?: string;
   /** 0 for the first attempt; 1 and more for the requests sent again (`http.request.resend_count`). */
   resendCount: number;
-  /** The URL's query is a credential (a presigned download address): `url.full` shows it redacted. */
-  secretUrl?: boolean;
 }
 
 /** The absolute path template of an API URL: its path up to the base path (`/v1`), then the operation's. */
@@ -98,18 +96,6 @@ export function absoluteTemplate(url: string, template: string): string {
   const { pathname } = new URL(url);
   const at = pathname.indexOf(`${BASE_PATH}/`);
   return (at >= 0 ? pathname.slice(0, at + BASE_PATH.length) : '') + template;
-}
-
-/** The URL as a span may show it: no user or password (`REDACTED`), and a secret query redacted. */
-function spanUrl(url: string, secretQuery?: boolean): string {
-  let shown = url;
-  if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url)) {
-    const u = new URL(url);
-    if (u.username) u.username = 'REDACTED';
-    if (u.password) u.password = 'REDACTED';
-    shown = u.href;
-  }
-  return secretQuery ? redactUrlQuery(shown) : shown;
 }
 
 /**
@@ -122,7 +108,8 @@ export function startHttpSpan(a: HttpAttempt, parent?: Context, using = activeTr
   const template = a.template === undefined ? undefined : absoluteTemplate(a.url, a.template);
   const attributes: Attributes = {
     'http.request.method': a.method,
-    'url.full': spanUrl(a.url, a.secretUrl),
+    // Redacted as every URL the client prints: user, password and every query value (a presigned address).
+    'url.full': redactUrl(a.url),
     'server.address': u.hostname.replace(/^\[|\]$/g, ''),
     'server.port': Number(u.port) || (u.protocol === 'https:' ? 443 : 80),
   };

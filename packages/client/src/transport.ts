@@ -200,10 +200,7 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     signal?.throwIfAborted();
     const ticket = pacer && (await pacer.acquire(out, { signal, check: c.check, log, parent: o.traceContext }));
     if (attempt === 0) firstSentAt = clock.now();
-    const span = startHttpSpan(
-      { method: out.method, url: out.url, template, resendCount: attempt, secretUrl: out.secretUrl },
-      o.traceContext,
-    );
+    const span = startHttpSpan({ method: out.method, url: out.url, template, resendCount: attempt }, o.traceContext);
     const { res, cause, failure: lost } = await sendOnce(c, out, { signal, timeoutMs, body, stream: !!o.stream });
     const noAnswerKind = res ? undefined : (lost ?? noAnswerOf(cause));
     endHttpSpan(span, res ? { status: res.status } : { failure: noAnswerKind });
