@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listOperations } from '@videogen/openapi';
+import { twinReferenceGuide } from './twin-reference.mjs';
 
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const guidesDir = join(packageDir, 'guides');
@@ -40,6 +41,8 @@ export function loadGuides(dir = guidesDir) {
     if (!match) throw new Error(`guides/${file} must start with a "# Title" line`);
     return { file, title: match[1].trim(), body: text.slice(match[0].length).trimEnd() + '\n' };
   });
+  // The reference of the twin file format, written from its schema (@videogen/openapi/twin).
+  guides.push(twinReferenceGuide());
   // The decisions of the OpenAPI document, which its descriptions cite as DECISIONS.md, are the
   // last guide: read from the spec package, never copied, so the page cannot drift from the file.
   const decisions = readFileSync(

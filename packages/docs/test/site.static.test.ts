@@ -21,6 +21,8 @@ import {
   SAMPLE_LANGUAGES,
 } from '../scripts/docs-spec.mjs';
 import { slug } from '../scripts/llms.mjs';
+import { TWIN_PAGE_TITLE } from '../scripts/twin-reference.mjs';
+import { BEHAVIOUR_KEYS, TWIN_SCHEMA, builtinTwin } from '@videogen/openapi/twin';
 
 const dist = join(packageDir, 'dist');
 const distIndex = join(dist, 'index.html');
@@ -144,7 +146,7 @@ describe('the docs copy of the document', () => {
     const files = readdirSync(join(packageDir, 'guides'))
       .filter((f) => f.endsWith('.md') && f !== 'index.md')
       .sort();
-    expect(guides.map((g) => g.file)).toEqual([...files, 'DECISIONS.md']);
+    expect(guides.map((g) => g.file)).toEqual([...files, 'twin.schema.json', 'DECISIONS.md']);
     expect(guides.map((g) => g.title)).toEqual(
       expect.arrayContaining([
         'Quickstart',
@@ -157,6 +159,7 @@ describe('the docs copy of the document', () => {
         'Running the contract suite against staging',
         'Outside tools within the limits',
         'The videogen command line',
+        'The twin file format',
         'Decisions where the interface is silent (DECISIONS.md)',
       ]),
     );
@@ -260,6 +263,32 @@ describe('the docs copy of the document', () => {
         return loadSamples(id);
       }),
     ).toThrow(/getVideo/);
+  });
+});
+
+describe('the twin file format page', () => {
+  const page = loadGuides().guides.find((g) => g.title === TWIN_PAGE_TITLE);
+
+  test('is written from the schema: every field, every behaviour with both built-in values, every value type', () => {
+    expect(page).toBeDefined();
+    const body = page!.body;
+    for (const field of Object.keys(TWIN_SCHEMA.properties as object)) expect(body).toContain(`| \`${field}\` |`);
+    for (const key of BEHAVIOUR_KEYS) {
+      const row = body.split('\n').find((l) => l.startsWith(`| \`${key}\` |`));
+      expect(row, key).toBeDefined();
+      for (const name of ['default', 'alternative'] as const) {
+        const value: unknown = builtinTwin(name).behaviours[key].value;
+        expect(row).toContain(`\`${typeof value === 'string' ? value : JSON.stringify(value)}\``);
+      }
+    }
+    for (const type of ['Refusal', 'PastEnd', 'RateLimitHeaders', 'Distribution', 'PresignedQuery', 'TransientErrors'])
+      expect(body).toContain(`### ${type}\n`);
+    expect(body).toContain((TWIN_SCHEMA as { $id: string }).$id);
+  });
+
+  test('is in the built site and its plain-text copy', () => {
+    expect(read('llms-full.txt')).toContain(`# ${TWIN_PAGE_TITLE}\n`);
+    expect(read('index.html')).toContain('rate_limit.A.refused_count');
   });
 });
 

@@ -62,3 +62,42 @@ describe("createSandbox() in an application's vitest test", () => {
     expect(r.stdout).toMatch(/Tests\s+1 passed/);
   });
 });
+
+// A twin file the application keeps beside its tests (the built-in alternative's, changed and written
+// out), and one that does not validate: refused before anything runs, naming the field.
+const TWIN = `
+import { writeFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { createSandbox, SANDBOX_KEYS } from '@videogen/sandbox';
+
+test('the sandbox answers as a twin file; a bad one is refused naming the field', { timeout: 120_000 }, async () => {
+  const builtin = await createSandbox({ twin: 'alternative' });
+  const file = JSON.parse(JSON.stringify(builtin.twin));
+  await builtin.close();
+  file.name = 'staging';
+  file.behaviours['success.status.listVideos'] = { value: 203, provenance: { source: 'decision', note: 'a test' } };
+  writeFileSync('staging.twin.json', JSON.stringify(file));
+  const sb = await createSandbox({ twin: 'staging.twin.json' });
+  try {
+    const res = await sb.fetch(sb.baseUrl + '/videos/', { headers: { authorization: 'Bearer ' + SANDBOX_KEYS.acme } });
+    expect(res.status).toBe(203);
+    expect((await res.json()).object).toBe('list');
+  } finally {
+    await sb.close();
+  }
+  file.behaviours['paging.past_end'].value = { answer: 'nope' };
+  writeFileSync('bad.twin.json', JSON.stringify(file));
+  await expect(createSandbox({ twin: 'bad.twin.json' })).rejects.toThrow(
+    'bad.twin.json is not a valid twin (format 1):\\n  behaviours["paging.past_end"].value.answer: is not one of the forms of this field (got "nope")',
+  );
+});
+`;
+
+describe("createSandbox({ twin }) in an application's vitest test", () => {
+  it('answers as a twin file written by the application, and refuses one that does not validate', async () => {
+    writeFileSync(join(dir, 'twin.test.mjs'), TWIN);
+    const r = await run('npx', ['vitest', 'run', 'twin.test.mjs'], { cwd: dir, env: { CI: '1', NO_COLOR: '1' } });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stdout).toMatch(/1 passed/);
+  });
+});

@@ -101,6 +101,40 @@ describe('@videogen/openapi in a fresh project', () => {
     }
   });
 
+  it('exports the twin format: the schema file, the reader, the built-in twins', async () => {
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import { fileURLToPath } from 'node:url';
+      import { BUILTIN_TWINS, TWIN_SCHEMA_ID, builtinTwin, readTwin, validateTwin } from '@videogen/openapi/twin';
+      const schema = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('@videogen/openapi/twin.schema.json')), 'utf8'));
+      const file = (name) => fileURLToPath(import.meta.resolve('@videogen/openapi/twins/' + name + '.twin.json'));
+      const alternative = readTwin(file('alternative'));
+      const bad = JSON.parse(readFileSync(file('default'), 'utf8'));
+      bad.behaviours['rate_limit.A.style'].value = 'burst';
+      console.log(JSON.stringify({
+        id: schema.$id === TWIN_SCHEMA_ID && schema.$schema,
+        builtins: BUILTIN_TWINS.map((n) => validateTwin(JSON.parse(readFileSync(file(n), 'utf8'))).length),
+        created: alternative.behaviours['success.status.generateVideo'].value,
+        limit: builtinTwin('default').behaviours['concurrency.limit'].value,
+        refused: validateTwin(bad),
+      }));`;
+    writeFileSync(join(dir, 'twin.mjs'), script);
+    const r = await run(process.execPath, ['twin.mjs'], { cwd: dir });
+    expect(r.code, show(r)).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      id: 'https://json-schema.org/draft/2020-12/schema',
+      builtins: [0, 0],
+      created: 201,
+      limit: 2,
+      refused: [
+        {
+          path: 'behaviours["rate_limit.A.style"].value',
+          reason: 'must be one of "sliding", "fixed", "even", "token-bucket" (got "burst")',
+        },
+      ],
+    });
+  });
+
   it('compiles a strict TypeScript program against its types (nodenext)', () => {
     writeFileSync(
       join(dir, 'check.ts'),
@@ -108,6 +142,10 @@ describe('@videogen/openapi in a fresh project', () => {
       import { checkResponse, createAjv, loadSpec, matchOperation, type ResponseFinding } from '@videogen/openapi';
       import { LANGUAGES, RATE_LIMITS, classifyError, type Language, type OperationId } from '@videogen/openapi/rules';
       import type { PathParams, Schemas, SuccessBody } from '@videogen/openapi/types';
+      import { parseTwin, type Twin, type Refusal } from '@videogen/openapi/twin';
+      const twin: Twin | undefined = undefined as Twin | undefined;
+      const unknownKey: Refusal | undefined = twin?.behaviours['refusal.unknown_key'].value;
+      export const read = (json: string): number => parseTwin(json).behaviours['concurrency.limit'].value;
       const video: SuccessBody<'getVideo'> = { video_id: 'x', status: 'completed', download_url: '', copyright: [] };
       const params: PathParams<'getVideo'> = { video_id: video.video_id };
       const item: Schemas['VideoListItem'] | undefined = undefined;
@@ -118,7 +156,7 @@ describe('@videogen/openapi in a fresh project', () => {
       const findings: ResponseFinding[] = checkResponse(createAjv(spec), spec, op.operation, { status: 200, contentType: 'application/json', body: {} });
       const first: Language = LANGUAGES[0];
       const perWindow: number = RATE_LIMITS.A.requests;
-      export const out = { id, findings: findings.map((f) => f.kind), first, perWindow, kind: classifyError(429, 'INSUFFICIENT_CREDIT').kind, params, item };
+      export const out = { id, findings: findings.map((f) => f.kind), first, perWindow, kind: classifyError(429, 'INSUFFICIENT_CREDIT').kind, params, item, unknownKey };
     `,
     );
     writeFileSync(

@@ -15,6 +15,9 @@ export interface AccountConfig {
   seedVideos?: boolean;
 }
 
+/** An `Authorization` header of the form the interface gives (5.1): `Bearer <key>`. */
+export const BEARER = /^Bearer +(\S+) *$/i;
+
 export const SANDBOX_KEYS = {
   acme: 'sandbox-key-acme',
   acme2: 'sandbox-key-acme-2',
@@ -99,7 +102,7 @@ export class Accounts {
     if (typeof header !== 'string') return undefined;
     // Every request of a client sends the same header: read each one once.
     if (this.seen.has(header)) return this.seen.get(header);
-    const m = /^Bearer +(\S+) *$/i.exec(header);
+    const m = BEARER.exec(header);
     const account = m ? this.byKey.get(m[1]) : undefined;
     this.seen.set(header, account);
     return account;

@@ -78,6 +78,7 @@ export async function resetAccount(ctx: Context, account: Account): Promise<void
   ctx.clock.resetAccount(account.name);
   await ctx.store.clockSaved;
   ctx.limiter.reset(account.name);
+  ctx.twin.reset(account.name);
   ctx.faults.clear(account.name);
   ctx.stats.reset(account.name);
 }

@@ -70,7 +70,8 @@ export function rawAnswer(socket: Socket, status: number, code: string, message:
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-function answer(res: ServerResponse, status: number, code: string, message: string) {
+/** An envelope answer on a ServerResponse, the connection closed after it. */
+export function answerEnvelope(res: ServerResponse, status: number, code: string, message: string) {
   const { body, headers } = json(status, code, message);
   res.writeHead(status, headers);
   res.end(body);
@@ -84,7 +85,7 @@ const TIMEOUT_MESSAGE = 'The request was not received in time: the connection is
 function cutSlowRequest(socket: Parsed) {
   const res = socket._httpMessage;
   if (res && !res.headersSent) {
-    answer(res, 408, 'REQUEST_TIMEOUT', TIMEOUT_MESSAGE);
+    answerEnvelope(res, 408, 'REQUEST_TIMEOUT', TIMEOUT_MESSAGE);
     setTimeout(() => socket.destroy(), 1000).unref();
   } else if (res) {
     socket.destroy();
@@ -132,7 +133,7 @@ export function createHttpServer(handler: http.RequestListener, limits: HttpLimi
   // has passed authentication, so a client whose upload would be refused never sends its body.
   server.on('checkContinue', (req, res) => server.emit('request', req, res));
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
-    answer(res, 417, 'INVALID_REQUEST', 'Only "Expect: 100-continue" is supported.'),
+    answerEnvelope(res, 417, 'INVALID_REQUEST', 'Only "Expect: 100-continue" is supported.'),
   );
   server.on('connect', (_req: IncomingMessage, socket: Socket) =>
     rawAnswer(socket, 400, 'INVALID_REQUEST', 'CONNECT is not supported: the sandbox is not a proxy.'),

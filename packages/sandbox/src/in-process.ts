@@ -4,7 +4,8 @@
 // it is read (a streamed multipart upload stays streamed), answers a real WHATWG Response as soon as
 // the headers are written (its body streams), and honours the request's AbortSignal before and after
 // the headers. Only the sandbox's own origin is reached: its API and the download URLs it issues.
-import { Readable } from 'node:stream';
+import { Readable, type Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 
 /** fetch, answered by the sandbox in-process. */
@@ -16,11 +17,22 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /** What the global fetch rejects with when no answer comes: TypeError('fetch failed') with the cause. */
 const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause });
 
-export function inProcessFetch(app: FastifyInstance, sandbox: { origin: string; closed: boolean }): SandboxFetch {
+/** The decoders of the content codings the global fetch decodes (Node's: gzip, deflate, br). */
+const DECODERS: Record<string, (() => Transform) | undefined> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+export function inProcessFetch(
+  app: FastifyInstance,
+  sandbox: { origin: string; downloadOrigin: string; closed: boolean },
+): SandboxFetch {
   return async (input, init) => {
     const request = new Request(input, init); // the global fetch's own checks, errors and defaults
     const url = new URL(request.url);
-    if (url.origin !== sandbox.origin) {
+    if (url.origin !== sandbox.origin && url.origin !== sandbox.downloadOrigin) {
       throw new TypeError(
         `sb.fetch reaches only this sandbox (${sandbox.origin}), not ${url.origin}: use the global fetch for other hosts`,
       );
@@ -33,6 +45,9 @@ export function inProcessFetch(app: FastifyInstance, sandbox: { origin: string; 
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
+    // As the global fetch sends them: the host addressed, and the codings it decodes.
+    headers.host = url.host;
+    headers['accept-encoding'] ??= 'gzip, deflate';
     // A body is streamed in as it is read, sent like fetch sends a stream (chunked).
     const payload = request.body
       ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream)
@@ -59,7 +74,12 @@ export function inProcessFetch(app: FastifyInstance, sandbox: { origin: string; 
         })
         .then(
           (res) => {
-            body = res.stream();
+            // The global fetch decodes a coded body (its headers stay as they came).
+            const coding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+            const decoder = DECODERS[coding];
+            const raw = res.stream();
+            body = decoder ? raw.pipe(decoder()) : raw;
+            if (decoder) raw.on('error', (err) => body?.destroy(err));
             const responseHeaders = new Headers();
             for (const [name, value] of Object.entries(res.headers)) {
               if (value === undefined) continue;

@@ -14,4 +14,6 @@ export { RATE_LIMITER_STYLES, DEFAULT_RATE_LIMITER, type RateLimiterStyle } from
 export { SANDBOX_KEYS, type AccountConfig } from './accounts.js';
 export { FIXTURES, MAGIC, type AccountFixtures } from './fixtures.js';
 export { PERSONALITIES, type PersonalityName } from './personality.js';
+export type { TwinSource } from './twin-behaviour.js';
+export { TwinError, parseTwin, readTwin, BUILTIN_TWINS, type Twin } from '@videogen/openapi/twin';
 export { FAULT_KINDS, type FaultKind, type Fault } from './faults.js';

@@ -1,5 +1,5 @@
 // Scenario tokens of the README, read from a generation's text or uploaded file names.
-import { ApiError } from './errors.js';
+import { refusal } from './errors.js';
 import { MAGIC } from './fixtures.js';
 import type { SpecModel } from './spec.js';
 
@@ -33,22 +33,14 @@ export function readScenario(sources: string[], model: SpecModel): Scenario {
     const known = new Set<string>(model.languages);
     const unknown = scenario.voices.filter((l) => !known.has(l));
     if (unknown.length)
-      throw new ApiError(
-        400,
-        'INVALID_REQUEST',
-        `[sandbox:voices=…] has unknown language codes: ${unknown.join(', ')}.`,
-      );
+      throw refusal('invalid_form', `[sandbox:voices=…] has unknown language codes: ${unknown.join(', ')}.`);
   }
   const language = value('language');
   if (language !== undefined) scenario.language = language;
   const ratio = value('aspect-ratio');
   if (ratio !== undefined) {
     if (!model.validate.aspectRatio(ratio))
-      throw new ApiError(
-        400,
-        'INVALID_REQUEST',
-        `[sandbox:aspect-ratio=…] must be one of ${model.aspectRatios.join(', ')}.`,
-      );
+      throw refusal('invalid_form', `[sandbox:aspect-ratio=…] must be one of ${model.aspectRatios.join(', ')}.`);
     scenario.aspectRatio = ratio;
   }
   return scenario;

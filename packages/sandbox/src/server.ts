@@ -6,11 +6,15 @@ import { matchOperation } from '@videogen/openapi';
 import { Accounts, type AccountConfig } from './accounts.js';
 import { createClock } from './clock.js';
 import type { Context } from './context.js';
-import { ApiError, envelope } from './errors.js';
-import { createHttpServer, defaultHttpLimits, onClientError, type HttpLimits } from './http-server.js';
+import { ApiError, envelope, refusal } from './errors.js';
+import { createHttpServer, defaultHttpLimits, onClientError, answerEnvelope, type HttpLimits } from './http-server.js';
+import type http from 'node:http';
 import { boundUnreadBody, registerRequestGuards } from './request-guards.js';
 import { RateLimiter, type RateLimiterStyle } from './rate-limit.js';
-import { personality as personalityOf, type PersonalityName } from './personality.js';
+import type { PersonalityName } from './personality.js';
+import type { Twin } from '@videogen/openapi/twin';
+import { compileTwin, loadTwin, type TwinSource } from './twin-behaviour.js';
+import { registerTwinHooks } from './twin-hooks.js';
 import { Faults, ResponseStats, type Fault } from './faults.js';
 import { registerSandboxApi } from './sandbox-api.js';
 import { responseChecker } from './response-check.js';
@@ -56,17 +60,26 @@ export interface SandboxOptions {
   validateResponses?: boolean;
   /** Default true; false disables the rate limits (benchmarks only). */
   rateLimits?: boolean;
-  /** How the limits of 8.1 are enforced: 'sliding' | 'fixed' | 'even' | 'token-bucket'. Default 'even' (DECISIONS #28). */
+  /** How the limits of 8.1 are enforced, every class: 'sliding' | 'fixed' | 'even' | 'token-bucket'. Default: the twin's (`even`, DECISIONS #28). */
   rateLimiter?: RateLimiterStyle;
-  /** 'default' (our choices, the document) or 'alternative' (other choices inside the interface). */
+  /**
+   * How the sandbox answers wherever the interface is silent: a twin file's path, a twin object (as
+   * `parseTwin` gives it, or the file's JSON), or a built-in name (`'default'`, `'alternative'`).
+   * Default: the built-in `default` twin (our decisions). A twin that does not validate throws a
+   * `TwinError` naming the field and the reason.
+   */
+  twin?: TwinSource;
+  /** A built-in twin by name: `personality: 'alternative'` is `twin: 'alternative'`. */
   personality?: PersonalityName;
+  /** The seed of the twin's samples (latencies, durations, transient errors): the same seed and requests, the same samples. Default 0. */
+  seed?: number;
   /** One line per request: true prints to stdout, a function receives the lines. Default off. */
   logger?: boolean | ((line: string) => void);
-  /** Service seconds a generation or conversion runs. Default 30. */
+  /** Service seconds every generation and conversion runs, whatever the twin's durations. Default: the twin's (30, constant). */
   generationSeconds?: number;
-  /** Service seconds after which a completed video becomes expired. Default 86400. */
+  /** Service seconds after which a completed video becomes expired. Default: the twin's (86400). */
   expireAfterSeconds?: number;
-  /** Service seconds a download_url stays valid. Default 3600. */
+  /** Service seconds a download_url stays valid. Default: the twin's (3600). */
   downloadTtlSeconds?: number;
   /** Accounts added to (or replacing, by name) the default seed. */
   accounts?: AccountConfig[];
@@ -115,6 +128,10 @@ export interface SandboxFaults {
 export interface Sandbox {
   /** `publicUrl` when given; else `http://127.0.0.1:PORT` when listening, `https://sandbox-N.videogen.test` (reachable only through `fetch`) when not. */
   origin: string;
+  /** The origin of its download URLs: `origin`, or another one (its own port) when the twin's downloads live on another host. */
+  downloadOrigin: string;
+  /** The twin it answers as (its values resolved). */
+  twin: Twin;
   /** origin + '/v1': the base URL to give the client. */
   baseUrl: string;
   /** The port listened on; undefined when the sandbox is in-process only. */
@@ -159,38 +176,51 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     saved: store.savedClock(),
     onChange: (offsets) => store.saveClock(offsets),
   });
-  const personality = personalityOf(options.personality);
+  const twin = compileTwin(twinOf(options), {
+    generationSeconds: options.generationSeconds,
+    expireAfterSeconds: options.expireAfterSeconds,
+    downloadTtlSeconds: options.downloadTtlSeconds,
+    rateLimiter: options.rateLimiter,
+    seed: options.seed,
+  });
   const stats = new ResponseStats();
   const ctx: Context = {
-    personality,
+    twin,
     faults: new Faults(),
     stats,
     model,
     accounts,
     store,
     clock,
-    limiter: new RateLimiter(clock, options.rateLimits ?? true, options.rateLimiter ?? personality.rateLimiter),
-    signer: new UrlSigner(store.signingSecret),
-    durations: {
-      generationSeconds: options.generationSeconds ?? 30,
-      expireAfterSeconds: options.expireAfterSeconds ?? 86400,
-      downloadTtlSeconds: options.downloadTtlSeconds ?? 3600,
-    },
+    limiter: new RateLimiter(clock, options.rateLimits ?? true, twin.limits),
+    signer: new UrlSigner(store.signingSecret, twin.download.query),
     origin: '',
+    downloadOrigin: '',
     views: new BoundedMap(RECORD_CACHE_SIZE),
   };
   const violations: string[] = [];
   const log =
     options.logger === true ? (line: string) => process.stdout.write(`${line}\n`) : options.logger || undefined;
   const httpLimits = { ...defaultHttpLimits(), ...options.httpLimits };
-  const app = buildApp(ctx, { httpLimits, validateResponses: options.validateResponses ?? false, violations, log });
+  const served: { handler?: http.RequestListener } = {};
+  const app = buildApp(ctx, {
+    httpLimits,
+    validateResponses: options.validateResponses ?? false,
+    violations,
+    log,
+    served,
+  });
 
   let port: number | undefined;
+  /** The download host's own server, when the twin's downloads live on another origin. */
+  let downloads: http.Server | undefined;
   try {
     const publicOrigin = options.publicUrl === undefined ? undefined : originOf(options.publicUrl);
     if (options.port === undefined) {
       await app.ready();
-      ctx.origin = publicOrigin ?? `https://sandbox-${++inProcessCount}.videogen.test`;
+      const n = ++inProcessCount;
+      ctx.origin = publicOrigin ?? `https://sandbox-${n}.videogen.test`;
+      ctx.downloadOrigin = twin.download.otherOrigin ? `https://downloads-${n}.videogen.test` : ctx.origin;
     } else {
       const host = options.host ?? '127.0.0.1';
       await app.listen({ port: options.port, host });
@@ -200,23 +230,44 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       // the operator names the origin its clients use.
       const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
       ctx.origin = publicOrigin ?? `http://${publicHost}:${port}`;
+      ctx.downloadOrigin = ctx.origin;
+      if (twin.download.otherOrigin) {
+        // Another origin: the same sandbox on a port of its own that serves the downloads and nothing else.
+        const handler = served.handler;
+        if (!handler) throw new Error('the sandbox has no request handler to serve downloads with');
+        downloads = createHttpServer((req, res) => {
+          if (req.url?.startsWith('/downloads/')) return handler(req, res);
+          answerEnvelope(res, 404, 'NOT_FOUND', 'This host serves downloads only: the API is on another origin.');
+        }, httpLimits);
+        const dport = await listenOn(downloads, host);
+        const named = publicOrigin ? new URL(publicOrigin) : undefined;
+        ctx.downloadOrigin = named ? `${named.protocol}//${named.hostname}:${dport}` : `http://${publicHost}:${dport}`;
+      }
     }
   } catch (err) {
+    await app.close();
     await store.close(); // releases the data dir
     throw err;
   }
 
-  const state = { origin: ctx.origin, closed: false };
+  const state = { origin: ctx.origin, downloadOrigin: ctx.downloadOrigin, closed: false };
   const named = (ref: AccountRef) => accountNamed(ctx, ref);
   const everyOrOne = (ref?: AccountRef) => (ref === undefined ? [...accounts.all.values()] : [named(ref)]);
   const close = async () => {
     if (state.closed) return;
     state.closed = true;
+    if (downloads) {
+      downloads.closeAllConnections();
+      await new Promise((resolve) => downloads?.close(resolve));
+    }
     await app.close();
     await store.close();
   };
   return {
     origin: ctx.origin,
+    downloadOrigin: ctx.downloadOrigin,
+    // A copy: the built-in twins are shared by every sandbox of the process.
+    twin: structuredClone(twin.twin),
     baseUrl: ctx.origin + API_PREFIX,
     port,
     fetch: inProcessFetch(app, state),
@@ -259,6 +310,26 @@ interface AppOptions {
   validateResponses: boolean;
   violations: string[];
   log?: (line: string) => void;
+  /** Receives the server's request handler (a second origin serves downloads with it). */
+  served: { handler?: http.RequestListener };
+}
+
+/** The twin of the options: `twin`, or the built-in `personality`, or the default. */
+function twinOf(options: SandboxOptions): Twin {
+  if (options.twin !== undefined && options.personality !== undefined)
+    throw new TypeError('give either twin or personality (a built-in twin by name), not both');
+  return loadTwin(options.twin ?? options.personality);
+}
+
+/** Listens on a free port of `host`; resolves to the port. */
+function listenOn(server: http.Server, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : 0);
+    });
+  });
 }
 
 function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
@@ -270,7 +341,10 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     // A too-long id should reach the UUID check (400), not the router's own answer. compile: the
     // routes are matched by generated code instead of a tree walk (find-my-way's compiler mode).
     routerOptions: { maxParamLength: 2000, compile: true },
-    serverFactory: (handler) => createHttpServer(handler, opts.httpLimits),
+    serverFactory: (handler) => {
+      opts.served.handler = handler;
+      return createHttpServer(handler, opts.httpLimits);
+    },
     clientErrorHandler: onClientError,
     // Never echo the URL: its query string may hold a download signature.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
@@ -294,7 +368,11 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
     const err = thrown as { statusCode?: unknown; message?: string; stack?: string } | undefined;
     const status = typeof err?.statusCode === 'number' ? err.statusCode : 500;
     if (status === 413) {
-      reply.code(413).send(envelope('PAYLOAD_TOO_LARGE', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`));
+      const err = ctx.twin.error(
+        refusal('payload_too_large', `The request body is larger than ${JSON_BODY_LIMIT} bytes.`),
+        ctx.clock.now(),
+      );
+      reply.code(err.status).headers(err.headers).send(err.body);
     } else if (status >= 400 && status < 500) {
       // Fastify's own 4xx (bad content type, bad encoding...) become the document's 400.
       reply.code(400).send(envelope('INVALID_REQUEST', err?.message ?? 'Invalid request.'));
@@ -333,10 +411,10 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
   app.setNotFoundHandler(notFound);
 
   if (opts.validateResponses) {
-    const check = responseChecker(ctx.model, ctx.personality);
+    const check = responseChecker(ctx.model, ctx.twin);
     app.addHook('onSend', (request, reply, payload, done) => {
       const op = request.routeOptions.config?.operation;
-      if (op) {
+      if (op && !request.twinAnswer) {
         for (const p of check(
           op,
           reply.statusCode,
@@ -352,6 +430,9 @@ function buildApp(ctx: Context, opts: AppOptions): FastifyInstance {
       done(null, payload);
     });
   }
+
+  // After the self-check: what the twin adds to an answer (a latency, a content coding).
+  registerTwinHooks(app, ctx, API_PREFIX);
 
   // Once an answer is sent (one hook, not one per concern: each is a cost on every request): every /v1
   // answer is counted per account and status (the refused ones too), an unread body gets its bound, and

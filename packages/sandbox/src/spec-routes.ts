@@ -3,15 +3,23 @@
 // Ajv against the parameter schemas of the document. Each operation has its handler, typed by its
 // operationId from @videogen/openapi/types the way openapi-msw types MSW handlers: its path and query
 // parameters, and the success body it answers.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Operation, SchemaObject } from '@videogen/openapi';
+import { RETRY_POLICY } from '@videogen/openapi/rules';
+import type { TransientAnswer } from '@videogen/openapi/twin';
 import type { FilledQueryParams, OperationId, PathParams, SuccessBody } from '@videogen/openapi/types';
-import { ApiError, invalidRequest } from './errors.js';
+import { ApiError, refusal } from './errors.js';
 import type { Context } from './context.js';
-import type { Account } from './accounts.js';
+import { BEARER, type Account } from './accounts.js';
 import type { Fault } from './faults.js';
+import { rateLimitHeaderWriter } from './rate-limit-headers.js';
 import { rateLimitOf } from './spec.js';
 import { Json, JSON_CONTENT_TYPE } from './json-body.js';
+import { retryAfterIn } from './twin-behaviour.js';
+
+/** The wait of a 503 for server load (7.1's shortest), the default `Retry-After` of an injected 503. */
+const UNAVAILABLE_WAIT_SECONDS = RETRY_POLICY.serviceUnavailableDelayMs[0] / 1000;
 
 /** What an operation's handler is given: the request, once authenticated and its parameters checked. */
 export interface OperationInput<Id extends OperationId> {
@@ -26,7 +34,7 @@ export interface OperationInput<Id extends OperationId> {
 }
 /** What a handler answers: the operation's success body as the document types it, or that body serialized once. */
 export type OperationAnswer<Id extends OperationId> = SuccessBody<Id> | Json<SuccessBody<Id>>;
-/** An operation's handler; it throws an ApiError for any other answer (the personality words it). */
+/** An operation's handler; it throws an ApiError for any other answer (the twin words it). */
 export type OperationHandler<Id extends OperationId> = (
   input: OperationInput<Id>,
 ) => OperationAnswer<Id> | Promise<OperationAnswer<Id>>;
@@ -66,7 +74,11 @@ export function registerSpecRoutes(
       throw new Error(`the document has an operation ${op.operationId} that the sandbox does not implement`);
     const handler: RouteHandler = implemented;
     const validateParams = compileParameters(ctx, op);
-    const rate = rateLimitOf(op);
+    const operationId = op.operationId as OperationId;
+    const rateClass = rateLimitOf(op).class;
+    const success = ctx.twin.successStatus(operationId);
+    const decorate = ctx.twin.decorator(operationId);
+    const writeRateLimitHeaders = rateLimitHeaderWriter(ctx, rateClass);
     app.route({
       method: op.method as HTTPMethods,
       url: fastifyPath(op.path),
@@ -75,20 +87,13 @@ export function registerSpecRoutes(
       // Callback style, not async: this runs on every request, and a promise per request is measurable.
       onRequest: (request, reply, done) => {
         const account = ctx.accounts.authenticate(request.headers.authorization);
-        if (!account) {
-          const err = new ApiError(
-            401,
-            'UNAUTHORIZED',
-            'Authentication failed: send a valid API key as "Authorization: Bearer <API_KEY>".',
-          );
-          return done(
-            ctx.personality.error(op, err, { now: ctx.clock.now(), authorization: request.headers.authorization }),
-          );
-        }
+        if (!account) return done(ctx.twin.error(unauthenticated(request.headers.authorization), ctx.clock.now()));
         request.account = account;
         const fault = ctx.faults.take(account.name);
-        if (!fault) return limit(account, reply, done);
-        injectFault(fault, reply, account, done);
+        if (fault) return injectFault(fault, reply, account, done);
+        const transient = ctx.twin.transient(account.name);
+        if (transient) return answerTransient(transient, request, reply, done);
+        limit(account, reply, done);
       },
       // Synchronous while the operation is (a read): a promise per request is measurable here too.
       handler: (request, reply) => {
@@ -105,38 +110,25 @@ export function registerSpecRoutes(
       },
     });
 
-    /** `RateLimit-Policy`, the same string for every request of the class (written once per window and quota). */
-    let policy = { limit: NaN, windowMs: NaN, text: '' };
-    function policyOf(limit: number, windowMs: number): string {
-      if (policy.limit !== limit || policy.windowMs !== windowMs)
-        policy = { limit, windowMs, text: `${limit};w=${ctx.clock.headerSeconds(windowMs)}` };
-      return policy.text;
-    }
-
     /** The rate limit of the operation's class, with its headers: on to the handler, or a 429. */
     function limit(account: Account, reply: FastifyReply, done: (err?: Error) => void) {
-      const d = ctx.limiter.take(account.name, rate.class, rate.requests, rate.window_seconds);
-      if (ctx.personality.rateLimitHeaders) {
-        reply.header('ratelimit-limit', String(d.limit));
-        reply.header('ratelimit-remaining', String(d.remaining));
-        reply.header('ratelimit-reset', d.resetMs > 0 ? ctx.clock.headerSeconds(d.resetMs) : '0');
-        reply.header('ratelimit-policy', policyOf(d.limit, d.windowMs));
-      }
+      const d = ctx.limiter.take(account.name, rateClass);
+      writeRateLimitHeaders?.(reply, d, account.name);
       if (d.allowed) return done();
       const wait = ctx.clock.headerSeconds(d.resetMs);
-      const how = ctx.limiter.styleName === 'even' ? 'evenly' : `as a ${ctx.limiter.styleName} window`;
-      const err = new ApiError(
-        429,
-        'RATE_LIMIT_EXCEEDED',
-        `Rate limit exceeded (class ${rate.class}, ${rate.requests} requests per ${rate.window_seconds} seconds, enforced ${how}). Retry after ${wait} seconds.`,
+      const c = ctx.limiter.limitOf(rateClass);
+      const how = c.style === 'even' ? 'evenly' : `as a ${c.style} window`;
+      const err = refusal(
+        'rate_limited',
+        `Rate limit exceeded (class ${rateClass}, ${c.limit} requests per ${c.windowSeconds} seconds, enforced ${how}). Retry after ${wait} seconds.`,
         { 'Retry-After': wait },
       );
-      done(ctx.personality.error(op, err, { now: ctx.clock.now() }));
+      done(ctx.twin.error(err, ctx.clock.now()));
     }
 
     /** A fault queued with /_sandbox/faults, in place of (latency: before) the normal handling. */
     function injectFault(fault: Fault, reply: FastifyReply, account: Account, done: (err?: Error) => void) {
-      const fail = (err: ApiError) => done(ctx.personality.error(op, err, { now: ctx.clock.now() }));
+      const fail = (err: ApiError) => done(ctx.twin.error(err, ctx.clock.now()));
       switch (fault.kind) {
         case 'latency':
           setTimeout(() => limit(account, reply, done), fault.latency_ms ?? 0);
@@ -148,15 +140,24 @@ export function registerSpecRoutes(
         case '429':
         case '503': {
           const wait = ctx.clock.headerSeconds(
-            ctx.clock.ms(fault.retry_after_seconds ?? (fault.kind === '429' ? rate.window_seconds : 30)),
+            ctx.clock.ms(
+              fault.retry_after_seconds ??
+                (fault.kind === '429' ? ctx.limiter.limitOf(rateClass).windowSeconds : UNAVAILABLE_WAIT_SECONDS),
+            ),
           );
+          const headers = { 'Retry-After': wait };
+          // A 429 without its own code is the rate limit's, in the twin's words.
+          if (fault.kind === '429' && fault.error_code === undefined)
+            return fail(
+              refusal('rate_limited', `Injected by /_sandbox/faults: 429. Retry after ${wait} seconds.`, headers),
+            );
           const code = fault.error_code ?? (fault.kind === '429' ? 'RATE_LIMIT_EXCEEDED' : 'SERVICE_UNAVAILABLE');
           return fail(
             new ApiError(
               Number(fault.kind),
               code,
               `Injected by /_sandbox/faults: ${fault.kind} ${code}. Retry after ${wait} seconds.`,
-              { 'Retry-After': wait },
+              headers,
             ),
           );
         }
@@ -171,50 +172,98 @@ export function registerSpecRoutes(
       }
     }
 
-    /** The operation's error in this personality's words (a non-API error stays a sandbox bug). */
+    /** One of the twin's transient errors, in its form (not counted toward the rate limit, as a fault). */
+    function answerTransient(
+      t: TransientAnswer,
+      request: FastifyRequest,
+      reply: FastifyReply,
+      done: (err?: Error) => void,
+    ) {
+      const now = ctx.clock.now();
+      const retry = t.status === 503 && t.retry_after_seconds !== undefined;
+      if (t.form === 'envelope') {
+        const headers: Record<string, string> = retry
+          ? { 'Retry-After': ctx.clock.headerSeconds(ctx.clock.ms(t.retry_after_seconds ?? 0)) }
+          : {};
+        const code = t.error_code ?? 'SERVICE_UNAVAILABLE';
+        return done(
+          ctx.twin.error(new ApiError(t.status, code, `A transient error (${code}): retry later.`, headers), now),
+        );
+      }
+      // A gateway's page or a bare status: not the envelope, and a deliberate twin answer (the self-check knows).
+      request.twinAnswer = true;
+      if (retry) {
+        const seconds = ctx.clock.headerSeconds(ctx.clock.ms(t.retry_after_seconds ?? 0));
+        const written = retryAfterIn(ctx.twin.unavailableRetryAfter, seconds, now);
+        if (written !== undefined) reply.header('retry-after', written);
+      }
+      reply.code(t.status);
+      if (t.form === 'empty') return void reply.send();
+      const text = STATUS_CODES[t.status] ?? 'Error';
+      if (t.form === 'text') return void reply.type('text/plain; charset=utf-8').send(`${t.status} ${text}`);
+      reply
+        .type('text/html; charset=utf-8')
+        .send(`<html><head><title>${t.status} ${text}</title></head><body><h1>${t.status} ${text}</h1></body></html>`);
+    }
+
+    /** The operation's error in the twin's words (a non-API error stays a sandbox bug). */
     function fail(err: unknown): never {
       if (!(err instanceof ApiError)) throw err;
-      throw ctx.personality.error(op, err, {
-        now: ctx.clock.now(),
-        pathParameter: (err as ParamError).parameterIn === 'path',
-      });
+      throw ctx.twin.error(err, ctx.clock.now());
     }
 
     function answer(input: RouteInput, body: unknown): unknown {
-      // A page past the end: the alternative answers the last page (2.5: "page number returned").
       const page = body as
         | { results?: unknown[]; total_count?: number; items_per_page?: number; page?: number }
         | undefined;
+      const past = ctx.twin.pastEnd;
       if (
-        ctx.personality.clampPage &&
+        past.answer !== 'empty_page' &&
         Array.isArray(page?.results) &&
         !page.results.length &&
-        page.total_count !== undefined &&
-        page.total_count > 0 &&
         page.page !== undefined &&
         page.page > 1 &&
+        page.total_count !== undefined &&
+        (past.answer === 'refused' || page.total_count > 0) &&
         page.items_per_page !== undefined
       ) {
-        const last = { ...input, query: { ...input.query, page: Math.ceil(page.total_count / page.items_per_page) } };
-        return Promise.resolve(handler(last)).then((b) => send(input.reply, b), fail);
+        if (past.answer === 'refused') {
+          // No document answer to map it back to: a deliberate twin answer.
+          input.request.twinAnswer = true;
+          return fail(new ApiError(past.status, past.error_code, `Page ${page.page} is past the last page.`));
+        }
+        // The last page (2.5: "page number returned").
+        const last = Math.ceil(page.total_count / page.items_per_page);
+        const again = { ...input, query: { ...input.query, page: last } };
+        return Promise.resolve(handler(again)).then((b) => send(input.reply, b), fail);
       }
       return send(input.reply, body);
     }
 
     function send(reply: FastifyReply, body: unknown): unknown {
-      reply.code(ctx.personality.successStatus(op));
-      if (!(body instanceof Json)) return ctx.personality.body(op, body);
-      const out = ctx.personality.body(op, body.value);
-      // Unchanged by the personality: the text serialized once is the answer.
-      if (out !== body.value) return out;
-      reply.type(JSON_CONTENT_TYPE);
-      return body.text;
+      reply.code(success);
+      if (!decorate) {
+        if (!(body instanceof Json)) return body;
+        // Serialized once: the text is the answer.
+        reply.type(JSON_CONTENT_TYPE);
+        return body.text;
+      }
+      return decorate(body instanceof Json ? body.value : body, ctx.clock.now());
     }
   }
 }
 
-/** A parameter that failed its schema, and where it was. */
-type ParamError = ApiError & { parameterIn?: string };
+/** The refusal of a request without a valid key: none, not `Bearer <key>`, or a key no account has. */
+function unauthenticated(authorization: string | undefined): ApiError {
+  const message = 'Authentication failed: send a valid API key as "Authorization: Bearer <API_KEY>".';
+  if (authorization === undefined) return refusal('missing_credentials', message);
+  if (!BEARER.test(authorization)) return refusal('malformed_credentials', message);
+  return refusal('unknown_key', message);
+}
+
+/** A parameter that failed its schema: a path parameter is the malformed id, a query parameter the bad page. */
+const parameterRefusal = (where: string, message: string) =>
+  refusal(where === 'path' ? 'malformed_id' : 'bad_page', message);
 
 /** Strict string → typed value for query/path values ("1" → 1; "1.5", "1e0", " 1" stay strings and fail). */
 function coerce(value: unknown, schema: SchemaObject | undefined): unknown {
@@ -242,14 +291,14 @@ function compileParameters(
       const source = (p.in === 'path' ? request.params : request.query) as Record<string, unknown>;
       let value = source?.[p.name];
       if (value === undefined) {
-        if (p.required) throw Object.assign(invalidRequest(`${p.name} is required.`), { parameterIn: p.in });
+        if (p.required) throw parameterRefusal(p.in, `${p.name} is required.`);
         if (p.schema?.default === undefined) continue;
         value = p.schema.default;
       }
       value = coerce(value, p.schema);
       if (!validate(value)) {
         const rule = describe(p.schema);
-        throw Object.assign(invalidRequest(`${p.name} must be ${rule}.`), { parameterIn: p.in });
+        throw parameterRefusal(p.in, `${p.name} must be ${rule}.`);
       }
       (p.in === 'path' ? out.path : out.query)[p.name] = value;
     }

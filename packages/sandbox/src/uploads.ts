@@ -3,7 +3,10 @@
 // the client gets its answer while it is still uploading.
 import { extname } from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, fileUploadError, invalidRequest } from './errors.js';
+import { ApiError, refusal } from './errors.js';
+
+/** Every form the sandbox cannot read (the twin's `refusal.invalid_form`). */
+const invalidForm = (message: string) => refusal('invalid_form', message);
 import type { Plan, SpecModel } from './spec.js';
 
 export interface UploadedFile {
@@ -28,7 +31,7 @@ export const MAX_OTHER_FIELD_BYTES = 1_000;
 const mb = (bytes: number) => `${bytes / 1_000_000} MB`;
 
 export async function readGenerateForm(request: FastifyRequest, plan: Plan, model: SpecModel): Promise<GenerateForm> {
-  if (!request.isMultipart()) throw invalidRequest('The request must be multipart/form-data.');
+  if (!request.isMultipart()) throw invalidForm('The request must be multipart/form-data.');
   const uploadPlan = model.uploadPlanOf(plan);
   const largest = Math.max(...Object.values(model.uploadLimits).map((l) => Math.max(...Object.values(l.max_bytes))));
   const form: GenerateForm = { fields: {}, files: {} };
@@ -47,8 +50,8 @@ export async function readGenerateForm(request: FastifyRequest, plan: Plan, mode
       const name = part.fieldname;
       if (part.type !== 'file') continue; // (every part is a stream, see isPartAFile)
       if (isTextPart(part)) {
-        if (model.fileFields.has(name)) throw invalidRequest(`${name} must be sent as a file.`);
-        if (name in form.fields) throw invalidRequest(`${name} was given more than once.`);
+        if (model.fileFields.has(name)) throw invalidForm(`${name} must be sent as a file.`);
+        if (name in form.fields) throw invalidForm(`${name} was given more than once.`);
         if (!(name in properties)) {
           for await (const _ of part.file); // unknown text fields are ignored, and never held
           continue;
@@ -58,7 +61,7 @@ export async function readGenerateForm(request: FastifyRequest, plan: Plan, mode
       }
       if (!model.fileFields.has(name)) {
         // A file under an unknown name is a client bug (e.g. `image_files[]`): silently dropping it would hide it.
-        throw invalidRequest(
+        throw invalidForm(
           name in properties
             ? `${name} must be a text field, not a file.`
             : `Unknown file field "${name}": files go in ${[...model.fileFields].join(', ')} (repeat image_files for several images).`,
@@ -66,14 +69,15 @@ export async function readGenerateForm(request: FastifyRequest, plan: Plan, mode
       }
       const limits = model.uploadLimits[name];
       const list = (form.files[name] ??= []);
-      if (properties[name].type !== 'array' && list.length) throw invalidRequest(`${name} was given more than once.`);
+      if (properties[name].type !== 'array' && list.length) throw invalidForm(`${name} was given more than once.`);
       if (limits.max_items !== undefined && list.length >= limits.max_items) {
-        throw fileUploadError(`${name}: at most ${limits.max_items} files can be uploaded.`);
+        throw refusal('too_many_images', `${name}: at most ${limits.max_items} files can be uploaded.`);
       }
       const filename = part.filename ?? '';
       const allowed = limits.extensions[uploadPlan];
       if (!allowed.includes(extname(filename).toLowerCase())) {
-        throw fileUploadError(
+        throw refusal(
+          'wrong_extension',
           `${name} "${filename}" has an unsupported format: the ${PLAN_NAMES[uploadPlan]} plan accepts ${allowed.join(', ')}.`,
         );
       }
@@ -82,7 +86,10 @@ export async function readGenerateForm(request: FastifyRequest, plan: Plan, mode
       for await (const chunk of part.file) {
         bytes += (chunk as Buffer).length;
         if (bytes > max) {
-          throw fileUploadError(`${name} is larger than ${mb(max)}, the limit of the ${PLAN_NAMES[uploadPlan]} plan.`);
+          throw refusal(
+            'oversize_upload',
+            `${name} is larger than ${mb(max)}, the limit of the ${PLAN_NAMES[uploadPlan]} plan.`,
+          );
         }
       }
       list.push({ filename, bytes });
@@ -103,7 +110,7 @@ async function readText(stream: AsyncIterable<Buffer>, name: string, max: number
   let bytes = 0;
   for await (const chunk of stream) {
     bytes += chunk.length;
-    if (bytes > max) throw invalidRequest(`${name} is longer than ${max} bytes.`);
+    if (bytes > max) throw invalidForm(`${name} is longer than ${max} bytes.`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -122,21 +129,21 @@ function asApiError(thrown: unknown): ApiError {
   const err = thrown as { code?: string; message?: string } | undefined;
   switch (err?.code) {
     case 'FST_FILES_LIMIT':
-      return fileUploadError('Too many files in one request.');
+      return refusal('too_many_images', 'Too many files in one request.');
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return invalidRequest('Too many form fields in one request.');
+      return invalidForm('Too many form fields in one request.');
     case 'FST_PROTO_VIOLATION':
-      return invalidRequest('Invalid form field name.');
+      return invalidForm('Invalid form field name.');
     case 'FST_MP_PREMATURE_CLOSE':
-      return invalidRequest('The connection closed before the form was complete: nothing was created.');
+      return invalidForm('The connection closed before the form was complete: nothing was created.');
     default:
       // A form cut short (its closing boundary missing) is refused whole: nothing is created, no credit spent.
       if (/unexpected end of multipart data/i.test(err?.message ?? ''))
-        return invalidRequest(
+        return invalidForm(
           'The multipart body ended before its closing boundary (--BOUNDARY--): the form is incomplete, nothing was created.',
         );
       // busboy's messages: "Unexpected end of form", "Malformed part header", "Boundary not found"...
-      return invalidRequest(`Malformed multipart body: ${err?.message ?? String(thrown)}`);
+      return invalidForm(`Malformed multipart body: ${err?.message ?? String(thrown)}`);
   }
 }

@@ -1,15 +1,11 @@
 // Creating videos (generation and conversion share the credit and concurrency rules) and viewing them.
 import { randomUUID } from 'node:crypto';
-import { MAX_RUNNING } from '@videogen/openapi/rules';
 import type { SuccessBody } from '@videogen/openapi/types';
 import type { Account } from './accounts.js';
 import type { Context } from './context.js';
-import { ApiError } from './errors.js';
+import { ApiError, refusal } from './errors.js';
 import { Json } from './json-body.js';
 import { COPYRIGHT, statusAt, type VideoRecord } from './lifecycle.js';
-
-/** Interface 8.2: at most this many generations + conversions running per account (x-concurrency-limit). */
-export { MAX_RUNNING };
 
 /** The status view of 2.1, as GET /videos/{video_id}/ answers it. */
 export type StatusView = SuccessBody<'getVideo'>;
@@ -22,7 +18,7 @@ export function statusView(ctx: Context, v: Readonly<VideoRecord>): StatusView {
     video_id: v.video_id,
     status,
     download_url: completed
-      ? ctx.signer.issue(ctx.origin, v.video_id, now, ctx.clock.ms(ctx.durations.downloadTtlSeconds))
+      ? ctx.signer.issue(ctx.downloadOrigin, v.video_id, now, ctx.clock.ms(ctx.twin.download.ttlSeconds))
       : '',
     copyright: completed ? v.copyright : [],
   };
@@ -42,25 +38,33 @@ export function statusJson(ctx: Context, v: Readonly<VideoRecord>): Json<StatusV
   return json;
 }
 
-/** The last checks before work starts (credit 429, then concurrency 503), in the order of the brief. */
+/**
+ * The last checks before work starts (credit 429, then concurrency 503), in the order of the brief: a
+ * conversion's answers are 7.2's; a generation's are open refusals (the twin's words).
+ */
 export function checkCapacity(ctx: Context, account: Account, what: 'generation' | 'conversion') {
   if (ctx.store.creditsOf(account.name) < 1) {
-    throw new ApiError(429, 'INSUFFICIENT_CREDIT', `The credit balance is insufficient for this ${what}.`);
+    const message = `The credit balance is insufficient for this ${what}.`;
+    throw what === 'generation'
+      ? refusal('generation_no_credit', message)
+      : new ApiError(429, 'INSUFFICIENT_CREDIT', message);
   }
   const now = ctx.clock.now(account.name);
   const running = ctx.store.runningAt(account.name, now);
-  if (running.length >= MAX_RUNNING) {
+  const max = ctx.twin.concurrencyLimit;
+  if (running.length >= max) {
     const next = Math.min(...running.map((v) => v.finishes_at));
-    throw new ApiError(
-      503,
-      'SIMULTANEOUS_GENERATE_LIMIT',
-      `At most ${MAX_RUNNING} videos can be generated or converted at the same time per account.`,
-      { 'Retry-After': ctx.clock.headerSeconds(next - now) },
-    );
+    const message = `At most ${max} videos can be generated or converted at the same time per account.`;
+    const headers = { 'Retry-After': ctx.clock.headerSeconds(next - now) };
+    throw what === 'generation'
+      ? refusal('generation_concurrency', message, headers)
+      : new ApiError(503, 'SIMULTANEOUS_GENERATE_LIMIT', message, headers);
   }
 }
 
 export interface NewVideo {
+  /** How long it runs, service seconds (the twin's duration for its mode). */
+  seconds: number;
   prompt: string;
   language: string;
   aspect_ratio: string;
@@ -76,7 +80,7 @@ export interface NewVideo {
 /** Resolves once the video is stored (durably, with a data dir): only then may it be acknowledged. */
 export async function startVideo(ctx: Context, account: Account, spec: NewVideo): Promise<VideoRecord> {
   const now = ctx.clock.now(account.name);
-  const generation = ctx.clock.ms(ctx.durations.generationSeconds);
+  const generation = ctx.clock.ms(spec.seconds);
   const finishes_at = now + generation;
   const v: VideoRecord = {
     video_id: randomUUID(),
@@ -85,7 +89,7 @@ export async function startVideo(ctx: Context, account: Account, spec: NewVideo)
     prompt: spec.prompt,
     finishes_at,
     outcome: spec.outcome,
-    expires_at: finishes_at + (spec.expire_soon ? generation : ctx.clock.ms(ctx.durations.expireAfterSeconds)),
+    expires_at: finishes_at + (spec.expire_soon ? generation : ctx.clock.ms(ctx.twin.expireAfterSeconds)),
     language: spec.language,
     aspect_ratio: spec.aspect_ratio,
     voices: spec.voices,

@@ -1,8 +1,10 @@
 // @module-tag full/processes
 // The CLI: prints the base URL and the keys, logs one line per request with the account, never the key.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { networkInterfaces } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { builtinTwinPath } from '@videogen/openapi/twin';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WAIT_MS } from './helpers.js';
@@ -57,8 +59,8 @@ it('prints the base URL and the keys table, then one log line per request withou
   expect(log).not.toContain('VIOLATES');
 });
 
-/** The CLI refusing its arguments: its stderr, after it exited 1 (a start that succeeds fails the test). */
-function refusal(args: string[]): string {
+/** The CLI refusing its arguments: its stderr, after it exited `status` (a start that succeeds fails the test). */
+function refusal(args: string[], status = 1): string {
   try {
     execFileSync(process.execPath, ['dist/cli.js', '--port', '0', ...args], {
       cwd: pkg,
@@ -66,7 +68,7 @@ function refusal(args: string[]): string {
       timeout: WAIT_MS,
     });
   } catch (err: any) {
-    expect(err.status).toBe(1);
+    expect(err.status, String(err.stderr)).toBe(status);
     return String(err.stderr);
   }
   throw new Error(`videogen-sandbox ${args.join(' ')} started`);
@@ -131,5 +133,44 @@ it('with --host 0.0.0.0 prints the real addresses and warns that the keys and co
     expect(stderr).toContain('--public-url to name the address other machines use');
   } finally {
     wide.kill('SIGTERM');
+  }
+});
+
+it('answers as a twin file (--twin FILE), and refuses one that does not validate with exit 2, naming the field', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-twin-'));
+  const file = JSON.parse(readFileSync(builtinTwinPath('alternative'), 'utf8'));
+  file.name = 'staging';
+  const good = join(dir, 'staging.twin.json');
+  writeFileSync(good, JSON.stringify(file));
+  file.behaviours['paging.past_end'].value = { answer: 'wrap_around' };
+  const bad = join(dir, 'bad.twin.json');
+  writeFileSync(bad, JSON.stringify(file));
+  const message = refusal(['--twin', bad], 2);
+  expect(message).toContain(`${bad} is not a valid twin`);
+  expect(message).toContain('behaviours["paging.past_end"].value.answer: is not one of the forms of this field');
+  expect(refusal(['--twin', good, '--personality', 'default'])).toContain('either --twin FILE or --personality');
+  expect(refusal(['--twin', good, '--seed', 'x'])).toContain('--seed must be an integer');
+
+  const twin = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--twin', good, '--seed', '5'], {
+    cwd: pkg,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  twin.stdout!.on('data', (d) => (text += d));
+  twin.stderr!.on('data', (d) => (text += d));
+  try {
+    const deadline = Date.now() + WAIT_MS;
+    while (!/base URL\s+\S+/.test(text)) {
+      if (twin.exitCode !== null || Date.now() > deadline) throw new Error(`sandbox CLI did not start: ${text}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(text).toContain(`rate limiter even, twin staging (${good}), seed 5`);
+    const baseUrl = /base URL\s+(\S+)/.exec(text)![1];
+    // The alternative's answer to an unknown key, from the file.
+    const res = await fetch(`${baseUrl}/videos/`, { headers: { authorization: 'Bearer sandbox-key-nobody' } });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error_code: string }).error_code).toBe('INVALID_API_KEY');
+  } finally {
+    twin.kill('SIGTERM');
   }
 });

@@ -14,12 +14,15 @@ const W = classB.window_seconds * 1000;
 const N = classB.requests;
 const T = W / N; // the even spacing of class B (1 per 2 s)
 
-function limiter(style: RateLimiterStyle, timeScale = 1) {
+function limiter(style: RateLimiterStyle, timeScale = 1, refusedCount = false) {
   const clock = manualClock(0);
-  const l = new RateLimiter(createClock(timeScale, clock.now), true, style);
+  const limits = Object.fromEntries(
+    [classA, classB].map((c) => [c.class, { style, limit: c.requests, windowSeconds: c.window_seconds, refusedCount }]),
+  );
+  const l = new RateLimiter(createClock(timeScale, clock.now), true, limits);
   return {
     clock,
-    take: (cls = classB) => l.take('acme', cls.class, cls.requests, cls.window_seconds),
+    take: (cls = classB) => l.take('acme', cls.class),
     reset: () => l.reset('acme'),
   };
 }
@@ -114,6 +117,32 @@ describe('token-bucket: capacity N, one back every W/N', () => {
     const times = [0, 1, 2, 3, 4, T + 4];
     expect(run('token-bucket', times).at(-1)).toBe(true);
     expect(run('sliding', times).at(-1)).toBe(false);
+  });
+});
+
+describe('a refused request counted against the window (the twin’s rate_limit.{class}.refused_count)', () => {
+  /** Allowed or not at each send time (ms), with refused requests counted. */
+  const counted = (style: RateLimiterStyle, times: number[]) => {
+    const { clock, take } = limiter(style, 1, true);
+    return times.map((t) => {
+      clock.set(t);
+      return take().allowed;
+    });
+  };
+  it('sliding: N refusals late in the window fill the next one', () => {
+    const times = [...Array(N).fill(0), ...Array.from({ length: N }, (_, i) => W - 1000 + i), W + 1];
+    const refused = Array(N).fill(false);
+    expect(counted('sliding', times)).toEqual([...Array(N).fill(true), ...refused, false]);
+    expect(run('sliding', times)).toEqual([...Array(N).fill(true), ...refused, true]);
+  });
+  it('even: each refusal pushes the next slot one interval back, so a client knocking every interval never gets in', () => {
+    expect(counted('even', [0, T / 2, T, 2 * T])).toEqual([true, false, false, false]);
+    expect(run('even', [0, T / 2, T, 2 * T])).toEqual([true, false, true, true]);
+  });
+  it('token-bucket: a refusal takes a token the bucket does not have', () => {
+    const burst = Array.from({ length: N }, () => 0);
+    expect(counted('token-bucket', [...burst, 0, T])).toEqual([...Array(N).fill(true), false, false]);
+    expect(run('token-bucket', [...burst, 0, T])).toEqual([...Array(N).fill(true), false, true]);
   });
 });
 

@@ -4,7 +4,7 @@
 // LANGUAGE_NOT_SUPPORTED_BY_VOICES → UNKNOWN_ERROR scenario → INSUFFICIENT_CREDIT 429 → 503.
 import { conversionProblem } from '@videogen/openapi/rules';
 import type { Context } from '../context.js';
-import { ApiError, invalidRequest, notFound } from '../errors.js';
+import { ApiError, notFound, refusal } from '../errors.js';
 import { conversionOptions } from '../lifecycle.js';
 import type { Untrusted, RequestBody } from '@videogen/openapi/types';
 import type { OperationHandlers } from '../spec-routes.js';
@@ -14,18 +14,19 @@ const bad = (code: string, message: string) => new ApiError(400, code, message);
 
 export function conversionHandlers(ctx: Context): Pick<OperationHandlers, 'getConversionOptions' | 'createConversion'> {
   const { languages, aspectRatios } = ctx.model;
-  const findVideo = (account: string, id: string) => {
+  /** A video of the account; an unknown one is 7.2's NOT_FOUND on a conversion, an open refusal on a read. */
+  const findVideo = (account: string, id: string, read: boolean) => {
     const v = ctx.store.get(account, id);
-    if (!v) throw notFound(`Video ${id}`);
+    if (!v) throw read ? refusal('unknown_id', `Video ${id} was not found.`) : notFound(`Video ${id}`);
     return v;
   };
   return {
     getConversionOptions: async ({ account, path: { video_id } }) => {
-      const v = findVideo(account.name, video_id);
+      const v = findVideo(account.name, video_id, true);
       return conversionOptions(v, ctx.clock.now(v.account), languages, aspectRatios);
     },
     createConversion: async ({ request, account, path: { video_id } }) => {
-      const source = findVideo(account.name, video_id);
+      const source = findVideo(account.name, video_id, false);
       if (account.plan === 'free')
         throw new ApiError(403, 'INSUFFICIENT_CREDIT', 'The conversion API is not available on the Free plan.');
       const { language, aspect_ratio } = parseJsonObject(request.headers['content-type'], request.body);
@@ -48,6 +49,7 @@ export function conversionHandlers(ctx: Context): Pick<OperationHandlers, 'getCo
       if (source.unknown_error_on_convert) throw new ApiError(500, 'UNKNOWN_ERROR', 'An unexpected error occurred.');
       checkCapacity(ctx, account, 'conversion');
       const v = await startVideo(ctx, account, {
+        seconds: ctx.twin.durationSeconds('conversion', undefined, account.name),
         prompt: source.prompt,
         language: (language as string | undefined) ?? source.language,
         aspect_ratio: (aspect_ratio as string | undefined) ?? source.aspect_ratio,
@@ -70,14 +72,17 @@ export function conversionHandlers(ctx: Context): Pick<OperationHandlers, 'getCo
 function parseJsonObject(contentType: string | undefined, raw: unknown): Untrusted<RequestBody<'createConversion'>> {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json')
-    throw invalidRequest('The request body must be a JSON object (Content-Type: application/json).');
+    throw refusal(
+      'conversion_body_invalid',
+      'The request body must be a JSON object (Content-Type: application/json).',
+    );
   let body: unknown;
   try {
     body = JSON.parse(typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '');
   } catch {
-    throw invalidRequest('The request body must be a JSON object (it is not valid JSON).');
+    throw refusal('conversion_body_invalid', 'The request body must be a JSON object (it is not valid JSON).');
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw invalidRequest('The request body must be a JSON object.');
+    throw refusal('conversion_body_invalid', 'The request body must be a JSON object.');
   return body;
 }

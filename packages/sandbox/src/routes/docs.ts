@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { operationById } from '@videogen/openapi/rules';
 import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
 import { fixtureId, SETTING_MODES, VIDEO_SCENARIOS } from '../fixtures.js';
@@ -36,9 +37,10 @@ const SITE_FILE = /^[a-z0-9][a-z0-9_-]*\.(html|txt|json|png)$/i;
 export function sandboxDescription(ctx: Context) {
   return {
     time_scale: ctx.clock.timeScale,
-    rate_limiter: ctx.limiter.styleName,
-    personality: ctx.personality.name,
-    generation_seconds: ctx.durations.generationSeconds,
+    rate_limiter: ctx.limiter.limitOf(operationById('listVideos').rateClass).style,
+    personality: ctx.twin.name,
+    twin: ctx.twin.name,
+    generation_seconds: ctx.twin.typicalGenerationSeconds,
     accounts: [...ctx.accounts.all.values()].map((account) => ({
       name: account.name,
       plan: account.plan,

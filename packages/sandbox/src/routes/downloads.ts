@@ -2,7 +2,7 @@
 // served by the sandbox itself with a real (tiny) MP4.
 import { createReadStream, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.js';
 import { ApiError } from '../errors.js';
 import { statusAt } from '../lifecycle.js';
@@ -20,9 +20,22 @@ export const SAMPLE_MP4 =
     }
   }) ?? candidates[0];
 
-const forbidden = (message: string) => new ApiError(403, 'FORBIDDEN', message);
+/** An XML body as storage hosts write their errors (S3, GCS). */
+const xmlEscape = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function registerDownloads(app: FastifyInstance, ctx: Context) {
+  const { refusal, authorization } = ctx.twin.download;
+  /** The download host's refusal, in the twin's form: the envelope, or a storage host's XML. */
+  const refuse = (reply: FastifyReply, r: { status: number; form: string; error_code: string }, message: string) => {
+    if (r.form === 'envelope') throw new ApiError(r.status, r.error_code, message);
+    return reply
+      .code(r.status)
+      .type('application/xml')
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${xmlEscape(r.error_code)}</Code><Message>${xmlEscape(message)}</Message></Error>`,
+      );
+  };
+
   app.get<{ Params: { file: string }; Querystring: Record<string, unknown> }>(
     '/downloads/:file',
     async (request, reply) => {
@@ -30,20 +43,24 @@ export function registerDownloads(app: FastifyInstance, ctx: Context) {
       const m = /^([0-9a-f-]{36})\.mp4$/i.exec(request.params.file);
       if (!m) throw new ApiError(404, 'NOT_FOUND', 'No such download.');
       const videoId = m[1];
-      // The signature covers the whole query: a parameter added to a signed URL makes it another URL.
-      const names = Object.keys(request.query);
-      if (names.length !== 2 || !names.includes('expires') || !names.includes('signature')) {
-        throw forbidden('The download URL signature is invalid (its query must be exactly expires and signature).');
-      }
+      // A host that takes its signature as the only authentication refuses a second one.
+      if (authorization.answer === 'refused' && request.headers.authorization !== undefined)
+        return refuse(
+          reply,
+          authorization,
+          'Only one auth mechanism allowed: the URL is presigned, do not send an Authorization header.',
+        );
       const video = ctx.store.find(videoId);
       // The owner's time: an account moved forward with /_sandbox/clock/advance sees its URLs expire.
       const now = ctx.clock.now(video?.account);
-      const check = ctx.signer.verify(videoId, request.query.expires, request.query.signature, now);
-      if (check === 'invalid') throw forbidden('The download URL signature is invalid.');
+      // The signature covers the whole query: a parameter added to a signed URL makes it another URL.
+      const check = ctx.signer.verify(videoId, request.query, now);
+      if (check === 'invalid')
+        return refuse(reply, refusal, 'The download URL signature is invalid (use the URL exactly as issued).');
       if (check === 'expired')
-        throw forbidden('The download URL has expired: read the video again for a fresh download_url.');
+        return refuse(reply, refusal, 'The download URL has expired: read the video again for a fresh download_url.');
       if (!video || statusAt(video, now) !== 'completed')
-        throw forbidden('The video is no longer available for download.');
+        return refuse(reply, refusal, 'The video is no longer available for download.');
       const { size } = statSync(SAMPLE_MP4);
       reply.header('Content-Type', 'video/mp4');
       reply.header('Content-Length', String(size));

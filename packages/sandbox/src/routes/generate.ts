@@ -3,7 +3,7 @@
 // the rules' formProblem, DECISIONS #26: the one home of that rule, shared with the client and the CLI).
 import { formProblem } from '@videogen/openapi/rules';
 import type { Context } from '../context.js';
-import { ApiError, invalidRequest } from '../errors.js';
+import { ApiError, refusal } from '../errors.js';
 import { seededSettings } from '../fixtures.js';
 import { readScenario } from '../magic.js';
 import type { OperationHandlers } from '../spec-routes.js';
@@ -25,7 +25,8 @@ export function generateHandlers(ctx: Context): Pick<OperationHandlers, 'generat
       // states the same combinations, but its error would only name one branch's missing field).
       const given = inputNames.filter((n) => n in form.fields || n in form.files);
       if (formProblem(given)) {
-        throw invalidRequest(
+        throw refusal(
+          'bad_combination',
           `Give exactly one of: ${model.combinations.map(describeCombination).join('; ')} (got ${given.join(' + ') || 'no input field'}).`,
         );
       }
@@ -39,20 +40,26 @@ export function generateHandlers(ctx: Context): Pick<OperationHandlers, 'generat
       if (!model.validate.generateForm(asObject)) {
         const e = model.validate.generateForm.errors?.[0];
         const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'form';
-        throw invalidRequest(`${where} ${e?.message ?? 'is not valid'}.`);
+        // An empty text and too many images are refusals of their own (the twin may answer them otherwise).
+        const kind =
+          where === 'text' && e?.keyword === 'minLength'
+            ? 'empty_text'
+            : where === 'image_files' && e?.keyword === 'maxItems'
+              ? 'too_many_images'
+              : 'invalid_form';
+        throw refusal(kind, `${where} ${e?.message ?? 'is not valid'}.`);
       }
 
       const settingId = form.fields.video_setting_id.toLowerCase();
       const setting = seededSettings(account).find((s) => s.video_setting_id === settingId);
-      if (!setting) throw new ApiError(400, 'INVALID_VIDEO_SETTING', `The video setting ${settingId} does not exist.`);
+      if (!setting) throw refusal('unknown_setting', `The video setting ${settingId} does not exist.`);
       // The setting accepts the given fields, and every field it needs (beyond the combination's optional ones) is given;
-      // the lenient personality does not insist on the second.
+      // a twin that reads request_fields as "any listed subset" does not insist on the second.
       const mismatch = formProblem(given, setting.request_fields);
-      const fits = !mismatch || (mismatch.kind === 'setting_field_missing' && ctx.personality.lenientRequestFields);
+      const fits = !mismatch || (mismatch.kind === 'setting_field_missing' && ctx.twin.lenientRequestFields);
       if (!fits) {
-        throw new ApiError(
-          400,
-          'INVALID_VIDEO_SETTING',
+        throw refusal(
+          'setting_mismatch',
           `The video setting ${settingId} is used with [${setting.request_fields.join(', ')}], not with [${given.join(', ')}].`,
         );
       }
@@ -60,7 +67,13 @@ export function generateHandlers(ctx: Context): Pick<OperationHandlers, 'generat
       const scenario = readScenario([form.fields.text ?? '', ...fileNames(form)], model);
       if (scenario.unknownError) throw new ApiError(500, 'UNKNOWN_ERROR', 'An unexpected error occurred.');
       checkCapacity(ctx, account, 'generation');
+      const mode = model.combinations.find(
+        (c) =>
+          c.fields.every((f) => given.includes(f)) &&
+          given.every((f) => c.fields.includes(f) || c.optional?.includes(f)),
+      );
       const v = await startVideo(ctx, account, {
+        seconds: ctx.twin.durationSeconds('generation', mode?.fields.join('+'), account.name),
         prompt: form.fields.text ?? fileNames(form)[0],
         language: scenario.language ?? 'en',
         aspect_ratio: scenario.aspectRatio ?? '16:9',

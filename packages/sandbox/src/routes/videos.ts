@@ -1,6 +1,6 @@
 // GET /videos/ and GET /videos/{video_id}/.
 import type { Context } from '../context.js';
-import { notFound } from '../errors.js';
+import { refusal } from '../errors.js';
 import { ITEMS_PER_PAGE, pageFrom } from '../paging.js';
 import type { OperationHandlers } from '../spec-routes.js';
 import { statusJson } from '../videos.js';
@@ -14,7 +14,7 @@ export function videoHandlers(ctx: Context): Pick<OperationHandlers, 'listVideos
         account.name,
         (page - 1) * ITEMS_PER_PAGE,
         ITEMS_PER_PAGE,
-        ctx.personality.oldestFirst,
+        ctx.twin.videosOldestFirst,
       );
       const items = videos.map((v) => ({
         video_id: v.video_id,
@@ -25,7 +25,7 @@ export function videoHandlers(ctx: Context): Pick<OperationHandlers, 'listVideos
     },
     getVideo: ({ account, path: { video_id } }) => {
       const v = ctx.store.get(account.name, video_id);
-      if (!v) throw notFound(`Video ${video_id}`);
+      if (!v) throw refusal('unknown_id', `Video ${video_id} was not found.`);
       return statusJson(ctx, v);
     },
   };
