@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', webhooks: 'src/webhooks-entry.ts' },
+  splitting: true,
   format: ['esm'],
   platform: 'node',
   target: 'node20',
@@ -21,6 +22,6 @@ export default defineConfig({
   clean: true,
   treeshake: true,
   removeNodeProtocol: false,
-  // openapi-fetch stays a runtime dependency, never inlined.
-  external: ['openapi-fetch'],
+  // The runtime dependencies stay dependencies, never inlined.
+  external: ['openapi-fetch', '@opentelemetry/api', 'standardwebhooks'],
 });

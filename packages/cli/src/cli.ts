@@ -8,6 +8,7 @@ import { registerLanguages } from './commands/languages.js';
 import { registerList } from './commands/list.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerPacing } from './commands/pacing.js';
+import { registerRelay } from './commands/relay.js';
 import { registerSettings } from './commands/settings.js';
 import { registerStatus } from './commands/status.js';
 import { registerWait } from './commands/wait.js';
@@ -28,7 +29,9 @@ Environment:
   VIDEO_API_PACING_URL redis://, rediss:// (a server, or any node of a cluster) or redis-sentinel:// URL:
                        share the account's rate and concurrency limits with every other process pacing
                        it (replicas, other commands, the contract suite)
-  VIDEO_API_LOG        warn | info | debug: log lines on stderr (Redis unreachable is said even without)`;
+  VIDEO_API_LOG        warn | info | debug: log lines on stderr (Redis unreachable is said even without)
+  VIDEO_RELAY_URL      a relay's announce endpoint (videogen relay --listen): videos created are watched at once
+  VIDEO_WEBHOOK_SECRET whsec_… secret(s) of videogen relay's deliveries`;
 
 // The installed version: package.json sits one level above both src/ and dist/.
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -90,6 +93,7 @@ function buildProgram(invocation: Invocation): Command {
   registerConvert(program, invocation);
   registerLanguages(program, invocation);
   registerPacing(program, invocation);
+  registerRelay(program, invocation);
   registerMcp(program, invocation);
 
   for (const cmd of program.commands) {

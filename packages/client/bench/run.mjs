@@ -4,7 +4,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, ftruncateSync, closeSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { createClient } from '@videogen/client';
+import { createClient, endHttpSpan, startHttpSpan } from '@videogen/client';
 import createFetchClient from 'openapi-fetch';
 import { startSandbox, SANDBOX_KEYS, FIXTURES } from '@videogen/sandbox';
 import { RATE_LIMITS } from '@videogen/openapi/rules';
@@ -110,6 +110,26 @@ const listen = (handler) =>
     us(viaOpenapiFetch) / us(viaClient) >= 0.97,
     `median µs of CPU per call in this process: client ${us(viaClient).toFixed(1)}, openapi-fetch ${us(viaOpenapiFetch).toFixed(1)}, bare fetch ${us(bare).toFixed(1)}`,
   );
+  // Traces with no tracer provider registered (issue 37): what the transport adds to each attempt (the
+  // look at the global provider, no span made), against the client's CPU per call measured above.
+  {
+    const attempt = { method: 'GET', url: `${base}/videos/${id}/`, template: '/videos/{video_id}/', resendCount: 0 };
+    const M = 1_000_000;
+    const ns = [];
+    for (let r = 0; r < 5; r++) {
+      const t = process.hrtime.bigint();
+      for (let i = 0; i < M; i++) endHttpSpan(startHttpSpan(attempt), { status: 200 });
+      ns.push(Number(process.hrtime.bigint() - t) / M);
+    }
+    const share = med(ns) / (us(viaClient) * 1000);
+    row(
+      'tracing with no provider: per-attempt cost / CPU per call',
+      share,
+      '<= 0.01',
+      share <= 0.01,
+      `median ${med(ns).toFixed(0)} ns per attempt (span start and end with no tracer provider registered: no span made) against ${us(viaClient).toFixed(1)} µs of CPU per call`,
+    );
+  }
   srv.kill();
 }
 

@@ -35,7 +35,15 @@ import { envProxyDispatcher } from './proxy.js';
 import { Conversions, type ConversionTarget, type ConvertOptions } from './resources/conversions.js';
 import { Settings } from './resources/settings.js';
 import { Videos, type GenerateOptions } from './resources/videos.js';
+import {
+  type AnnounceOptions,
+  createAnnouncer,
+  type PlainFetch,
+  RELAY_URL_VARIABLE,
+  relayUrlProblem,
+} from './relay-announce.js';
 import { env as processEnv } from './runtime.js';
+import { inFlowSpan } from './tracing.js';
 import { bodyLimits, createTransport, fromRequest, retryOptions, type RetryOptions } from './transport.js';
 import type { GenerateInput, Plan } from './uploads.js';
 
@@ -119,6 +127,12 @@ export interface ClientOptions {
    * `waitForVideo`'s waits are the ones its caller asked for (its `onProgress` sees each status read).
    */
   onWait?: (notice: WaitNotice) => void;
+  /**
+   * A relay's URL (`videogen relay --listen`, @videogen/relay): every video this client creates
+   * (`generate`, `convert`) is announced to it, so that it watches the video at once and sends its
+   * webhook. Default: VIDEO_RELAY_URL. Without it the relay still finds the video at its next listing.
+   */
+  relayUrl?: string;
 }
 
 /**
@@ -128,6 +142,9 @@ export interface ClientOptions {
  * and browsers without node:crypto included.
  */
 const identity = (key: string) => keyIdentity(bytesToHex(sha256(utf8ToBytes(key))));
+
+/** How long an announce to a relay may take (each of its two attempts): a relay answers at once or is away. */
+const ANNOUNCE_TIMEOUT_MS = 5_000;
 
 export function createClient(options: ClientOptions = {}) {
   const env = processEnv();
@@ -168,12 +185,15 @@ export function createClient(options: ClientOptions = {}) {
   // line that reaches stderr even when no log was asked for (a level or a logger given decides); or
   // the caller's onWait (the CLI prints a plain line).
   const waitLog = createLog({ ...logOptions, unset: 'warn' });
-  const announce =
+  const announceWait =
     options.onWait ??
     ((n: WaitNotice) => waitLog.warn?.({ call: n.call, kind: n.kind, waitMs: Math.round(n.waitMs) }, waitLine(n)));
   const store = options.pacingStore ?? (pacingUrl ? sharedPacingStore(pacingUrl, pacingLog) : undefined);
   const dispatcher = options.fetchOptions?.dispatcher ?? envProxyDispatcher(env);
   const fetchOptions = dispatcher ? { ...options.fetchOptions, dispatcher } : options.fetchOptions;
+  const relayUrl = options.relayUrl ?? (env[RELAY_URL_VARIABLE] || undefined);
+  const relayProblem = relayUrl === undefined ? undefined : relayUrlProblem(relayUrl);
+  if (relayProblem) throw new TypeError(relayProblem);
 
   const pacer =
     options.pacing === false
@@ -196,7 +216,7 @@ export function createClient(options: ClientOptions = {}) {
     pacer,
     check: (id) => videos.get(id),
     log,
-    announce,
+    announce: announceWait,
   });
   // The target's own pace, as its answers state it (a sandbox started with --time-scale): polling follows
   // it, so that a video of a 60× sandbox is not waited for at the real service's 10 s per status read.
@@ -216,9 +236,22 @@ export function createClient(options: ClientOptions = {}) {
     now: () => clock.now(),
   });
   const pollEvery = () => POLLING.intervalMs / target.timeScale;
+  // The relay is not the API: a plain fetch (the client's own fetch and options), neither paced nor retried as the API is.
+  const plainFetch: PlainFetch = (url, init) =>
+    options.fetch
+      ? options.fetch(new Request(url, init), { ...fetchOptions, signal: init.signal })
+      : fetch(url, { ...init, ...fetchOptions });
+  const announce = relayUrl
+    ? createAnnouncer({ relayUrl, apiKey: key, fetch: plainFetch, log, timeoutMs: ANNOUNCE_TIMEOUT_MS })
+    : undefined;
   const settings = new Settings(core);
-  const videos = new Videos(core, settings, plan);
-  const conversions = new Conversions(core);
+  const videos = new Videos(core, settings, plan, announce);
+  const conversions = new Conversions(core, announce);
+  const wait = (id: string, o: WaitOptions = {}) =>
+    inFlowSpan('waitForVideo', o.traceContext, (traceContext, span) => {
+      span?.setAttribute('videogen.video_id', id);
+      return waitForVideo((i, ro) => videos.get(i, ro), clock, id, { ...o, traceContext }, pollEvery);
+    });
 
   const client = {
     /**
@@ -245,20 +278,27 @@ export function createClient(options: ClientOptions = {}) {
     /** Converts a video after checking the target against its conversion options (= conversions.create). */
     convert: (id: string, target: ConversionTarget, o?: ConvertOptions) => conversions.create(id, target, o),
     /** Polls until completed (x-polling: every 10 s, 600 s at most by default). */
-    waitForVideo: (id: string, o?: WaitOptions): APIPromise<Video> =>
-      APIPromise.from(waitForVideo((i, ro) => videos.get(i, ro), clock, id, o, pollEvery)),
+    waitForVideo: (id: string, o?: WaitOptions): APIPromise<Video> => APIPromise.from(wait(id, o)),
     generateAndWait: (input: GenerateInput, o: WaitOptions & GenerateOptions = {}): APIPromise<Video> =>
-      APIPromise.from(
-        videos
-          .generate(input, { ...o, timeoutMs: undefined })
-          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o, pollEvery)),
-      ),
+      APIPromise.from(videos.generate(input, { ...o, timeoutMs: undefined }).then(({ video_id }) => wait(video_id, o))),
     convertAndWait: (id: string, target: ConversionTarget, o: WaitOptions = {}): APIPromise<Video> =>
       APIPromise.from(
-        conversions
-          .create(id, target, { ...o, timeoutMs: undefined })
-          .then(({ video_id }) => waitForVideo((i, ro) => videos.get(i, ro), clock, video_id, o, pollEvery)),
+        conversions.create(id, target, { ...o, timeoutMs: undefined }).then(({ video_id }) => wait(video_id, o)),
       ),
+    /**
+     * Tells the relay (`relayUrl`) about a video this process created some other way (`client.api`,
+     * curl), so that it watches it at once; `generate` and `convert` do it themselves. Resolves true when
+     * the relay stored it, false when it could not be told (it then finds the video by listing); rejects
+     * only when the client has no `relayUrl`.
+     */
+    announce: async (videoId: string, o: AnnounceOptions & { sourceVideoId?: string } = {}): Promise<boolean> => {
+      checkPathParameter('video_id', videoId);
+      if (!announce) throw new TypeError(`No relay to announce to: pass relayUrl or set ${RELAY_URL_VARIABLE}`);
+      return announce(
+        { video_id: videoId, ...(o.sourceVideoId && { source_video_id: o.sourceVideoId }) },
+        { traceContext: o.traceContext, signal: o.signal },
+      );
+    },
     /**
      * The account's pacing schedule as it stands (no request is sent, no place taken): requests in
      * flight and the server's waits per rate class, the videos holding running slots, and, with
@@ -270,11 +310,15 @@ export function createClient(options: ClientOptions = {}) {
       return pacer.inner.inspect();
     },
     /** Streams a completed video to a file; the download host never gets the key. */
-    download: (id: string, path: string, o?: DownloadOptions) =>
+    download: (id: string, path: string, o: DownloadOptions = {}) =>
       APIPromise.from(
-        download((i, ro) => videos.get(i, ro), send, id, path, {
-          maxBytes: options.maxDownloadBytes ?? BODY_LIMITS.maxDownloadBytes,
-          ...o,
+        inFlowSpan('download', o.traceContext, (traceContext, span) => {
+          span?.setAttribute('videogen.video_id', id);
+          return download((i, ro) => videos.get(i, ro), send, id, path, {
+            maxBytes: options.maxDownloadBytes ?? BODY_LIMITS.maxDownloadBytes,
+            ...o,
+            traceContext,
+          });
         }),
       ),
   };

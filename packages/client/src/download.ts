@@ -96,7 +96,16 @@ export async function download(
     try {
       ({ response: res } = await send(
         { method: 'GET', url: video.download_url, headers: {} },
-        { pace: false, maxRetries: 0, signal, timeoutMs, bodyTimeoutMs, bodyDeadlineMs, stream: { maxBytes } },
+        {
+          pace: false,
+          maxRetries: 0,
+          signal,
+          timeoutMs,
+          bodyTimeoutMs,
+          bodyDeadlineMs,
+          stream: { maxBytes },
+          traceContext: o.traceContext,
+        },
       ));
     } catch (cause) {
       signal?.throwIfAborted();

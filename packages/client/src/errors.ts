@@ -25,7 +25,9 @@ export type ErrorKind =
   /** An answer's body was larger than the client accepts (maxBodyBytes, decoded). */
   | 'response_too_large'
   /** The download host (not the API) refused the video or dropped the connection. */
-  | 'download';
+  | 'download'
+  /** A webhook delivery that does not verify (verifyWebhook): its signature, headers, timestamp or body. */
+  | 'webhook';
 
 export interface ErrorInit {
   status?: number;
@@ -224,6 +226,17 @@ export class DownloadError extends VideoApiError {
     this.host = init.host;
     this.body = init.body;
   }
+}
+
+/**
+ * A webhook delivery that is not proven to come from the relay holding the secret (verifyWebhook):
+ * `error_code` says why (`WEBHOOK_HEADERS_MISSING`, `WEBHOOK_TIMESTAMP_OUT_OF_RANGE`,
+ * `WEBHOOK_SIGNATURE_INVALID`, `WEBHOOK_PAYLOAD_INVALID`, `WEBHOOK_SECRET_INVALID`). Answer such a
+ * request 400 and do nothing it asks.
+ */
+export class WebhookVerificationError extends VideoApiError {
+  override readonly name = 'WebhookVerificationError';
+  override readonly kind = 'webhook';
 }
 
 export const isVideoApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;

@@ -21,7 +21,20 @@ export {
   UnexpectedResponseError,
   ResponseTooLargeError,
   DownloadError,
+  WebhookVerificationError,
 } from './errors.js';
+// The receiving side of a relay's webhooks, also alone as @videogen/client/webhooks.
+export * from './webhooks-entry.js';
+export { ANNOUNCE_PATH, RELAY_URL_VARIABLE, relayToken, relayUrlProblem } from './relay-announce.js';
+export type { Announcement, AnnounceOptions } from './relay-announce.js';
+export {
+  activeTracer,
+  contextFromTraceHeaders,
+  endHttpSpan,
+  startHttpSpan,
+  traceHeaders,
+} from './tracing.js';
+export type { HttpAttempt } from './tracing.js';
 export type { ErrorCode, ErrorInit, ErrorKind, TimeoutDeadline } from './errors.js';
 export { LANGUAGES, LANGUAGE_NAMES, ASPECT_RATIOS } from '@videogen/openapi/rules';
 export type { Clock } from './clock.js';

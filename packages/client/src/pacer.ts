@@ -10,10 +10,12 @@ import {
   type RateClass,
   type Ticket,
   type WaitNotice,
+  type WaitReason,
 } from '@videogen/openapi/rules';
 import type { Clock } from './clock.js';
 import { RateLimitError } from './errors.js';
 import type { Log } from './logger.js';
+import { activeTracer, type Context, recordWait } from './tracing.js';
 
 /** The operation a request is for: its rate-limit class, whether it starts a video, the path id. */
 export function route(req: { url: string; method: string }) {
@@ -21,7 +23,12 @@ export function route(req: { url: string; method: string }) {
   const op = operationFor(req.method, path);
   const id = op?.path.includes('{video_id}') ? /\/videos\/([^/]+)\//.exec(path + '/')?.[1] : undefined;
   // "All other endpoints" are class B (8.1).
-  return { cls: (op?.rateClass ?? 'B') as RateClass, counts: !!op?.startsVideo, id: id && decodeURIComponent(id) };
+  return {
+    cls: (op?.rateClass ?? 'B') as RateClass,
+    counts: !!op?.startsVideo,
+    id: id && decodeURIComponent(id),
+    op,
+  };
 }
 
 export interface PacerConfig {
@@ -39,7 +46,15 @@ export interface AcquireOptions {
   log?: Log;
   /** Told before a wait of a second or more, with what it waits for (once per reason per request). */
   announce?: (notice: WaitNotice) => void;
+  /** The trace context of the call: each wait is a span under it (when tracing). */
+  parent?: Context;
 }
+
+type WaitSpan = 'rate' | 'slot';
+/** The spans of a wait: the class's spacing (or the server's word), or a running slot (8.2). */
+const WAIT_SPAN: Record<WaitSpan, string> = { rate: 'videogen.pacer.wait', slot: 'videogen.slot.wait' };
+const spanOf = (reason: WaitReason | undefined): WaitSpan =>
+  reason === 'full' || reason === 'refused' ? 'slot' : 'rate';
 
 /** One account's pacer, seen from the transport: acquire before sending, settle with the response. */
 export class Pacer {
@@ -63,12 +78,14 @@ export class Pacer {
   /** Waits until the request may go; a wait beyond the ceiling throws a RateLimitError carrying the server's Retry-After. */
   async acquire(
     req: { url: string; method: string },
-    { signal, check, log, announce }: AcquireOptions = {},
+    { signal, check, log, announce, parent }: AcquireOptions = {},
   ): Promise<Ticket> {
     const { cls, counts, id } = route(req);
     const started = this.#clock.now();
     const said = new Set<string>();
     const call = `${req.method} ${new URL(req.url).pathname}`;
+    // When tracing: each wait the pacer announces, with its real start (span times are real time).
+    const waits: Array<{ reason: WaitSpan; at: number; ms: number }> | undefined = activeTracer() ? [] : undefined;
     try {
       const ticket = await this.inner.acquire({
         rateClass: cls,
@@ -77,12 +94,14 @@ export class Pacer {
         signal,
         checkRunning: check,
         onWait: ({ waitMs, reason }) => {
+          waits?.push({ reason: spanOf(reason), at: Date.now(), ms: waitMs });
           if (!announce || waitMs < ANNOUNCED_WAIT_MS || said.has(reason ?? '')) return;
           said.add(reason ?? '');
           const pace = { ...this.inner.limitOf(cls), intervalMs: this.inner.intervalOf(cls) };
           announce({ kind: 'pacing', call, waitMs, reason: pacingReason(reason, cls, pace) });
         },
       });
+      if (waits?.length) traceWaits(waits, cls, parent);
       const waited = Math.round(this.#clock.now() - started);
       if (waited > 0)
         log?.info?.({ call, rateClass: cls, waitedMs: waited }, `paced: waited ${waited} ms for a class ${cls} slot`);
@@ -119,6 +138,27 @@ export class Pacer {
       video_id: counts && typeof body?.video_id === 'string' ? body.video_id : undefined,
       videoStatus: !counts && typeof body?.status === 'string' ? body.status : undefined,
     });
+  }
+}
+
+/**
+ * The spans of one acquire's waits: consecutive waits of one kind are one span, from the first's start to
+ * the next kind's (or now); `videogen.pacer.wait_ms` sums what the pacer planned (a test's clock waits no real time).
+ */
+function traceWaits(waits: Array<{ reason: WaitSpan; at: number; ms: number }>, cls: RateClass, parent?: Context) {
+  const end = Date.now();
+  for (let i = 0; i < waits.length; ) {
+    const first = waits[i] as (typeof waits)[number];
+    let planned = 0;
+    let j = i;
+    for (; j < waits.length && (waits[j] as (typeof waits)[number]).reason === first.reason; j++)
+      planned += (waits[j] as (typeof waits)[number]).ms;
+    const until = j < waits.length ? (waits[j] as (typeof waits)[number]).at : end;
+    recordWait(WAIT_SPAN[first.reason], parent, first.at, until, {
+      'videogen.rate_class': cls,
+      'videogen.pacer.wait_ms': Math.round(planned),
+    });
+    i = j;
   }
 }
 

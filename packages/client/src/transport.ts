@@ -25,6 +25,7 @@ import type { Clock } from './clock.js';
 import { NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
 import { exchangeRecord, type Log } from './logger.js';
 import { type Pacer, route } from './pacer.js';
+import { type Context, endHttpSpan, startHttpSpan } from './tracing.js';
 
 /** Options every method takes as its last argument (the same names everywhere). */
 export interface RequestOptions {
@@ -47,6 +48,11 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra request headers for this call (they replace the client's of the same name). */
   headers?: Record<string, string>;
+  /**
+   * The OpenTelemetry context this call's spans are children of (default: the active context). For
+   * runtimes without a context manager, or to attach a call to a trace by hand.
+   */
+  traceContext?: Context;
 }
 
 export interface RetryOptions {
@@ -185,7 +191,9 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
     totalMs: o.bodyDeadlineMs ?? (o.stream ? 0 : c.body.totalMs),
     maxBytes: o.stream ? o.stream.maxBytes : c.body.maxBytes,
   };
-  const { cls: rateClass, counts: startsVideo } = route(out);
+  const { cls: rateClass, counts: startsVideo, op } = route(out);
+  // The operation's path template, for traces (a download address is not the API's: none).
+  const template = op?.path;
   // A body that can be read once (a stream) is sent once.
   const maxRetries = out.upload?.once ? 0 : retry.maxRetries;
   // How log records and errors name the call: the URL redacted as every printed URL is (a presigned
@@ -196,16 +204,21 @@ async function send(c: TransportConfig, out: Outgoing, o: SendOptions): Promise<
   let firstSentAt = 0;
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
-    const ticket = pacer && (await pacer.acquire(out, { signal, check: c.check, log, announce: c.announce }));
+    const ticket =
+      pacer &&
+      (await pacer.acquire(out, { signal, check: c.check, log, announce: c.announce, parent: o.traceContext }));
     if (attempt === 0) firstSentAt = clock.now();
+    const span = startHttpSpan({ method: out.method, url: out.url, template, resendCount: attempt }, o.traceContext);
     const { res, cause, failure: lost } = await sendOnce(c, out, { signal, timeoutMs, body, stream: !!o.stream });
+    const noAnswerKind = res ? undefined : (lost ?? noAnswerOf(cause));
+    endHttpSpan(span, res ? { status: res.status } : { failure: noAnswerKind });
     if (log.debug) await logExchange(log.debug, out, res, cause);
     if (pacer && ticket) await pacer.settle(out, ticket, res);
     if (!res) signal?.throwIfAborted();
 
     const result: AttemptResult = res
       ? { status: res.status, error_code: res.ok ? undefined : await errorCodeOf(res), headers: res.headers }
-      : { failure: lost ?? noAnswerOf(cause) };
+      : { failure: noAnswerKind ?? noAnswerOf(cause) };
     const d = retryDecision({
       method: out.method,
       result,

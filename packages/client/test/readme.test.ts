@@ -25,6 +25,7 @@ const SAMPLES = {
   raw: 'Raw responses',
   proxies: 'Proxies',
   logging: 'Logging',
+  webhooks: 'Completion webhooks',
 };
 const file = (name: string) => `${tmp}/readme-${name}.mjs`;
 
@@ -124,5 +125,27 @@ describe('samples run against the sandbox', () => {
       response: { status: 200 },
     });
     expect(stdout).not.toContain(SANDBOX_KEYS.acme);
+  });
+
+  it('Completion webhooks: the generate is announced to the relay', async () => {
+    const announced: string[] = [];
+    const relay = http.createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      announced.push(body);
+      res.writeHead(202).end('{}');
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    try {
+      const { stdout } = await run('webhooks', {
+        VIDEO_RELAY_URL: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`,
+        SETTING_ID: '5e77a000-0000-4000-8000-000000000001',
+      });
+      const id = /^started ([0-9a-f-]{36}): the relay will POST video.completed$/.exec(stdout.trim())?.[1];
+      expect(id).toBeTruthy();
+      expect(announced.map((b) => JSON.parse(b))).toEqual([{ video_id: id }]);
+    } finally {
+      relay.close();
+    }
   });
 });

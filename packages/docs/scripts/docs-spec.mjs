@@ -83,7 +83,7 @@ export function loadSamples(operationId, dir = samplesDir) {
 export function orphanSamples(spec, dir = samplesDir) {
   const ids = new Set(operations(spec).map((o) => o.operationId));
   // Samples that belong to a guide rather than an operation (they are run by the tests too).
-  const guideSamples = new Set(['quickstart', 'generateFromPdf']);
+  const guideSamples = new Set(['quickstart', 'generateFromPdf', 'startVideo', 'receiveVideo']);
   const names = SAMPLE_LANGUAGES.flatMap(({ dir: sub, ext }) =>
     readdirSync(join(dir, sub))
       .filter((f) => f.endsWith(ext))

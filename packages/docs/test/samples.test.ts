@@ -4,6 +4,8 @@
 // works fails the build. The curl samples run too, with curl, the JavaScript ones with node (fetch) and
 // the Python ones with python3 (requests).
 import { execFile, execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FIXTURES, MAGIC, SANDBOX_KEYS, startSandbox, type RunningSandbox } from '@videogen/sandbox';
 import { packageDir, samplesDir } from '../scripts/docs-spec.mjs';
+import { startRelay, until } from '../../relay/test/harness.mjs';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const acme = FIXTURES.acme;
@@ -246,6 +249,82 @@ describe('TypeScript samples run against the sandbox', () => {
     const f = await run('generateFromPdf', [acme.settings.pdf, failing], { cwd });
     expect(f.code).toBe(1);
     expect(f.stderr).toContain('could not generate this video');
+  });
+});
+
+describe('the guide "Webhooks without webhooks", with a relay process', () => {
+  test('a function starts a video and returns; the relay calls a second one, which verifies and downloads it', async () => {
+    const secret = `whsec_${Buffer.from('docs-guide-webhook-secret-0123456789').toString('base64')}`;
+    const downloads = mkdtempSync(join(work, 'webhooks-'));
+    const env = {
+      VIDEO_API_KEY: SANDBOX_KEYS.acme,
+      VIDEO_API_BASE_URL: sandbox.baseUrl,
+      VIDEO_SETTING_ID: acme.settings.text,
+      VIDEO_WEBHOOK_SECRET: secret,
+      DOWNLOAD_DIR: downloads,
+      VIDEO_RELAY_URL: '',
+    };
+    type Handler = { default: { fetch(r: Request, env: object): Promise<Response> } };
+    const start = (await import(pathToFileURL(join(outDir, 'startVideo.mjs')).href)) as Handler;
+    const receive = (await import(pathToFileURL(join(outDir, 'receiveVideo.mjs')).href)) as Handler;
+    // The platform that runs receiveVideo: an HTTP server handing each request to its fetch handler.
+    const answers: number[] = [];
+    const platform = createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+      const response = await receive.default.fetch(
+        new Request(`http://fn${req.url}`, { method: 'POST', headers, body }),
+        env,
+      );
+      answers.push(response.status);
+      res.writeHead(response.status).end(await response.text());
+    });
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', () => resolve()));
+    const address = platform.address();
+    const fn = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/video-done`;
+    // The relay: its own process, its state in a file.
+    const relay = await startRelay({
+      options: {
+        forwardTo: fn,
+        secret,
+        apiKey: SANDBOX_KEYS.acme,
+        baseUrl: sandbox.baseUrl,
+        stateFile: join(downloads, 'relay.json'),
+        listen: 0,
+        pollIntervalMs: 100,
+        backfillMs: 0,
+      },
+    });
+    try {
+      env.VIDEO_RELAY_URL = relay.url ?? '';
+      const started = await start.default.fetch(
+        new Request('http://fn/start', { method: 'POST', body: JSON.stringify({ prompt: 'A docs guide video' }) }),
+        env,
+      );
+      expect(started.status).toBe(202);
+      const { video_id } = (await started.json()) as { video_id: string };
+      const file = join(downloads, `${video_id}.mp4`);
+      await until(() => existsSync(file), 'the downloaded video');
+      expect(statSync(file).size).toBeGreaterThan(0);
+      expect(answers).toEqual([204]);
+      // A delivery that was not signed with the secret is refused with the envelope.
+      const forged = await fetch(fn, {
+        method: 'POST',
+        headers: {
+          'webhook-id': 'msg_x',
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': 'v1,AAAA',
+        },
+        body: JSON.stringify({ type: 'video.completed', timestamp: '', data: { video_id } }),
+      });
+      expect(forged.status).toBe(400);
+      expect(await forged.json()).toMatchObject({ error_code: 'WEBHOOK_SIGNATURE_INVALID' });
+    } finally {
+      await relay.stop();
+      platform.close();
+    }
   });
 });
 

@@ -3,15 +3,13 @@
 // workspace on purpose: about 600 packages and 300 MB that only this matrix uses, two of them (orval,
 // @hey-api/openapi-ts) declaring Node >= 22.18, and a TypeScript of their own (5.9, which their compiler-API
 // code needs) that must not be hoisted over the workspace's.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensurePinned } from '../../../scripts/pinned-install.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'tools');
 const modules = join(root, 'node_modules');
-const stamp = join(modules, '.videogen-tools');
 
 /** Each tool's entry script (run with a Node binary) and its pinned version, by name. */
 export const TOOLS = {
@@ -32,18 +30,7 @@ export function versionOf(name) {
 
 /** Installs the pinned tools unless this exact lock is already installed; returns TOOLS. */
 export function ensureTools() {
-  const lock = createHash('sha256')
-    .update(readFileSync(join(root, 'package-lock.json')))
-    .digest('hex');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
-    // --prefer-offline: a second checkout on the same machine installs from npm's cache, not the network.
-    // --loglevel=error: orval and hey-api declare Node >= 22.18 and are only ever run on the pinned Node 22/24.
-    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: root,
-      stdio: ['ignore', 2, 2],
-    });
-    writeFileSync(stamp, lock);
-  }
+  ensurePinned(root, '.videogen-tools');
   for (const [name, { bin }] of Object.entries(TOOLS))
     if (!existsSync(bin)) throw new Error(`tool ${name} missing after install: ${bin}`);
   return TOOLS;

@@ -1,5 +1,5 @@
 // The packages users install from the registry, in publishing order: each after every package it
-// depends on (openapi → pacer-redis → client → sandbox → contract-tests, mcp → cli). One list, read by the version policy,
+// depends on (openapi → pacer-redis → client → relay → sandbox → contract-tests, mcp → cli). One list, read by the version policy,
 // the release dry run, the consumer tests and the size benchmark.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,6 +12,7 @@ export const PUBLISHED = [
   { name: '@videogen/openapi', dir: 'openapi' },
   { name: '@videogen/pacer-redis', dir: 'packages/pacer-redis' },
   { name: '@videogen/client', dir: 'packages/client' },
+  { name: '@videogen/relay', dir: 'packages/relay' },
   { name: '@videogen/sandbox', dir: 'packages/sandbox' },
   { name: '@videogen/contract-tests', dir: 'packages/contract-tests' },
   { name: '@videogen/mcp', dir: 'packages/mcp' },

@@ -70,4 +70,13 @@ describe('npx videogen', () => {
     expect(r.code, show(r)).toBe(4);
     expect(r.stderr).toMatch(/^videogen: /m);
   });
+
+  it('relay --failed reads a relay state the installed @videogen/relay keeps (none yet: nothing dead-lettered)', async () => {
+    const r = await run('npx', ['videogen', 'relay', '--failed', '--state', join(dir, 'relay-state.json')], {
+      cwd: dir,
+      env,
+    });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stdout).toMatch(/^No dead-lettered event/);
+  });
 });

@@ -30,6 +30,7 @@ describe('the version policy on this checkout', () => {
       '@videogen/openapi',
       '@videogen/pacer-redis',
       '@videogen/client',
+      '@videogen/relay',
       '@videogen/sandbox',
       '@videogen/contract-tests',
       '@videogen/mcp',

@@ -11,6 +11,7 @@ import {
   type Language,
   type GenerateInput,
 } from '@videogen/client';
+import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@videogen/client/webhooks';
 
 const [textSetting, missingId] = process.argv.slice(2) as [string, string];
 const client: VideoClient = createClient({
@@ -29,8 +30,17 @@ try {
 } catch (e) {
   notFound = e instanceof NotFoundError && isVideoApiError(e) && e.status === 404;
 }
+// The receiving side alone (the subpath export): a delivery without its headers is refused, typed.
+let webhook: string | undefined;
+try {
+  const event: WebhookEvent = verifyWebhook('{}', {}, 'whsec_dGVzdA==');
+  webhook = event.type;
+} catch (e) {
+  if (e instanceof WebhookVerificationError) webhook = e.error_code;
+}
 console.log(
   JSON.stringify({
+    webhook,
     settings: settings.length,
     status: video.status,
     hasUrl: typeof video.download_url === 'string',

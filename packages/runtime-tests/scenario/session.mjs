@@ -2,8 +2,19 @@
 // (text, and a PDF given as a Blob), poll to completion, read the download URL and fetch the video,
 // and meet a typed error. Returns what it saw; the test asserts on it. Uses only web-standard globals
 // besides the client, so that a Worker can run it.
-export async function session(client, lib, { textSetting, pdfSetting, missingId }) {
+export async function session(client, lib, { textSetting, pdfSetting, missingId, webhook }) {
   const out = {};
+  // A relay's delivery (issue 37), signed by the test with the stock standardwebhooks: verified here, on
+  // this runtime, by the client's verifyWebhook; the same body changed by one byte is refused.
+  const delivery = typeof webhook === 'string' ? JSON.parse(webhook) : webhook;
+  const verified = lib.verifyWebhook(delivery.body, new Headers(delivery.headers), delivery.secret);
+  out.webhook = { id: verified.id, type: verified.type, video: verified.data.video_id };
+  try {
+    lib.verifyWebhook(`${delivery.body} `, delivery.headers, delivery.secret);
+    out.webhookTampered = 'no error';
+  } catch (e) {
+    out.webhookTampered = { kind: e.kind, code: e.error_code };
+  }
   const settings = [];
   for await (const s of client.settings.list()) settings.push(s.video_setting_id);
   out.settings = settings;

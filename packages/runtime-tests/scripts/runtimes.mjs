@@ -2,15 +2,13 @@
 // once per checkout: the CI matrix and the runtime tests share that one copy. Kept out of the workspace
 // on purpose: two `node` bins in the workspace's node_modules/.bin would shadow the machine's Node in
 // every npm script.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensurePinned } from '../../../scripts/pinned-install.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'runtimes');
 const modules = join(root, 'node_modules');
-const stamp = join(modules, '.videogen-runtimes');
 
 /** Absolute paths of each runtime's binary, by name. */
 export const BINARIES = {
@@ -25,17 +23,7 @@ export const MINIFLARE = join(modules, 'miniflare/dist/src/index.js');
 export function ensureRuntimes() {
   if (process.platform !== 'linux' || process.arch !== 'x64')
     throw new Error(`The pinned runtimes are linux-x64 builds; this is ${process.platform}-${process.arch}`);
-  const lock = createHash('sha256')
-    .update(readFileSync(join(root, 'package-lock.json')))
-    .digest('hex');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lock) {
-    // --prefer-offline: a second checkout on the same machine installs from npm's cache, not the network.
-    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: root,
-      stdio: ['ignore', 2, 2],
-    });
-    writeFileSync(stamp, lock);
-  }
+  ensurePinned(root, '.videogen-runtimes');
   for (const [name, bin] of Object.entries(BINARIES))
     if (!existsSync(bin)) throw new Error(`runtime ${name} missing after install: ${bin}`);
   return BINARIES;

@@ -25,7 +25,8 @@ afterAll(async () => {
 describe('the packed client in a fresh project', () => {
   it('depends at run time only on what the registry serves (no workspace package)', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'node_modules/@videogen/client/package.json'), 'utf8'));
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['openapi-fetch']);
+    // openapi-fetch (client.api), @opentelemetry/api (traces: the API, no SDK), standardwebhooks (verifyWebhook).
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['@opentelemetry/api', 'openapi-fetch', 'standardwebhooks']);
     // The shared pacer's Redis store, loaded only when a pacing URL is set: an optional peer, never installed with it.
     expect(pkg.peerDependencies ?? {}).toEqual({ '@videogen/pacer-redis': pkg.version });
     expect(pkg.peerDependenciesMeta?.['@videogen/pacer-redis']?.optional).toBe(true);
@@ -47,6 +48,7 @@ describe('the packed client in a fresh project', () => {
       },
     );
     expect(out).toEqual({
+      webhook: 'WEBHOOK_HEADERS_MISSING',
       settings: 7,
       status: 'completed',
       hasUrl: true,

@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from 'proxy';
 import { startSandbox, SANDBOX_KEYS, FIXTURES, type RunningSandbox } from '@videogen/sandbox';
+import { Webhook } from 'standardwebhooks';
 import { MINIFLARE } from '../scripts/runtimes.mjs';
 import { runJson } from './run.js';
 
@@ -40,11 +41,42 @@ function expectSession(out: Record<string, any>) {
   expect(out.firstPage).toEqual({ page: 1, items: Object.keys(F.settings).length });
   expect(out.headerOverride).toEqual({ kind: 'auth', status: 401 });
   expect(out.aborted).toBe('stopped by the caller');
+  expect(out.webhook).toEqual({
+    id: 'msg_runtime0123456789abcdef01234567',
+    type: 'video.failed',
+    video: F.videos.failed,
+  });
+  expect(out.webhookTampered).toEqual({ kind: 'webhook', code: 'WEBHOOK_SIGNATURE_INVALID' });
 }
 
 // The key comes from VIDEO_API_KEY, the client's default on runtimes that have process.env.
 const args = (name: string) => [F.settings.text, F.settings.pdf, MISSING, join(dir, `${name}.mp4`)];
-const env = () => ({ VIDEO_API_KEY: SANDBOX_KEYS.acme, VIDEO_API_BASE_URL: sb.baseUrl });
+const env = () => ({
+  VIDEO_API_KEY: SANDBOX_KEYS.acme,
+  VIDEO_API_BASE_URL: sb.baseUrl,
+  WEBHOOK_DELIVERY: JSON.stringify(delivery()),
+});
+
+/** A relay's delivery, signed now with the stock standardwebhooks (the session verifies it with verifyWebhook). */
+const WEBHOOK_SECRET = `whsec_${Buffer.from('runtime-tests-webhook-secret-012345').toString('base64')}`;
+function delivery() {
+  const body = JSON.stringify({
+    type: 'video.failed',
+    timestamp: new Date().toISOString(),
+    data: { video_id: F.videos.failed, status: 'failed' },
+  });
+  const id = 'msg_runtime0123456789abcdef01234567';
+  const at = new Date();
+  return {
+    body,
+    secret: WEBHOOK_SECRET,
+    headers: {
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(WEBHOOK_SECRET).sign(id, at, body),
+    },
+  };
+}
 const saved = (out: Record<string, any>, name: string) => {
   expect(out.saved).toEqual({ path: join(dir, `${name}.mp4`), bytes: out.download.bytes });
   expect(statSync(out.saved.path).size).toBe(out.download.bytes);
@@ -140,6 +172,7 @@ async function runWorker(flags: string[]) {
     textSetting: F.settings.text,
     pdfSetting: F.settings.pdf,
     missingId: MISSING,
+    webhook: delivery(),
   };
   // miniflare needs Node >= 22: it runs on the pinned Node 24.
   return runJson(bins.node24, ['run-worker.mjs', MINIFLARE, script, JSON.stringify(bindings), JSON.stringify(flags)], {

@@ -4,7 +4,9 @@ import { APIPromise, type WithResponse } from '../api-promise.js';
 import type { Core } from '../core.js';
 import { ValidationError } from '../errors.js';
 import { checkPathParameter } from '../path-parameters.js';
+import type { Announce } from '../relay-announce.js';
 import type { RequestOptions } from '../transport.js';
+import { inFlowSpan } from '../tracing.js';
 import { noteNotResent } from './videos.js';
 
 export type ConversionTarget = Schemas['ConversionRequest'];
@@ -15,7 +17,11 @@ export interface ConvertOptions extends RequestOptions {
 
 /** GET and POST /videos/{video_id}/conversions/ (4.4, 4.5). */
 export class Conversions {
-  constructor(private readonly core: Core) {}
+  constructor(
+    private readonly core: Core,
+    /** Tells a relay about each video created (the client's `relayUrl`), if any. */
+    private readonly announce?: Announce,
+  ) {}
 
   /** Whether the video can be converted, and to what. */
   get(videoId: string, o?: RequestOptions): APIPromise<Schemas['ConversionOptions']> {
@@ -31,7 +37,17 @@ export class Conversions {
     target: ConversionTarget,
     { conversionOptions, ...o }: ConvertOptions = {},
   ): APIPromise<Schemas['VideoCreated']> {
-    return APIPromise.from(this.#create(videoId, target, conversionOptions, o));
+    // One span per conversion (when tracing): the root of the new video's trace.
+    return APIPromise.from(
+      inFlowSpan('conversions.create', o.traceContext, async (traceContext, span) => {
+        span?.setAttribute('videogen.source_video_id', videoId);
+        const done = await this.#create(videoId, target, conversionOptions, { ...o, traceContext });
+        const { video_id } = done.data;
+        span?.setAttribute('videogen.video_id', video_id);
+        await this.announce?.({ video_id, source_video_id: videoId }, { traceContext, signal: o.signal });
+        return done;
+      }),
+    );
   }
 
   #create(

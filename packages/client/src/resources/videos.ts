@@ -7,6 +7,8 @@ import { Paginated, type ListOptions } from '../pagination.js';
 import type { Found, RequestOptions } from '../transport.js';
 import { checkForm, multipart, prepare, type GenerateInput, type Plan, type UploadProgress } from '../uploads.js';
 import { uploadRedirect } from '../runtime.js';
+import type { Announce } from '../relay-announce.js';
+import { inFlowSpan } from '../tracing.js';
 import type { Settings } from './settings.js';
 
 type Video = Schemas['Video'];
@@ -27,6 +29,8 @@ export class Videos {
     private readonly core: Core,
     private readonly settings: Settings,
     private readonly plan: Plan,
+    /** Tells a relay about each video created (the client's `relayUrl`), if any. */
+    private readonly announce?: Announce,
   ) {}
 
   /** The caller's videos, page by page; await it for one page. */
@@ -44,7 +48,16 @@ export class Videos {
    * streams it. A retry re-reads every file from its source; a stream input is sent once.
    */
   generate(input: GenerateInput, o: GenerateOptions = {}): APIPromise<Created> {
-    return APIPromise.from(this.#generate(input, o));
+    // One span per generate (when tracing): the root of the video's trace, which a relay's webhook continues.
+    return APIPromise.from(
+      inFlowSpan('videos.generate', o.traceContext, async (traceContext, span) => {
+        const done = await this.#generate(input, { ...o, traceContext });
+        const { video_id } = done.data;
+        span?.setAttribute('videogen.video_id', video_id);
+        await this.announce?.({ video_id }, { traceContext, signal: o.signal });
+        return done;
+      }),
+    );
   }
 
   async #generate(input: GenerateInput, { onUploadProgress, setting, uploadTimeoutMs, ...o }: GenerateOptions) {

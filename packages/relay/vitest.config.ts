@@ -1,0 +1,15 @@
+// Real processes (relays, redis-server, a receiver, a sandbox): files one at a time on 2 shared cores; the
+// timeouts end a hang, they measure nothing.
+import { defineConfig } from 'vitest/config';
+import { TAGS } from '../../vitest.shared.js';
+
+export default defineConfig({
+  test: {
+    // The lanes' tags (vitest.shared.ts): the fast lane at the root leaves the tagged tests out.
+    tags: TAGS,
+    include: ['test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+  },
+});
