@@ -911,14 +911,17 @@ const transient: Reader = (seen, ctx, add) => {
   const half = (z * Math.sqrt((rate * (1 - rate)) / total + (z * z) / (4 * total * total))) / (1 + (z * z) / total);
   add('transient.errors', {
     value: {
-      rate: Math.round(rate * 10000) / 10000,
+      rate: Number(rate.toFixed(4)),
       answers: [...counts.values()].map((c) => ({ ...c.answer, weight: c.n })),
     },
     evidence: recorded.slice(0, 2).length ? recorded.slice(0, 2) : seen.slice(0, 1),
     samples: total,
-    note: `${k} transient 5xx in ${total} answers (95% interval ${Math.round(Math.max(0, centre - half) * 1000) / 10}–${Math.round((centre + half) * 1000) / 10}%)${live.length ? '; retried as 7.1 says, so the final answers do not show them' : ''}`,
+    note: `${k} transient 5xx in ${total} answers (95% interval ${percent(Math.max(0, centre - half))}–${percent(centre + half)}%)${live.length ? '; retried as 7.1 says, so the final answers do not show them' : ''}`,
   });
 };
+
+/** A share as a percentage with one decimal. */
+const percent = (share: number) => (share * 100).toFixed(1);
 
 const READERS: Reader[] = [
   successStatuses,
