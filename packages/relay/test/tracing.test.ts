@@ -38,6 +38,9 @@ it('runs one trace from the generate to the webhook, whose traceparent names the
     listIntervalMs: 60_000,
     logLevel: 'off',
   });
+  // The relay's first listing done before the create: otherwise it may find the video before the announce
+  // does (the client and the relay share this process's pacer), and the polls begin in the relay's own trace.
+  await until(async () => (await relay.status()).counts.lists > 0, 'the first listing');
   const client = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, relayUrl: relay.url });
   const { video_id } = await client.videos.generate({ video_setting_id: FIXTURES.acme.settings.text, text: 'Traced' });
   const delivery = await until(() => receiver.deliveries.find((d) => d.path === '/traced'), 'the delivery');
