@@ -73,11 +73,13 @@ describe('videogen pacing', () => {
     third.stderr.on('data', (d) => (stderr += d));
     try {
       let waiting: Array<{ rateClass: string; startsVideo: boolean; reason?: string }> = [];
-      // Until the third process is held (a hang guard: no duration is asserted).
-      for (let i = 0; i < 60 && !waiting.length; i++) {
+      // Until the third process is held for a slot (a hang guard: no duration is asserted). It may first
+      // wait out class A's spacing after the second start ('spacing'), then for a slot ('full').
+      const heldForSlot = () => waiting.some((w) => w.reason === 'full');
+      for (let i = 0; i < 60 && !heldForSlot(); i++) {
         const p = await run(['pacing', '--json'], shared(redis.url));
         waiting = JSON.parse(p.stdout).waiting ?? [];
-        if (!waiting.length) await new Promise((r) => setTimeout(r, 250));
+        if (!heldForSlot()) await new Promise((r) => setTimeout(r, 250));
       }
       expect(waiting).toContainEqual(expect.objectContaining({ rateClass: 'A', startsVideo: true, reason: 'full' }));
       const text = await run(['pacing'], shared(redis.url));

