@@ -416,7 +416,7 @@ export function problemsOf(c: Checkout, d: DocCommand): string[] {
 
 /** Values the reader supplies: a host, a key, a file of theirs, a port printed by a server they started. */
 const PLACEHOLDER =
-  /staging\.example|your-service\.example|api\.example|\.example\.com|redis\.example|proxy\.internal|your-secret-tool|(^|[\s=])\.\.\.(\s|$)|<[a-z_]+>|\bapp\.mjs\b|127\.0\.0\.1:41733|redis:\/\/localhost|\bflow\.arazzo\.yaml\b|\bmy-app\b/;
+  /staging\.example|your-service\.example|api\.example|\.example\.com|redis\.example|proxy\.internal|your-secret-tool|(^|[\s=])\.\.\.(\s|$)|<[a-z_]+>|\bapp\.mjs\b|127\.0\.0\.1:41733|redis:\/\/localhost|\bflow\.arazzo\.yaml\b|\bstaging\.twin\.json\b|app\.example|whsec_…|\bmy-app\b/;
 
 /** The exit code a line's comment announces: `# exit 2: …`, `# 5: Free plan`, `# 4`; else 0. */
 export function expectedExit(comment: string): number {
