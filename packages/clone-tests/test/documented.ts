@@ -400,10 +400,13 @@ export function resolve(c: Checkout, cmd: SimpleCommand, file = ''): Resolution 
   return { ok: false, problem: `${name}: no such command in the checkout` };
 }
 
+/** The servers the docs start: the sandbox, the docs site, Prism, the MCP server over Streamable HTTP. */
+export type Server = 'sandbox' | 'docs' | 'prism' | 'mcp';
+
 /** What the walk does with a documented command. */
 export type Plan =
   | { kind: 'run'; exit: number }
-  | { kind: 'server'; server: 'sandbox' | 'docs' | 'prism' }
+  | { kind: 'server'; server: Server }
   | { kind: 'resolve'; reason: string };
 
 /** Every problem of a documented command: each simple command resolved (a synopsis in the prose: its command only). */
@@ -416,7 +419,7 @@ export function problemsOf(c: Checkout, d: DocCommand): string[] {
 
 /** Values the reader supplies: a host, a key, a file of theirs, a port printed by a server they started. */
 const PLACEHOLDER =
-  /staging\.example|your-service\.example|api\.example|\.example\.com|redis\.example|proxy\.internal|your-secret-tool|(^|[\s=])\.\.\.(\s|$)|<[a-z_]+>|\bapp\.mjs\b|127\.0\.0\.1:41733|redis:\/\/localhost|\bflow\.arazzo\.yaml\b|\bstaging\.twin\.json\b|app\.example|whsec_…|\bmy-app\b/;
+  /staging\.example|your-service\.example|api\.example|\.example\.com|redis\.example|proxy\.internal|your-secret-tool|(^|[\s=])\.\.\.(\s|$)|<[a-z_]+>|\bapp\.mjs\b|127\.0\.0\.1:41733|redis:\/\/localhost|\bflow\.arazzo\.yaml\b|\.twin\.json\b|app\.example|whsec_…|\bmy-app\b/;
 
 /** The exit code a line's comment announces: `# exit 2: …`, `# 5: Free plan`, `# 4`; else 0. */
 export function expectedExit(comment: string): number {
@@ -475,6 +478,7 @@ export function plan(command: DocCommand): Plan {
       return { kind: 'server', server: 'sandbox' };
     if (/^npm run docs( |$)/.test(l)) return { kind: 'server', server: 'docs' };
     if (/^npm run (mock|proxy)( |$)|prism(-cli)? (mock|proxy) /.test(l)) return { kind: 'server', server: 'prism' };
+    if (/(^| )videogen mcp .*--http /.test(l)) return { kind: 'server', server: 'mcp' };
   }
   return { kind: 'run', exit: expectedExit(command.comment) };
 }
@@ -489,8 +493,9 @@ export const setsPlaceholderTarget = (d: DocCommand) =>
   );
 
 /** A server's command line, listening on `port` instead of its documented one. */
-export function onPort(text: string, server: 'sandbox' | 'docs' | 'prism', port: number): string {
+export function onPort(text: string, server: Server, port: number): string {
   const t = text.replace(/^npm ci\s*&&\s*/, '').trim();
+  if (server === 'mcp') return t.replace(/\s--http\s+\d+/, ` --http ${port}`);
   if (server === 'prism' && /^npx /.test(t)) return `${t.replace(/\s(-p|--port)\s+\d+/, '')} -p ${port}`;
   if (/\s--port\s+\d+/.test(t)) return t.replace(/\s--port\s+\d+/, ` --port ${port}`);
   // npm start / npm run X pass their arguments after `--`.

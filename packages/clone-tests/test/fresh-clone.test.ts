@@ -21,6 +21,7 @@ import {
   simpleCommands,
   type DocCommand,
   type Plan,
+  type Server,
 } from './documented.ts';
 import { freePort, onWalkPort, runSession, tryServer, type LineOutcome } from './walk.ts';
 
@@ -155,7 +156,7 @@ describe('a fresh clone, without the registry', () => {
     const failures: string[] = [];
     // Variables set by the block's earlier lines (SPEC=…) hold for its server too.
     const assigned = new Map<string, string[]>();
-    const servers: Array<{ d: DocCommand; server: 'sandbox' | 'docs' | 'prism'; prelude: string[] }> = [];
+    const servers: Array<{ d: DocCommand; server: Server; prelude: string[] }> = [];
     for (const d of documentedCommands(clone.dir)) {
       const p = plan(d);
       if (p.kind === 'run' && isAssignment(d.text)) assigned.set(d.block, [...(assigned.get(d.block) ?? []), d.text]);
@@ -170,6 +171,21 @@ describe('a fresh clone, without the registry', () => {
         cwd: clone.dir,
         env: clone.env,
         probe: async () => {
+          // The MCP server answers an MCP host's first message (initialize) at /mcp.
+          if (server === 'mcp') {
+            const res = await fetch(`${origin}/mcp`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+              body: JSON.stringify({
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'initialize',
+                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'walk', version: '1' } },
+              }),
+            });
+            const text = await res.text();
+            return `POST /mcp initialize → ${/"serverInfo"/.test(text) ? res.status : `${res.status} without serverInfo`}`;
+          }
           // The sandbox answers its API with a documented key, Prism its mock of it, the docs server its
           // pages (at /docs/ or at /). Any HTTP answer ends the wait; a success is required below.
           const paths =
@@ -215,6 +231,8 @@ describe('a fresh clone, without the registry', () => {
     // Sessions side by side, each against a sandbox of its own (the first is the one started with npx; the
     // others with the bin it linked): one session's videos never hold another's running slots.
     const outcomes: LineOutcome[] = [];
+    // Every session ends within the test's own 600 s, so that one which hangs still reports its lines.
+    const walkEnds = Date.now() + 540_000;
     let shared: typeof sandbox | undefined = sandbox;
     await inPool([...sessions], SIDE_BY_SIDE, async ([name, commands]) => {
       const own = shared ?? (await walkSandbox(join(clone.dir, 'node_modules/.bin/videogen-sandbox')));
@@ -243,7 +261,9 @@ describe('a fresh clone, without the registry', () => {
           VIDEO_API_PACING_URL: undefined,
           VIDEO_API_LOG: undefined,
         },
-        hangAfterMs: 900_000,
+        hangAfterMs: Math.max(walkEnds - Date.now(), 30_000),
+        // The longest documented line (a generation waited for at 100×) takes seconds; two minutes is a hang.
+        lineMs: 120_000,
       });
       if (r.timedOut)
         outcomes.push({ ...r.outcomes[0]!, code: null, stderr: `session ${name} hung:\n${r.output.slice(-4000)}` });
@@ -252,11 +272,11 @@ describe('a fresh clone, without the registry', () => {
     const failures: string[] = [];
     for (const o of outcomes) {
       table.push(
-        `| ${where(o.command)} | \`${cell(o.command.text)}\` | ran: exit ${o.code} (expected ${o.expected}), ${o.seconds?.toFixed(1) ?? '?'} s |`,
+        `| ${where(o.command)} | \`${cell(o.command.text)}\` | ran: exit ${o.code} (expected ${o.expected}), ${o.seconds?.toFixed(1) ?? '?'} s${o.hung ? ', killed: it ran past the line deadline' : ''} |`,
       );
-      if (o.code !== o.expected)
+      if (o.code !== o.expected || o.hung)
         failures.push(
-          `${where(o.command)}: ${o.text}\n    exit ${o.code}, expected ${o.expected}\n--- stdout\n${o.stdout.slice(-1500)}\n--- stderr\n${o.stderr.slice(-2500)}`,
+          `${where(o.command)}: ${o.text}\n    exit ${o.code}, expected ${o.expected}${o.hung ? ' (killed: it ran past the line deadline)' : ''}\n--- stdout\n${o.stdout.slice(-1500)}\n--- stderr\n${o.stderr.slice(-2500)}`,
         );
     }
     console.log(`walked ${outcomes.length} commands in ${sessions.size} sessions; ${failures.length} failed`);

@@ -2,7 +2,7 @@
 // other commands run as a reader's shell runs them, one bash per reading session (a file, or the guides in
 // their order), so that a variable a line sets (`id=$(videogen …)`, `export VIDEO_API_BASE_URL=…`) holds for
 // the lines after it. The documented port 4010 is rewritten to the walk's own sandbox.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { DocCommand } from './documented.ts';
 
@@ -92,17 +92,39 @@ export interface LineOutcome {
   code: number | null;
   /** How long it ran (reported, never asserted). */
   seconds?: number;
+  /** It ran past the line's deadline and its processes were killed (the session went on). */
+  hung?: boolean;
   stdout: string;
   stderr: string;
 }
 
+/** Every process below `root` (children first found, then theirs), read from ps. */
+function descendantsOf(root: number): number[] {
+  const ps = spawnSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
+  const children = new Map<number, number[]>();
+  for (const row of ps.stdout.split('\n')) {
+    const [pid, ppid] = row.trim().split(/\s+/).map(Number);
+    if (!pid || ppid === undefined) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const found: number[] = [];
+  for (let queue = [root]; queue.length > 0; ) {
+    const next = children.get(queue.shift()!) ?? [];
+    found.push(...next);
+    queue.push(...next);
+  }
+  return found;
+}
+
 /**
  * Runs a session's lines in one bash, each followed by a marker with its exit status on stdout and on
- * stderr, so that each line's output and status are read back apart.
+ * stderr, so that each line's output and status are read back apart. A line that runs past `lineMs` has
+ * its processes killed (not the session's bash): it ends with the kill's status, is marked `hung`, and the
+ * lines after it still run, so one server-like command names itself instead of using up the whole walk.
  */
 export async function runSession(
   lines: Array<{ command: DocCommand; text: string; expected: number }>,
-  o: { cwd: string; env: Record<string, string | undefined>; hangAfterMs: number },
+  o: { cwd: string; env: Record<string, string | undefined>; hangAfterMs: number; lineMs: number },
 ): Promise<{ outcomes: LineOutcome[]; output: string; timedOut: boolean }> {
   const script = lines
     .map(
@@ -125,8 +147,28 @@ export async function runSession(
     timedOut = true;
     killGroup(child.pid, 'SIGKILL');
   }, o.hangAfterMs);
+  // The line now running and since when: read from the markers as they arrive.
+  const hung = new Set<number>();
+  let running = { line: -1, since: Date.now() };
+  const watchdog = setInterval(() => {
+    const begun = [...stdout.matchAll(/\n@@begin (\d+)\n/g)].at(-1);
+    const line = begun ? Number(begun[1]) : -1;
+    if (line !== running.line) running = { line, since: Date.now() };
+    else if (line >= 0 && !stdout.includes(`\n@@end ${line} `) && Date.now() - running.since > o.lineMs) {
+      hung.add(line);
+      for (const pid of descendantsOf(child.pid ?? 0)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      running = { line, since: Date.now() };
+    }
+  }, 1000);
   await new Promise<void>((done) => child.on('close', () => done()));
   clearTimeout(timer);
+  clearInterval(watchdog);
   const part = (text: string, i: number) => {
     const begin = text.indexOf(`\n@@begin ${i}\n`);
     if (begin < 0) return undefined;
@@ -144,6 +186,7 @@ export async function runSession(
       expected: l.expected,
       code: status === undefined ? null : Number(status),
       seconds: end ? Number(end[3]) - Number(end[2]) : undefined,
+      hung: hung.has(i),
       stdout: out?.body ?? '',
       stderr: err?.body ?? '',
     };

@@ -105,7 +105,7 @@ export async function observe(
   if (config) {
     const pacer = pacerFor(
       config,
-      o.timeScaleGiven ? config.timeScale : config.kind === 'external' ? undefined : config.timeScale,
+      o.timeScaleGiven ? config.timeScale : config.kind === 'external' ? 'learn' : config.timeScale,
     );
     const checked = await checkTarget(config, {
       keyless: o.keyless,

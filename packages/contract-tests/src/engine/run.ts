@@ -17,11 +17,14 @@ export const spentCredit = (e: Exchange) =>
   CREATES.has(e.operationId ?? '') && e.method === 'POST' && e.status >= 200 && e.status < 300;
 
 /**
- * The pacer of a run: spaced at the target's time scale (`timeScale`; undefined: learned from the
- * target's RateLimit-Policy), and shared with every process pacing the account when the run has a
- * pacing store (named as the client and the proxy name it).
+ * The pacer of a run: spaced at the target's time scale (`'learn'`: learned from the target's
+ * RateLimit-Policy, for an external target whose pace the user did not give), and shared with every
+ * process pacing the account when the run has a pacing store (named as the client and the proxy name it).
  */
-export function pacerFor(target: TargetConfig, timeScale: number | undefined = target.timeScale): Pacer {
+export function pacerFor(target: TargetConfig, scale: number | 'learn' = target.timeScale): Pacer {
+  // Not a default parameter's `undefined`: that would silently take the config's 1 and pace a
+  // time-scaled sandbox in real time.
+  const timeScale = scale === 'learn' ? undefined : scale;
   const keys: Record<string, string | undefined> = {
     main: target.apiKey,
     other: target.otherAccountKey,
