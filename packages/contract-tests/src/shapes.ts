@@ -44,6 +44,11 @@ export type Account = 'main' | 'other' | 'freePlan' | 'noCredit';
 
 export interface TargetConfig {
   kind: TargetKind;
+  /**
+   * Its pace is read from its RateLimit-Policy in the preflight: an external target, or a sandbox at a URL
+   * the user gave, without --time-scale (a sandbox started with --time-scale states it there).
+   */
+  paceFromTarget?: boolean;
   /** Base URL including `/v1` (Prism: without it). No trailing slash. */
   baseUrl: string;
   apiKey?: string;

@@ -105,7 +105,11 @@ export async function observe(
   if (config) {
     const pacer = pacerFor(
       config,
-      o.timeScaleGiven ? config.timeScale : config.kind === 'external' ? 'learn' : config.timeScale,
+      o.timeScaleGiven
+        ? config.timeScale
+        : config.kind === 'external' || config.paceFromTarget
+          ? 'learn'
+          : config.timeScale,
     );
     const checked = await checkTarget(config, {
       keyless: o.keyless,

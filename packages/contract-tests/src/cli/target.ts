@@ -233,6 +233,7 @@ export function externalTarget(s: Settings, env: NodeJS.ProcessEnv = process.env
     // Against a real service nothing is created unless asked for: read-only is the safe default.
     profile: s.profile ?? (kind === 'sandbox' ? 'full' : 'read-only'),
     timeScale: s.timeScale ?? 1,
+    ...(s.timeScale === undefined && kind !== 'prism' && { paceFromTarget: true }),
     // What a seed created, then what the environment names (it wins).
     fixtures: { ...seed.fixtures, ...fixturesFromEnv(env) },
     seededIds: seed.ids,

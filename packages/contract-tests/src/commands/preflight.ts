@@ -59,7 +59,9 @@ export async function checkTarget(config: TargetConfig, o: TargetCheckOptions = 
       : undefined,
   });
   const learned =
-    result.ok && result.timeScale && !o.timeScaleGiven && config.kind === 'external' ? result.timeScale : 0;
+    result.ok && result.timeScale && !o.timeScaleGiven && (config.kind === 'external' || config.paceFromTarget)
+      ? result.timeScale
+      : 0;
   const checked = learned ? { ...config, timeScale: learned } : config;
   if (!result.ok) return { config: checked, result };
   const sandbox = await identifySandbox(checked);

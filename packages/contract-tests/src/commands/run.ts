@@ -80,7 +80,10 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
   const summaryJson = s.summaryFile.replace(/\.txt$/, '') + '.json';
   const started = Date.now();
   // Before any check: a missing or rejected key, a URL that is not reachable or not the API stop here.
-  const pacer = pacerFor(config, s.timeScale ?? (config.kind === 'external' ? 'learn' : config.timeScale));
+  const pacer = pacerFor(
+    config,
+    s.timeScale ?? (config.kind === 'external' || config.paceFromTarget ? 'learn' : config.timeScale),
+  );
   const checked = await checkTarget(config, {
     keyless: s.keyless,
     timeScaleGiven: s.timeScale !== undefined,
