@@ -40,7 +40,7 @@ and the tolerance used for what is measured. Credits are spent on the target as 
   --budget N            CONTRACT_CREDIT_BUDGET  at most N credits on the target (default ${DEFAULT_CALIBRATION_BUDGET})
   --json FILE           the comparison as JSON (default test-results/compare.json)
   --html FILE           the comparison as HTML, beside the contract report (default test-results/compare.html)
-  --latency-noise MS    real milliseconds of a round trip that are the measurement's, not the target's (default 3)
+  --latency-noise MS    CONTRACT_LATENCY_NOISE  real ms of a round trip that are the measurement's, not the target's (default 3)
   --base-url URL        VIDEO_API_BASE_URL      the API, including /v1
   --time-scale N        CONTRACT_TIME_SCALE     the target runs N times faster (learned from RateLimit-Policy)
   --timeout, --body-timeout, --body-deadline, --every-combination   as for calibrate
@@ -72,9 +72,10 @@ export async function compareCommand(
     const twin = baseTwin(values.twin);
     const s = settingsFrom(values as OptionValues, env);
     const config = externalTarget(s, env);
-    const noise = values['latency-noise'] === undefined ? undefined : Number(values['latency-noise']);
+    const noiseText = values['latency-noise'] ?? (env.CONTRACT_LATENCY_NOISE || undefined);
+    const noise = noiseText === undefined ? undefined : Number(noiseText);
     if (noise !== undefined && !(noise >= 0))
-      throw new UsageError(`--latency-noise takes milliseconds ≥ 0, not ${values['latency-noise']}`);
+      throw new UsageError(`--latency-noise / CONTRACT_LATENCY_NOISE takes milliseconds ≥ 0, not ${noiseText}`);
     const c = await compareWithTwin(
       config,
       twin,
