@@ -2,10 +2,11 @@
 // the longest package of npm test):
 // - the runs that time a target or repeat whole contract runs over a matrix (calibrations, the limiter
 //   styles, the generative faults), one at a time, as before: their readings need the machine's quiet;
-// - every other file, two at a time (the fast lane already runs them side by side).
+// - every other file, one per core at a time (the fast lane already runs them side by side).
 // Each stream is a vitest run of the package's own config; the exit status is the worse of the two.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
@@ -31,6 +32,6 @@ function stream(args) {
 
 const codes = await Promise.all([
   stream(TIMED_FIRST).then(async (first) => Math.max(first, await stream(TIMED_LAST))),
-  stream(['--file-parallelism', '--max-workers=2', ...TIMED.flatMap((f) => ['--exclude', f])]),
+  stream(['--file-parallelism', `--max-workers=${availableParallelism()}`, ...TIMED.flatMap((f) => ['--exclude', f])]),
 ]);
 process.exit(Math.max(...codes));
