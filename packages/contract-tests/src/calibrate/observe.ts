@@ -11,7 +11,7 @@ import { catalogue } from '../checks/index.ts';
 import { checkTarget } from '../commands/preflight.ts';
 import { checkId } from '../engine/catalogue.ts';
 import { redact } from '../engine/redact.ts';
-import { pacerFor, Run } from '../engine/run.ts';
+import { learnsTimeScale, pacerFor, Run } from '../engine/run.ts';
 import { runCatalogue, type RunResult } from '../engine/runner.ts';
 import { select, type Selection } from '../engine/selection.ts';
 import type { PreflightResult } from '../preflight.ts';
@@ -103,14 +103,7 @@ export async function observe(
   const roundTrips: number[] = [];
   let baseUrl = config?.baseUrl;
   if (config) {
-    const pacer = pacerFor(
-      config,
-      o.timeScaleGiven
-        ? config.timeScale
-        : config.kind === 'external' || config.paceFromTarget
-          ? 'learn'
-          : config.timeScale,
-    );
+    const pacer = pacerFor(config, learnsTimeScale(config, o.timeScaleGiven === true) ? 'learn' : config.timeScale);
     const checked = await checkTarget(config, {
       keyless: o.keyless,
       timeScaleGiven: o.timeScaleGiven,

@@ -4,6 +4,7 @@
 // caller prints it and exits 2 before any check.
 import { BODY_LIMITS, readBody, type Pacer } from '@videogen/openapi/rules';
 import { loadSandbox, sandboxAccounts } from '../cli/launch.ts';
+import { learnsTimeScale } from '../engine/run.ts';
 import { registerSecret } from '../engine/redact.ts';
 import { fetchProbe, preflight, type PreflightKey, type PreflightResult, type ProbeSend } from '../preflight.ts';
 import { FIXTURE_ENV, KEY_ENV, type FixtureIds, type TargetConfig } from '../shapes.ts';
@@ -59,9 +60,7 @@ export async function checkTarget(config: TargetConfig, o: TargetCheckOptions = 
       : undefined,
   });
   const learned =
-    result.ok && result.timeScale && !o.timeScaleGiven && (config.kind === 'external' || config.paceFromTarget)
-      ? result.timeScale
-      : 0;
+    result.ok && result.timeScale && learnsTimeScale(config, o.timeScaleGiven === true) ? result.timeScale : 0;
   const checked = learned ? { ...config, timeScale: learned } : config;
   if (!result.ok) return { config: checked, result };
   const sandbox = await identifySandbox(checked);

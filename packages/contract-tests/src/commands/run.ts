@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { redactUrl } from '@videogen/openapi/rules';
 import { checkId } from '../engine/catalogue.ts';
 import { redact } from '../engine/redact.ts';
-import { pacerFor, Run } from '../engine/run.ts';
+import { learnsTimeScale, pacerFor, Run } from '../engine/run.ts';
 import { runCatalogue, type RunResult } from '../engine/runner.ts';
 import { select } from '../engine/selection.ts';
 import { catalogue } from '../checks/index.ts';
@@ -82,7 +82,7 @@ export async function runContract(config: TargetConfig, s: Settings, io: Io = st
   // Before any check: a missing or rejected key, a URL that is not reachable or not the API stop here.
   const pacer = pacerFor(
     config,
-    s.timeScale ?? (config.kind === 'external' || config.paceFromTarget ? 'learn' : config.timeScale),
+    learnsTimeScale(config, s.timeScale !== undefined) ? 'learn' : (s.timeScale ?? config.timeScale),
   );
   const checked = await checkTarget(config, {
     keyless: s.keyless,

@@ -17,6 +17,13 @@ export const spentCredit = (e: Exchange) =>
   CREATES.has(e.operationId ?? '') && e.method === 'POST' && e.status >= 200 && e.status < 300;
 
 /**
+ * Whether a run reads the target's pace from its RateLimit-Policy (the preflight) instead of taking the
+ * config's: an external target, or a sandbox at a URL, whose time scale the user did not give.
+ */
+export const learnsTimeScale = (config: TargetConfig, timeScaleGiven: boolean) =>
+  !timeScaleGiven && (config.kind === 'external' || config.paceFromTarget === true);
+
+/**
  * The pacer of a run: spaced at the target's time scale (`'learn'`: learned from the target's
  * RateLimit-Policy, for an external target whose pace the user did not give), and shared with every
  * process pacing the account when the run has a pacing store (named as the client and the proxy name it).
