@@ -209,6 +209,9 @@ export class MemoryPacerStore implements PacerStore {
         reason = 'full';
       }
     }
+    // A start held while the account's videos fill every slot waits for a slot, whatever else it waits out
+    // first (the spacing of its class): the reason an operator and a trace are told.
+    if (wait > 0 && r.startsVideo && reason !== 'server' && this.runningOf(state, now) >= r.maxRunning) reason = 'full';
     if (r.peek || wait > 0) return { waitMs: wait, reason };
     this.hold(state, r);
     return { lease: String(++this.leases) };

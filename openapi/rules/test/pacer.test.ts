@@ -332,6 +332,21 @@ describe('Pacer', () => {
     expect(store.size).toBe(0);
   });
 
+  it('names a start held while every slot is taken a wait for a slot, though it first waits out its spacing', async () => {
+    const clock = virtualClock();
+    const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });
+    for (let i = 0; i < MAX_RUNNING; i++) {
+      const start = await clock.run(pacer.acquire({ rateClass: 'A', startsVideo: true }));
+      start.settle({ status: 200, video_id: `v${i}` } as never);
+    }
+    const told: Array<{ reason?: string }> = [];
+    const third = pacer.acquire({ rateClass: 'A', startsVideo: true, onWait: (w) => told.push(w) });
+    await new Promise((r) => setImmediate(r));
+    // Class A's spacing also holds it now; the reason said is the slot (the wait that outlasts it).
+    expect(told[0]?.reason).toBe('full');
+    third.catch(() => undefined);
+  });
+
   it('lists who waits, and for what, while the pacer holds them (inspect, as `videogen pacing` shows it); told before the wait', async () => {
     const clock = virtualClock();
     const pacer = new Pacer({ now: clock.now, sleep: clock.sleep });

@@ -2,7 +2,6 @@
 // operation a request is, and what its response taught. The spacing rules live in the rules module.
 import {
   ANNOUNCED_WAIT_MS,
-  MAX_RUNNING,
   operationFor,
   pacingReason,
   Pacer as RulesPacer,
@@ -95,9 +94,8 @@ export class Pacer {
         signal,
         checkRunning: check,
         onWait: ({ waitMs, reason }) => {
-          // A start held while the account is full waits for a slot, whichever limit the store named first.
-          const span = counts && this.inner.runningCount() >= MAX_RUNNING ? 'slot' : spanOf(reason);
-          waits?.push({ reason: span, at: Date.now(), ms: waitMs });
+          // The store names a start held while every slot is taken 'full' (a slot wait), whatever it waits out first.
+          waits?.push({ reason: spanOf(reason), at: Date.now(), ms: waitMs });
           if (!announce || waitMs < ANNOUNCED_WAIT_MS || said.has(reason ?? '')) return;
           said.add(reason ?? '');
           const pace = { ...this.inner.limitOf(cls), intervalMs: this.inner.intervalOf(cls) };

@@ -723,8 +723,9 @@ function reasonOf(
   const blockedMs = Number(blockFor) * scale;
   const spaced = Number(lastAgo) * scale >= r.gapMs;
   if (blockedMs > 0 && blockedMs >= waitMs - 1) return 'server';
-  if (!spaced) return 'spacing';
+  // A start while every slot is held waits for a slot, whatever spacing it waits out first (as the memory store says).
   if (r.startsVideo && Number(running) >= r.maxRunning) return 'full';
+  if (!spaced) return 'spacing';
   if (r.startsVideo) return 'refused';
   return 'in-flight';
 }
