@@ -2,6 +2,7 @@
 import { startSandboxTarget } from '../src/cli/launch.ts';
 import { catalogue } from '../src/checks/index.ts';
 import { checkId, type Check } from '../src/engine/catalogue.ts';
+import type { Pacer } from '@videogen/openapi/rules';
 import { Run } from '../src/engine/run.ts';
 import { runCatalogue, type RunResult } from '../src/engine/runner.ts';
 import { select } from '../src/engine/selection.ts';
@@ -21,7 +22,14 @@ export const generation = (seed = 1, examples = 10): GenerationSettings => ({
 /** Runs the catalogue for `config` (filtered to `operations`), as `videogen-contract` does, in this process. */
 export async function runSuite(
   config: TargetConfig,
-  opts: { operations?: string[]; budget?: number; profile?: Profile; checks?: (c: Check) => boolean } = {},
+  opts: {
+    operations?: string[];
+    budget?: number;
+    profile?: Profile;
+    checks?: (c: Check) => boolean;
+    /** The run's pacer (default: paced at the config's time scale, as the command line's --time-scale). */
+    pacer?: Pacer;
+  } = {},
 ) {
   const cat = catalogue(config);
   const selection = select(cat, config, opts.profile ?? config.profile, opts.budget);
@@ -31,7 +39,7 @@ export async function runSuite(
   let bursts = 0;
   const { holdTime } = config;
   const target = holdTime ? { ...config, holdTime: () => (bursts++, holdTime()) } : config;
-  const run = new Run({ ...target, profile: opts.profile ?? config.profile });
+  const run = new Run({ ...target, profile: opts.profile ?? config.profile }, opts.pacer);
   const results = await runCatalogue(run, cat, selection);
   return { run, results, selection, byId: new Map(results.map((r) => [checkId(r), r])), bursts };
 }
