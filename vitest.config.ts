@@ -4,6 +4,11 @@
 // replica matrix, matrix runs of the contract suite).
 // A budget for people: 90 s on two idle cores with the build cached (README). `npm test` and .ci/run
 // still run everything, package by package, with each package's own config.
+// npm run test:fast adds --no-isolate: a worker keeps the modules it loaded (the spec, Ajv, the sandbox, the
+// suite's catalogue) from one file to the next instead of loading them again in a new process per file,
+// which was most of the lane's CPU in its small files. The tests restore what they change of the process
+// (environment variables, timers, the tracer provider), and the client keys its pacers by clock, so that
+// a new sandbox on a reused port starts a fresh schedule.
 import { defineConfig } from 'vitest/config';
 import { TAGS } from './vitest.shared.js';
 

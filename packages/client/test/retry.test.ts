@@ -150,7 +150,9 @@ describe('retries (interface 7.1)', () => {
   });
 
   it('times out a slow response, retries the GET, then throws a TimeoutError', async () => {
-    const { srv, client } = await setup([hang], { timeoutMs: 50, maxRetries: 1 });
+    // Long enough for each attempt to reach the server on a loaded machine (at 50 ms, one attempt was cut
+    // off before the server saw it).
+    const { srv, client } = await setup([hang], { timeoutMs: 500, maxRetries: 1 });
     const e = await client.videos.get(VIDEO_ID).catch((e) => e);
     expect(e).toBeInstanceOf(TimeoutError);
     expect(srv.seen).toHaveLength(2);

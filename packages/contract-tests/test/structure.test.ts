@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const graph = (dir: string) => madge(dir, { fileExtensions: ['ts'], tsConfig: join(root, 'tsconfig.json') });
+/** The graph of src/, built once for the tests that read it (madge parses every file: seconds of CPU). */
+let srcGraph: ReturnType<typeof graph> | undefined;
+const sourceGraph = () => (srcGraph ??= graph(join(root, 'src')));
 
 const LAYERS: Record<string, string[]> = {
   engine: ['engine'],
@@ -22,7 +25,7 @@ const LAYERS: Record<string, string[]> = {
 
 describe('module structure', () => {
   it('has no import circle', async () => {
-    const g = await graph(join(root, 'src'));
+    const g = await sourceGraph();
     expect(Object.keys(g.obj()).length).toBeGreaterThan(30);
     expect(g.circular()).toEqual([]);
   });
@@ -35,7 +38,7 @@ describe('module structure', () => {
   });
 
   it('keeps its folders in layers, with shapes.ts as the leaf', async () => {
-    const deps = (await graph(join(root, 'src'))).obj();
+    const deps = (await sourceGraph()).obj();
     expect(deps['shapes.ts']).toEqual([]);
     const wrong: string[] = [];
     for (const [file, imports] of Object.entries(deps)) {
