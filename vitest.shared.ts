@@ -10,7 +10,7 @@ export const TAGS = [
   {
     name: 'full/tools',
     description:
-      'starts an outside tool: Prism, the Redocly CLI, redis-server, python3, curl, the generators and runners of ecosystem-tests',
+      'starts an outside tool: Prism, the Redocly CLI, redis-server, python3, curl, the TypeScript compiler (tsc) or a nested vitest run on samples, the generators and runners of ecosystem-tests',
   },
   {
     name: 'full/processes',

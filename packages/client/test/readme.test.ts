@@ -51,7 +51,8 @@ async function run(name: keyof typeof SAMPLES, env: Record<string, string> = {},
   return { stdout, stderr, cwd };
 }
 
-it('type-checks every sample against the package types', () => {
+// The TypeScript compiler run as a child process (an outside tool): npm test, not the fast lane.
+it('type-checks every sample against the package types', { tags: ['full/tools'] }, () => {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const args = [
     '--noEmit',

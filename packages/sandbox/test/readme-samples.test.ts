@@ -94,13 +94,17 @@ const output = async (p: Promise<{ stdout: string; stderr: string }>) => {
 };
 const env = { ...process.env, NO_COLOR: '1', VIDEO_API_KEY: '', VIDEO_API_BASE_URL: '' };
 
-it('every sample type-checks under strict TypeScript', async () => {
+// tsc and a nested vitest, each a child process (outside tools): npm test runs them, the fast lane does not.
+it('every sample type-checks under strict TypeScript', { tags: ['full/tools'], timeout: 60_000 }, async () => {
   const tsc = require.resolve('typescript/bin/tsc');
   const r = await output(run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')]));
   expect(r.text).toBe('');
-}, 60_000);
+});
 
-it('the client README file runs under vitest, every test passing', async () => {
+it('the client README file runs under vitest, every test passing', {
+  tags: ['full/tools'],
+  timeout: 90_000,
+}, async () => {
   const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
   const r = await output(
     run(
@@ -122,7 +126,7 @@ it('the client README file runs under vitest, every test passing', async () => {
   );
   expect(r.text).toMatch(/Tests\s+4 passed \(4\)/);
   expect(r.text).not.toMatch(/\d+ failed/);
-}, 90_000);
+});
 
 /** A sample as Node runs it: its types stripped by TypeScript. */
 async function runScript(file: string) {
