@@ -156,11 +156,13 @@ describe('per-key state is bounded', () => {
 
   it('a key not seen for keyIdleMs is forgotten at the next request', async () => {
     const t = await hostileTarget();
-    const p = await proxyTo(t.base, { keyIdleMs: 300 });
+    // Idle long enough that three requests in a row all count as seen on a loaded machine (at 300 ms, the
+    // first key was forgotten before the third was sent at load 24).
+    const p = await proxyTo(t.base, { keyIdleMs: 2000 });
     for (const n of [1, 2, 3])
       await (await fetch(`${p.url}/videos/`, { headers: { authorization: `Bearer idle-key-${n}-abcdef` } })).text();
     expect(p.stats().keys.held).toBe(3);
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 2100));
     await (await fetch(`${p.url}/videos/`, { headers: { authorization: 'Bearer fresh-key-abcdef' } })).text();
     expect(p.stats().keys).toMatchObject({ held: 1, forgotten: 3 });
   });
