@@ -1,26 +1,30 @@
 // `npm test` of the suite's self-test, in two streams side by side (its files one at a time took 15 min,
 // the longest package of npm test):
-// - the runs that time a target or repeat whole contract runs over a matrix (calibrations, the limiter
-//   styles, the generative faults), one at a time, as before: their readings need the machine's quiet;
-// - every other file, one per core at a time (the fast lane already runs them side by side).
-// Each stream is a vitest run of the package's own config; the exit status is the worse of the two.
+// - the calibrations, whose readings are times (limiter probes, polls, latencies at a time scale): the
+//   three independent servers first, each file in a process of its own side by side (a calibration mostly
+//   waits out its pacing; in one process one's limiter inference delayed the others' probes), then the
+//   others one at a time; then the whole contract runs over a matrix (their runs hold the sandbox's time
+//   for a burst and read no duration: they need cores, not quiet; each file runs its own runs side by side);
+// - every other file, one per core at a time.
+// Each stream is vitest runs of the package's own config; the exit status is the worst of them.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
-// Timed runs, in two batches one after the other: those that compare latencies with the target's
-// (calibrate/independent, the nightly loop) in the second, which starts once the other stream is
-// about done (its files take about as long as the first batch), so that its readings meet the quiet they had.
-const TIMED_FIRST = [
-  'test/alternative.test.ts',
-  'test/generative-faults.test.ts',
+const SIDE_BY_SIDE = [
+  'test/calibrate/independent-gateway.test.ts',
+  'test/calibrate/independent-storage.test.ts',
+  'test/calibrate/independent-alternative.test.ts',
+];
+const ONE_AT_A_TIME = [
+  'test/calibrate/nightly.test.ts',
   'test/calibrate/diff.test.ts',
   'test/calibrate/recorded.test.ts',
 ];
-const TIMED_LAST = ['test/calibrate/independent.test.ts', 'test/calibrate/nightly.test.ts'];
-const TIMED = [...TIMED_FIRST, ...TIMED_LAST];
+const MATRIX = ['test/alternative.test.ts', 'test/generative-faults.test.ts'];
+const FIRST_STREAM = [...SIDE_BY_SIDE, ...ONE_AT_A_TIME, ...MATRIX];
 const extra = process.argv.slice(2);
 
 function stream(args) {
@@ -31,7 +35,15 @@ function stream(args) {
 }
 
 const codes = await Promise.all([
-  stream(TIMED_FIRST).then(async (first) => Math.max(first, await stream(TIMED_LAST))),
-  stream(['--file-parallelism', `--max-workers=${availableParallelism()}`, ...TIMED.flatMap((f) => ['--exclude', f])]),
+  (async () => {
+    const codes = [await stream(['--file-parallelism', `--max-workers=${SIDE_BY_SIDE.length}`, ...SIDE_BY_SIDE])];
+    codes.push(await stream(ONE_AT_A_TIME), await stream(MATRIX));
+    return Math.max(...codes);
+  })(),
+  stream([
+    '--file-parallelism',
+    `--max-workers=${availableParallelism()}`,
+    ...FIRST_STREAM.flatMap((f) => ['--exclude', f]),
+  ]),
 ]);
 process.exit(Math.max(...codes));

@@ -1,8 +1,7 @@
 // @module-tag full/matrix
 // A target that changes between two calibrations is caught by `calibrate --diff OLD NEW` (issue 33 item 6),
 // as a changelog of behaviour; one that does not change gives no change (the nightly loop's alarm must
-// not ring for the noise of two measurements). Read-only calibrations of an independent server, 50× faster,
-// the three side by side (each its own server; they mostly wait out their pacing).
+// not ring for the noise of two measurements). Read-only calibrations of an independent server, 50× faster.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -28,18 +27,17 @@ let monday: string;
 let tuesday: string;
 let wednesday: string;
 beforeAll(async () => {
-  [monday, tuesday, wednesday] = await Promise.all([
-    calibrated('staging@2026-11-02', GATEWAY),
-    calibrated('staging@2026-11-03', GATEWAY),
-    // Overnight the gateway was replaced: the draft's RateLimit-* headers, its own bad-page code, oldest first.
-    calibrated('staging@2026-11-04', {
-      ...GATEWAY,
-      rateLimitHeaders: 'ratelimit',
-      refusals: { ...GATEWAY.refusals, badPage: { status: 422, code: 'INVALID_PAGE' } },
-      order: 'oldest_first',
-      timestamps: { utc: 'Z', fractionDigits: 3 },
-    }),
-  ]);
+  // One at a time: two calibrations in one process would read each other's work as the target's latency.
+  monday = await calibrated('staging@2026-11-02', GATEWAY);
+  tuesday = await calibrated('staging@2026-11-03', GATEWAY);
+  // Overnight the gateway was replaced: the draft's RateLimit-* headers, its own bad-page code, oldest first.
+  wednesday = await calibrated('staging@2026-11-04', {
+    ...GATEWAY,
+    rateLimitHeaders: 'ratelimit',
+    refusals: { ...GATEWAY.refusals, badPage: { status: 422, code: 'INVALID_PAGE' } },
+    order: 'oldest_first',
+    timestamps: { utc: 'Z', fractionDigits: 3 },
+  });
 });
 afterAll(async () => {
   for (const s of servers) await s.close();
