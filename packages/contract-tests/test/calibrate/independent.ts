@@ -5,9 +5,10 @@
 // scenarios and probes to the server and to a sandbox started from that twin, and must find no
 // difference. Each at a time scale that keeps the limiter probes readable on a busy machine (a spacing
 // interval of 100 ms at least); latencies are the machine's at that scale, and compared by medians.
-// Each server is a test file of its own (independent-NAME.test.ts): the three go side by side, each in a
-// process of its own (a calibration mostly waits out its pacing, 18 s of spacing at 20×; in one process
-// one's limiter inference, seconds of CPU, delayed the others' limiter probes and polls).
+// Each server is a test file of its own (independent-NAME.test.ts), a process of its own: two calibrations
+// in one process read each other's work (a limiter inference takes seconds of CPU) as the target's timing.
+// scripts/test.mjs runs them one after another: side by side (85 s instead of 170 s) they misread limiters
+// and latencies at a load of 20.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
