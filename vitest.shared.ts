@@ -34,3 +34,10 @@ export const TAGS = [
       'whole contract runs repeated over a matrix: both personalities under every limiter style, one per deliberate break',
   },
 ];
+
+/**
+ * Files of one package run side by side in `npm test` (its packages' vitest.config.ts), where the tests
+ * mostly wait on sockets, sandboxes and child processes rather than on the CPU. turbo runs two packages at
+ * a time, so about four files share the two cores; vitest's default (cores - 1) would run one.
+ */
+export const FILES_AT_ONCE = 2;

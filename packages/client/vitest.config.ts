@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { TAGS } from '../../vitest.shared.js';
+import { FILES_AT_ONCE, TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Each file starts its own sandbox or servers, and mostly waits on them.
+    maxWorkers: FILES_AT_ONCE,
   },
 });

@@ -1,7 +1,7 @@
 // Real processes (relays, redis-server, a receiver, a sandbox): files one at a time on 2 shared cores; the
 // timeouts end a hang, they measure nothing.
 import { defineConfig } from 'vitest/config';
-import { TAGS } from '../../vitest.shared.js';
+import { FILES_AT_ONCE, TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
@@ -10,6 +10,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    fileParallelism: false,
+    // Each file starts its own sandbox and relay (free ports), and mostly waits on them.
+    maxWorkers: FILES_AT_ONCE,
   },
 });

@@ -8,8 +8,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Packs the published packages and installs them in fresh projects, once, for every test file.
     globalSetup: ['test/global-setup.ts'],
-    // One heavy thing at a time (sandboxes, the contract suite, a nested vitest): the machine is shared.
-    fileParallelism: false,
+    // Three files side by side: most of their time is spent waiting on the child processes they start
+    // (npx in a fresh project, a sandbox, the packed suite), not on the CPU. Each file uses its own
+    // fresh projects or ports, never another file's.
+    fileParallelism: true,
+    maxWorkers: 3,
     pool: 'forks',
     // Hang guards only, far above what a loaded machine needs; no test asserts a duration.
     testTimeout: 600_000,

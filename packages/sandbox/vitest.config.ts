@@ -1,13 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { TAGS } from '../../vitest.shared.js';
+import { FILES_AT_ONCE, TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
     // The lanes' tags (vitest.shared.ts): the fast lane at the root leaves the tagged tests out.
     tags: TAGS,
     include: ['test/**/*.test.ts'],
-    // Every file starts real servers; the machine's cores are shared, so run files one at a time.
-    fileParallelism: false,
+    // Every file starts its own real servers (free ports), and mostly waits on them.
+    maxWorkers: FILES_AT_ONCE,
     // Above the tests' own deadlines (WAIT_MS, 60 s, in test/helpers.ts), so that a miss fails with the
     // test's message; hooks start servers and processes, as slow as tests on a loaded machine.
     testTimeout: 120_000,

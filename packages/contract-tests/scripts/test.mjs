@@ -1,8 +1,10 @@
 // `npm test` of the suite's self-test, in two streams side by side (its files one at a time took 15 min,
 // the longest package of npm test):
-// - the runs that time a target or repeat whole contract runs over a matrix (calibrations, the limiter
-//   styles, the generative faults), one at a time, as before: their readings need the machine's quiet;
-// - every other file, one per core at a time (the fast lane already runs them side by side).
+// - the files whose runs are timed or repeated over a matrix, one file at a time, each
+//   running its own runs side by side where they only wait (the matrix runs, four at a time); the
+//   calibrations of the independent servers one after another: three side by side, each in a process of
+//   its own, misread limiters and latencies at a load of 20 (the other stream's two files beside them);
+// - every other file, one per core at a time.
 // Each stream is a vitest run of the package's own config; the exit status is the worse of the two.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -10,17 +12,23 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
-// Timed runs, in two batches one after the other: those that compare latencies with the target's
-// (calibrate/independent, the nightly loop) in the second, which starts once the other stream is
-// about done (its files take about as long as the first batch), so that its readings meet the quiet they had.
-const TIMED_FIRST = [
+// Two batches one after the other (vitest orders the files of one run its own way): the whole contract
+// runs over a matrix and the calibrations against a fault-free target; then the independent servers and
+// the nightly loop (their readings the most exposed to a busy machine: limiter probes, polls and
+// latencies at 20×), by when the other stream is about done.
+const FIRST = [
   'test/alternative.test.ts',
   'test/generative-faults.test.ts',
   'test/calibrate/diff.test.ts',
   'test/calibrate/recorded.test.ts',
 ];
-const TIMED_LAST = ['test/calibrate/independent.test.ts', 'test/calibrate/nightly.test.ts'];
-const TIMED = [...TIMED_FIRST, ...TIMED_LAST];
+const LAST = [
+  'test/calibrate/independent-gateway.test.ts',
+  'test/calibrate/independent-storage.test.ts',
+  'test/calibrate/independent-alternative.test.ts',
+  'test/calibrate/nightly.test.ts',
+];
+const TIMED = [...FIRST, ...LAST];
 const extra = process.argv.slice(2);
 
 function stream(args) {
@@ -31,7 +39,7 @@ function stream(args) {
 }
 
 const codes = await Promise.all([
-  stream(TIMED_FIRST).then(async (first) => Math.max(first, await stream(TIMED_LAST))),
+  stream(FIRST).then(async (first) => Math.max(first, await stream(LAST))),
   stream(['--file-parallelism', `--max-workers=${availableParallelism()}`, ...TIMED.flatMap((f) => ['--exclude', f])]),
 ]);
 process.exit(Math.max(...codes));

@@ -11,7 +11,10 @@ import { checkId } from '../src/engine/catalogue.ts';
 import { driftOf } from '../src/report/drift.ts';
 import { failures, generation, runSuite, SELF_TEST_TIME_SCALE } from './harness.ts';
 
-// Each run has its own sandbox, and mostly waits (generations, pacing at 100×): the runs go side by side.
+// Each run has its own sandbox, and mostly waits (generations, pacing at 100×): the runs go side by side,
+// four at a time (the package's maxConcurrency). A run took 40 s on two quiet cores and 70 s at a load of
+// 18, where the four that waited for a slot went past the default 120 s while running: a run's own limit.
+const RUN_TIMEOUT_MS = 300_000;
 describe('against a service that chose differently (personality alternative)', () => {
   it.concurrent.each(RATE_LIMITER_STYLES)(
     'limiter %s: fails nothing, and reports each difference as drift from the decision it concerns',
@@ -59,6 +62,7 @@ describe('against a service that chose differently (personality alternative)', (
         await sandbox.close();
       }
     },
+    RUN_TIMEOUT_MS,
   );
 
   it.concurrent.each(RATE_LIMITER_STYLES)(
@@ -74,5 +78,6 @@ describe('against a service that chose differently (personality alternative)', (
         await sandbox.close();
       }
     },
+    RUN_TIMEOUT_MS,
   );
 });

@@ -3,7 +3,8 @@
 // Each operator mistake stops the built bin before any check: exit 2 with the cause and the fix in one
 // line, nothing judged, no report that reads as failures (a lost secret went green, a typo in
 // the URL took 194 s to fail 28 checks). Asserted by exit code and message, never by a duration. The
-// pacing proxy's --target the same way.
+// pacing proxy's --target the same way. The cases run side by side (each a process that mostly waits on
+// its preflight); a case that counts what reaches the sandbox has a counting proxy of its own.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,20 +17,11 @@ import { cli, type CliResult } from './bin.ts';
 import { startBreakingProxy, type RunningProxy } from './breaking-proxy.ts';
 
 let sandbox: Awaited<ReturnType<typeof startSandboxTarget>>;
-let counted: RunningProxy;
-let requests = 0;
 let html: Server;
 let htmlUrl: string;
 
 beforeAll(async () => {
   sandbox = await startSandboxTarget(100);
-  // Counts what reaches the sandbox, so that "one request, then stop" is seen, not assumed.
-  counted = await startBreakingProxy(sandbox.handle.origin, {
-    request: () => {
-      requests++;
-      return undefined;
-    },
-  });
   // A web server that is not the API: a page for every path.
   html = createServer((_, res) =>
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>Welcome</p>'),
@@ -39,10 +31,21 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await counted.close();
   await sandbox.close();
   await new Promise((r) => html.close(r));
 });
+
+/** A proxy in front of the sandbox that counts what reaches it, so that "one request, then stop" is seen, not assumed. */
+async function counting(): Promise<RunningProxy & { requests: () => number }> {
+  let requests = 0;
+  const proxy = await startBreakingProxy(sandbox.handle.origin, {
+    request: () => {
+      requests++;
+      return undefined;
+    },
+  });
+  return { ...proxy, requests: () => requests };
+}
 
 /** The run's environment against the sandbox (all four keys), overridden by `env`. */
 const target = (env: Record<string, string | undefined>) =>
@@ -66,7 +69,7 @@ function setupError(r: CliResult, message: RegExp) {
   expect(r.err + r.summary).not.toMatch(/sandbox-key-/);
 }
 
-describe('the preflight: an operator mistake stops the run before any check (exit 2)', () => {
+describe.concurrent('the preflight: an operator mistake stops the run before any check (exit 2)', () => {
   it('no key', async () => {
     setupError(
       await cli([], target({ VIDEO_API_KEY: undefined })),
@@ -89,11 +92,18 @@ describe('the preflight: an operator mistake stops the run before any check (exi
   });
 
   it('a key the target rejects: one request, then stop', async () => {
-    requests = 0;
-    const r = await cli([], target({ VIDEO_API_BASE_URL: counted.baseUrl, VIDEO_API_KEY: 'contract-wrong-key-0123' }));
-    setupError(r, /^videogen-contract: the key was rejected \(401 UNAUTHORIZED\): check VIDEO_API_KEY$/);
-    expect(requests).toBe(1);
-    expect(r.err).not.toContain('contract-wrong-key-0123');
+    const counted = await counting();
+    try {
+      const r = await cli(
+        [],
+        target({ VIDEO_API_BASE_URL: counted.baseUrl, VIDEO_API_KEY: 'contract-wrong-key-0123' }),
+      );
+      setupError(r, /^videogen-contract: the key was rejected \(401 UNAUTHORIZED\): check VIDEO_API_KEY$/);
+      expect(counted.requests()).toBe(1);
+      expect(r.err).not.toContain('contract-wrong-key-0123');
+    } finally {
+      await counted.close();
+    }
   });
 
   it("another account's key the target rejects names its variable", async () => {
@@ -157,15 +167,16 @@ describe('the preflight: an operator mistake stops the run before any check (exi
   });
 });
 
-describe('--plan against a target whose limits run faster than real time', () => {
+describe.concurrent('--plan against a target whose limits run faster than real time', () => {
   it('reads its pace from the preflight and says the floor at that pace (nothing else sent)', async () => {
-    requests = 0;
+    const counted = await counting();
     const r = await cli(['--plan'], target({ VIDEO_API_BASE_URL: counted.baseUrl, CONTRACT_TIME_SCALE: undefined }));
+    await counted.close();
     expect(r.code, r.err).toBe(0);
     // One GET per key, and GET /_sandbox/clock: its keys are the sandbox's documented ones, so it is asked
     // whether it is one (it is, and says which account the key is).
     expect(r.out).toMatch(/only the preflight sent \(5 requests, no credit\)/);
-    expect(requests).toBe(5);
+    expect(counted.requests()).toBe(5);
     expect(r.out).toMatch(
       /Preflight: the target is a videogen sandbox \(GET \/_sandbox\/clock: the key is account acme's\)/,
     );
@@ -183,7 +194,7 @@ describe('--plan against a target whose limits run faster than real time', () =>
   });
 });
 
-describe('the pacing proxy checks its --target before it listens (exit 2)', () => {
+describe.concurrent('the pacing proxy checks its --target before it listens (exit 2)', () => {
   it('a port nothing listens on', async () => {
     const port = await freePort();
     const r = await cli(['proxy', '--target', `http://127.0.0.1:${port}/v1`], {}, { raw: true });

@@ -29,13 +29,13 @@ const mib = (n) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
 
 const work = mkdtempSync(join(tmpdir(), 'vg-sizes-'));
 try {
-  const tarballs = pack(
+  const tarballs = await pack(
     PUBLISHED.map((p) => p.name),
     join(work, 'tarballs'),
   );
   const rows = [];
   for (const { name } of PUBLISHED) {
-    const dir = freshProject(join(work, name.split('/')[1]), { tarballs, install: [name], strategy: 'hoisted' });
+    const dir = await freshProject(join(work, name.split('/')[1]), { tarballs, install: [name], strategy: 'hoisted' });
     const lock = JSON.parse(readFileSync(join(dir, 'node_modules/.package-lock.json'), 'utf8'));
     const installed = Object.keys(lock.packages).filter((p) => p.startsWith('node_modules/'));
     const own = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));

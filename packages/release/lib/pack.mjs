@@ -1,21 +1,24 @@
 // Packages as users meet them: packed as npm would publish them, installed from the tarballs into a
 // fresh project outside the workspace. Shared by the consumer tests, the size benchmark and
 // packages/runtime-tests.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PUBLISHED, ROOT } from './published.mjs';
 
-/** Runs npm quietly; returns its stdout. Errors carry npm's stderr. */
-export function npm(args, cwd, env = {}) {
+const execFileAsync = promisify(execFile);
+
+/** Runs npm quietly; resolves to its stdout. Errors carry npm's stderr. */
+export async function npm(args, cwd, env = {}) {
   try {
-    return execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    const { stdout } = await execFileAsync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd,
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...env },
       maxBuffer: 1 << 26,
     });
+    return stdout;
   } catch (e) {
     throw new Error(`npm ${args.join(' ')} (in ${cwd}) failed:\n${e.stderr || e.message}`);
   }
@@ -23,16 +26,18 @@ export function npm(args, cwd, env = {}) {
 
 /**
  * Packs workspace packages (by name) into `dest` with one `npm pack`, as `npm publish` would pack them.
- * Returns, by package name: `{ name, version, file, filename, size, unpackedSize, entryCount, files }`.
+ * Resolves to, by package name: `{ name, version, file, filename, size, unpackedSize, entryCount, files }`.
  */
-export function pack(names, dest, root = ROOT) {
+export async function pack(names, dest, root = ROOT) {
   mkdirSync(dest, { recursive: true });
   const dirs = names.map((name) => {
     const p = PUBLISHED.find((x) => x.name === name);
     if (!p) throw new Error(`${name} is not a published package (packages/release/lib/published.mjs)`);
     return p.dir;
   });
-  const out = JSON.parse(npm(['pack', '--json', '--pack-destination', dest, ...dirs.flatMap((d) => ['-w', d])], root));
+  const out = JSON.parse(
+    await npm(['pack', '--json', '--pack-destination', dest, ...dirs.flatMap((d) => ['-w', d])], root),
+  );
   return Object.fromEntries(
     out.map((p) => [p.name, { ...p, file: join(dest, p.filename), files: p.files.map((f) => f.path) }]),
   );
@@ -47,7 +52,7 @@ export function pack(names, dest, root = ROOT) {
  * @param {string} dir
  * @param {{ tarballs: Record<string, { file: string }>, install: string[], extra?: string[], strategy?: 'nested' | 'hoisted' | 'shallow', name?: string }} options
  */
-export function freshProject(dir, { tarballs, install, extra = [], strategy = 'nested', name = 'consumer' }) {
+export async function freshProject(dir, { tarballs, install, extra = [], strategy = 'nested', name = 'consumer' }) {
   mkdirSync(dir, { recursive: true });
   const spec = (n) => `file:${tarballs[n].file}`;
   const overrides = Object.fromEntries(Object.keys(tarballs).map((n) => [n, spec(n)]));
@@ -57,6 +62,6 @@ export function freshProject(dir, { tarballs, install, extra = [], strategy = 'n
     `${JSON.stringify({ name, private: true, type: 'module', dependencies, overrides }, null, 2)}\n`,
   );
   // --prefer-offline: what npm's cache holds (the workspace's own install filled it) is not fetched again.
-  npm(['install', '--prefer-offline', `--install-strategy=${strategy}`, ...extra], dir);
+  await npm(['install', '--prefer-offline', `--install-strategy=${strategy}`, ...extra], dir);
   return dir;
 }

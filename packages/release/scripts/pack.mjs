@@ -48,7 +48,7 @@ const needed = names.filter((n) => asked.some((a) => closure(a).includes(n)));
 const out = resolve(process.cwd(), values.out);
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-const tarballs = pack(needed, out);
+const tarballs = await pack(needed, out);
 const version = tarballs[needed[0]].version;
 const shown = (file) => {
   const rel = relative(process.cwd(), file);

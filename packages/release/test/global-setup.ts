@@ -25,23 +25,36 @@ export interface Packed {
 const workspaceVersion = (name: string) =>
   JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`${name}/package.json`), 'utf8')).version;
 
-export default function setup(project: TestProject) {
+/** Installs running at once: npm mostly waits on its cache and the disk, so a few side by side finish sooner. */
+const INSTALLS_AT_ONCE = 3;
+
+export default async function setup(project: TestProject) {
   const work = mkdtempSync(join(tmpdir(), 'vg-release-'));
   const started = Date.now();
-  const tarballs: Record<string, Packed> = pack(
+  const tarballs: Record<string, Packed> = await pack(
     PUBLISHED.map((p) => p.name),
     join(work, 'tarballs'),
   );
-  const projects: Record<string, string> = {};
-  for (const { name } of PUBLISHED)
-    projects[name] = freshProject(join(work, name.split('/')[1]!), { tarballs, install: [name] });
+  const wanted: Record<string, { install: string[]; extra?: string[] }> = {};
+  for (const { name } of PUBLISHED) wanted[name.split('/')[1]!] = { install: [name] };
   // An agent's machine: the CLI with the MCP server beside it (its optional peer), as README and guide say.
-  projects.agent = freshProject(join(work, 'agent'), { tarballs, install: ['@videogen/cli', '@videogen/mcp'] });
-  projects.app = freshProject(join(work, 'app'), {
-    tarballs,
+  wanted.agent = { install: ['@videogen/cli', '@videogen/mcp'] };
+  wanted.app = {
     install: ['@videogen/client', '@videogen/sandbox'],
     extra: [`vitest@${workspaceVersion('vitest')}`, `@types/node@${workspaceVersion('@types/node')}`],
-  });
+  };
+  const queue = Object.entries(wanted);
+  const dirs: Record<string, string> = {};
+  const installer = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [dir, options] = next;
+      dirs[dir] = await freshProject(join(work, dir), { tarballs, ...options });
+    }
+  };
+  await Promise.all(Array.from({ length: INSTALLS_AT_ONCE }, installer));
+  // Keyed as the tests read them: a published package by its name, the others by theirs.
+  const projects: Record<string, string> = { agent: dirs.agent!, app: dirs.app! };
+  for (const { name } of PUBLISHED) projects[name] = dirs[name.split('/')[1]!]!;
   console.log(
     `release: packed ${PUBLISHED.length} packages and installed ${Object.keys(projects).length} fresh projects in ${((Date.now() - started) / 1000).toFixed(1)} s (${work})`,
   );

@@ -11,11 +11,11 @@ import { ensureRuntimes } from '../scripts/runtimes.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
 
-export default function setup(project: TestProject) {
+export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'vg-consumer-'));
-  const tarballs = pack(['@videogen/client'], join(dir, 'tarballs'));
+  const tarballs = await pack(['@videogen/client'], join(dir, 'tarballs'));
   // The registry serves openapi-fetch and @types/node (from npm's cache when it has them).
-  freshProject(dir, { tarballs, install: ['@videogen/client'], extra: ['@types/node@20.19.43'] });
+  await freshProject(dir, { tarballs, install: ['@videogen/client'], extra: ['@types/node@20.19.43'] });
   for (const f of readdirSync(join(here, 'scenario'))) copyFileSync(join(here, 'scenario', f), join(dir, f));
   project.provide('consumerDir', dir);
   project.provide('runtimes', ensureRuntimes());

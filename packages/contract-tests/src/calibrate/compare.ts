@@ -151,11 +151,18 @@ export function compareObservations(
     const d = declared?.value as { family?: string; p50?: number; p95?: number } | undefined;
     const sigma = d?.family === 'lognormal' && d.p50 && d.p95 ? Math.log(d.p95 / d.p50) / 1.6449 : undefined;
     const fittedFrom = declared?.provenance.source === 'observed' ? declared.provenance.samples : undefined;
+    // A duration read by polls that came late (a busy machine at a time scale) is known only within its
+    // widest bracket: the comparison allows that much, beside its own floor.
+    const readingError = Math.max(a.readingError ?? 0, b.readingError ?? 0);
     const s = sameBehaviour(
       key,
       { value: a.value, samples: a.samples, sigma },
       { value: b.value, samples: b.samples, sigma, fittedFrom },
-      { timeScale: Math.max(target.timeScale, twin.timeScale), latencyNoiseMs },
+      {
+        timeScale: Math.max(target.timeScale, twin.timeScale),
+        latencyNoiseMs,
+        ...(readingError && { readingError }),
+      },
     );
     behaviours.push({ ...base, verdict: s.same ? 'same' : 'differs', ...(s.tolerance && { tolerance: s.tolerance }) });
   }

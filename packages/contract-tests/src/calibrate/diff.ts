@@ -28,11 +28,13 @@ const timeScaleOf = (t: Twin) => Number((t.calibration as { time_scale?: unknown
 const roundTripOf = (t: Twin) =>
   (t.calibration as { local_round_trip_ms?: { p50: number; p95: number } } | undefined)?.local_round_trip_ms;
 
-export function diffTwins(a: Twin, b: Twin): TwinDiff {
+export function diffTwins(a: Twin, b: Twin, o: { latencyNoiseMs?: number } = {}): TwinDiff {
   const changes: BehaviourChange[] = [];
-  // A latency's noise: twice the machines' own round trips, as each calibration measured them.
+  // A latency's noise, as compare reads it: what the user says (--latency-noise), and at least twice the
+  // machines' own round trips, as each calibration measured them.
   const own = (q: 'p50' | 'p95') => 2 * Math.max(roundTripOf(a)?.[q] ?? 0, roundTripOf(b)?.[q] ?? 0);
-  const latencyNoiseMs = { p50: Math.max(3, own('p50')), p95: Math.max(3, own('p95')) };
+  const floor = o.latencyNoiseMs ?? 3;
+  const latencyNoiseMs = { p50: Math.max(floor, own('p50')), p95: Math.max(floor, own('p95')) };
   for (const key of BEHAVIOUR_KEYS) {
     const x = a.behaviours[key];
     const y = b.behaviours[key];

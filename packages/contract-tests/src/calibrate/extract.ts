@@ -17,6 +17,11 @@ export interface Finding {
   /** How many answers (or samples) it rests on. */
   samples?: number;
   note?: string;
+  /**
+   * How far the value can be off from how it was read, in its own unit (a duration: half the widest
+   * bracket between the reads that timed a sample): a comparison's noise is at least this.
+   */
+  readingError?: number;
 }
 
 /** What calibration learned: a finding per behaviour it observed, a reason per one it could not. */
@@ -456,6 +461,7 @@ const durations: Reader = (seen, ctx, add) => {
       value: fit.value,
       evidence: used.flatMap((t) => [t.m.create, ...(t.m.ended ? [t.m.ended] : [])]).slice(0, 6),
       samples: fit.samples,
+      readingError: widths[widths.length - 1] / 2,
       note: `${fit.note}; each sample is timed from the create's answer to midway between the last read showing running and the first showing completed (reads ${Math.round(resolution * 10) / 10} s apart at the median)${used.length < timed.length ? `; ${timed.length - used.length} more whose end was seen too late to time left out` : ''}`,
     });
   }

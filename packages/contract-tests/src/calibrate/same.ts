@@ -33,6 +33,8 @@ export interface ToleranceOptions {
   latencyNoiseMs?: number | { p50: number; p95: number };
   /** Service seconds a duration can be off by from how often it was polled. */
   durationNoiseS?: number;
+  /** How far either value can be off from how it was read (Finding.readingError): the noise is at least this. */
+  readingError?: number;
 }
 
 /** z of the comparisons of medians: 3 standard errors (a false difference about once in 370 comparisons). */
@@ -120,7 +122,8 @@ export function sameBehaviour(key: string, a: Measured, b: Measured, o: Toleranc
     // At a time scale a latency's tail is this machine's (its slow answers, multiplied): medians only.
     return sameDistributions(a, b, { p50: noise.p50 * scale, p95: noise.p95 * scale }, 'ms', scale === 1);
   }
-  if (key.startsWith('duration.')) return sameDistributions(a, b, o.durationNoiseS ?? 5, 's');
+  if (key.startsWith('duration.'))
+    return sameDistributions(a, b, Math.max(o.durationNoiseS ?? 5, o.readingError ?? 0), 's');
   if (key === 'transient.errors') {
     const rates = sameRates(a, b);
     const forms = (v: unknown) =>

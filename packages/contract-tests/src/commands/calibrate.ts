@@ -24,6 +24,7 @@ import { redact } from '../engine/redact.ts';
 import { select } from '../engine/selection.ts';
 import type { Profile } from '../shapes.ts';
 import { checkTarget } from './preflight.ts';
+import { LATENCY_NOISE_OPTION, latencyNoiseOf } from './latency-noise.ts';
 import type { Io } from './run.ts';
 
 /** The credit budget of a calibration unless told otherwise. */
@@ -37,6 +38,7 @@ export const CALIBRATE_OPTIONS = {
   base: { type: 'string' },
   name: { type: 'string' },
   diff: { type: 'boolean' },
+  ...LATENCY_NOISE_OPTION,
   json: { type: 'boolean' },
   plan: { type: 'boolean' },
   'base-url': { type: 'string' },
@@ -53,7 +55,8 @@ export const CALIBRATE_OPTIONS = {
 export const CALIBRATE_USAGE = `usage: videogen-contract calibrate [options]              observe the target and write its twin (default twin.json)
        videogen-contract calibrate --plan [options]       requests, credits, least wall time and what stays unobserved; only the preflight sent
        videogen-contract calibrate --from FILE… [options] refine from recorded traffic too (alone when no URL is set)
-       videogen-contract calibrate --diff OLD NEW [--json] what changed on the target between two calibrations (exit 1 when something did)
+       videogen-contract calibrate --diff OLD NEW [--json] [--latency-noise MS]
+                                                          what changed on the target between two calibrations (exit 1 when something did)
 
 A twin says how the target answers wherever the interface is silent; \`videogen-sandbox --twin FILE\` and
 \`createSandbox({ twin })\` answer like it. Calibration sends what the contract suite's scenarios send
@@ -73,6 +76,8 @@ durations), paced as every run is, after the preflight.
   --time-scale N       CONTRACT_TIME_SCALE     the target runs N times faster (a sandbox's --time-scale; learned from RateLimit-Policy)
   --timeout, --body-timeout, --body-deadline   as for a run (videogen-contract --help)
   --every-combination                          generate every valid combination (durations of each: more credits)
+  --latency-noise MS   CONTRACT_LATENCY_NOISE  --diff: real ms of a round trip that are the measurement's, not the target's,
+                                               as compare reads them (default 3; at least twice the calibrations' own round trip)
 Keys from the environment only, never printed: VIDEO_API_KEY (VIDEO_API_OTHER_ACCOUNT_KEY and the others as for a run).
 Exit: 0 the twin was written (--diff: no change), 1 --diff found a change, 2 a usage or setup error.
 `;
@@ -134,9 +139,9 @@ export function formatCalibration(
   return `${lines.join('\n')}\n`;
 }
 
-async function diff(files: string[], json: boolean, io: Io): Promise<number> {
+async function diff(files: string[], json: boolean, latencyNoiseMs: number | undefined, io: Io): Promise<number> {
   if (files.length !== 2) throw new UsageError('--diff takes two twin files: OLD NEW');
-  const d = diffTwins(baseTwin(files[0]), baseTwin(files[1]));
+  const d = diffTwins(baseTwin(files[0]), baseTwin(files[1]), { latencyNoiseMs });
   io.out(json ? `${JSON.stringify(d, null, 2)}\n` : formatDiff(d));
   return d.changes.some((c) => c.kind === 'changed') ? 1 : 0;
 }
@@ -162,7 +167,10 @@ export async function calibrateCommand(
       strict: true,
     });
     if (values.help) return (io.out(CALIBRATE_USAGE), 0);
-    if (values.diff) return await diff(positionals, Boolean(values.json), io);
+    if (values.diff)
+      return await diff(positionals, Boolean(values.json), latencyNoiseOf(values['latency-noise'], env), io);
+    if (values['latency-noise'] !== undefined)
+      throw new UsageError('--latency-noise is read by --diff (and by compare), not by a calibration');
     if (positionals.length)
       throw new UsageError(
         `calibrate takes no argument ${positionals[0]} (--from FILE for a recording, --diff OLD NEW for two twins)`,

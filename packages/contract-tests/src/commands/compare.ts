@@ -10,13 +10,14 @@ import { comparisonHtml, comparisonJson, formatComparison } from '../calibrate/c
 import { externalTarget, settingsFrom, UsageError, type OptionValues } from '../cli/target.ts';
 import { redact } from '../engine/redact.ts';
 import { baseTwin, DEFAULT_CALIBRATION_BUDGET } from './calibrate.ts';
+import { LATENCY_NOISE_OPTION, latencyNoiseOf } from './latency-noise.ts';
 import type { Io } from './run.ts';
 
 export const COMPARE_OPTIONS = {
   twin: { type: 'string' },
   json: { type: 'string' },
   html: { type: 'string' },
-  'latency-noise': { type: 'string' },
+  ...LATENCY_NOISE_OPTION,
   'base-url': { type: 'string' },
   profile: { type: 'string' },
   budget: { type: 'string' },
@@ -72,10 +73,7 @@ export async function compareCommand(
     const twin = baseTwin(values.twin);
     const s = settingsFrom(values as OptionValues, env);
     const config = externalTarget(s, env);
-    const noiseText = values['latency-noise'] ?? (env.CONTRACT_LATENCY_NOISE || undefined);
-    const noise = noiseText === undefined ? undefined : Number(noiseText);
-    if (noise !== undefined && !(noise >= 0))
-      throw new UsageError(`--latency-noise / CONTRACT_LATENCY_NOISE takes milliseconds ≥ 0, not ${noiseText}`);
+    const noise = latencyNoiseOf(values['latency-noise'], env);
     const c = await compareWithTwin(
       config,
       twin,
