@@ -160,6 +160,20 @@ function errorMessage(err: unknown): string {
 }
 
 /**
+ * The connection was closed without an answer: a kept-alive one the server closed as it was reused (its
+ * idle time-out met the request), or a server that closes every connection (an HTTPS server on http://).
+ */
+export function closedWithoutAnswer(err: unknown): boolean {
+  const code = errorCode(err);
+  return (
+    code === 'ECONNRESET' ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'EPIPE' ||
+    /socket hang up|other side closed/i.test(errorMessage(err))
+  );
+}
+
+/**
  * Why no answer came from the base URL, in words, and what to do: connection refused, DNS, TLS, a time-out,
  * a closed connection. `timeoutMs`: how long an answer was waited for (named on a time-out).
  */
@@ -194,12 +208,7 @@ export function unreachable(url: URL, err: unknown, urlSource: string, timeoutMs
     return `${target} answered, but ${errorMessage(err)} (${code}): it is not the API, or something in between breaks its answers; check ${urlSource}`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
     return `cannot reach ${target}: no route to ${host} (${code}): check ${urlSource} and the network`;
-  if (
-    code === 'ECONNRESET' ||
-    code === 'UND_ERR_SOCKET' ||
-    code === 'EPIPE' ||
-    /socket hang up|other side closed/i.test(errorMessage(err))
-  )
+  if (closedWithoutAnswer(err))
     return `cannot reach ${target}: the connection was closed without an answer (${code ?? 'closed'}${url.protocol === 'http:' ? ': an HTTPS server on an http:// URL?' : ''}): check ${urlSource}`;
   return `cannot reach ${target}: ${errorMessage(err) || String(err)}${code ? ` (${code})` : ''}: check ${urlSource}`;
 }

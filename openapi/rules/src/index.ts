@@ -92,6 +92,7 @@ export {
 } from './waits.js';
 export {
   baseUrlProblem,
+  closedWithoutAnswer,
   describeProbe,
   isTheApi,
   PROBE_PATH,

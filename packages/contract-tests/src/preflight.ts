@@ -8,6 +8,7 @@ import {
   BODY_LIMITS,
   baseUrlProblem,
   classifyError,
+  closedWithoutAnswer,
   describeProbe,
   PROBE_PATH,
   type ProbeAnswer,
@@ -75,19 +76,6 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 /** First wait before retrying a 5xx (7.1: exponential backoff), doubled each time; real time (the scale is not known yet). */
 const BACKOFF_MS = 500;
 
-/**
- * A connection closed without an answer: a kept-alive one the server closed as it was reused (its idle
- * time-out met the request; seen when one process calibrated a server and compared it next), or a server
- * that closes every connection. The GET goes once more, on a new connection; a second close is the answer.
- */
-function closedOnReuse(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (e.code === 'ECONNRESET' || e.code === 'UND_ERR_SOCKET') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
-
 const reason = (r: ProbeReading) => `${r.answer.status}${r.envelope ? ` ${probeErrorCode(r)}` : ''}`;
 
 export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
@@ -120,7 +108,9 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
         answer = await o.send(url, headers, timeoutMs);
       } catch (err) {
         settle?.();
-        if (attempt === 1 && closedOnReuse(err)) continue;
+        // A kept-alive connection the server closed as it was reused (seen when one process calibrated a
+        // server and compared it next): the GET goes once more, on a new connection; a second close is the answer.
+        if (attempt === 1 && closedWithoutAnswer(err)) continue;
         throw err;
       }
       settle?.(answer);

@@ -10,9 +10,9 @@ import { OPERATIONS } from '@videogen/openapi/rules';
 import { startSandboxTarget, type Launched } from '../src/cli/launch.ts';
 import type { RunningSandbox } from '@videogen/sandbox';
 import { PROFILES, type Profile } from '../src/shapes.ts';
-import { GENERATIVE_FAULTS, startFaultServer, type GenerativeFault } from './generative-faults.ts';
+import { GENERATIVE_FAULTS, startFaultServer } from './generative-faults.ts';
 import { failures, runSuite, SELF_TEST_TIME_SCALE } from './harness.ts';
-import { faultGroups, measureGroup, type ClassResult } from './power/measure.ts';
+import { faultGroups, measureGroup, showsUploadSizes, type ClassResult } from './power/measure.ts';
 import { powerTable } from './power/table.ts';
 
 /** The seed of the self-test's generated requests (harness.ts generation()). */
@@ -65,15 +65,14 @@ describe('generative faults', () => {
     const groups = faultGroups(GENERATIVE_FAULTS);
     // The uploads at the plans' limits (hundreds of megabytes) only in the run of the class they show:
     // those runs first, the longest.
-    const sizes = (group: GenerativeFault[]) => group.some((f) => f.id === 'generate-size-at-limit');
     const queue = profiles
       .flatMap((profile) => groups.map((group) => ({ profile, group })))
-      .sort((a, b) => Number(sizes(b.group)) - Number(sizes(a.group)));
+      .sort((a, b) => Number(showsUploadSizes(b.group)) - Number(showsUploadSizes(a.group)));
     const worker = async () => {
       const sb = await sandbox();
       for (let next = queue.shift(); next; next = queue.shift()) {
         const { profile, group } = next;
-        const measured = await measureGroup(sb, group, profile, DEFAULT_SEED, { sizes: sizes(group) });
+        const measured = await measureGroup(sb, group, profile, DEFAULT_SEED, { sizes: showsUploadSizes(group) });
         runs.push(...measured);
         console.log(
           `${profile} ${group.map((f) => f.id).join(', ')}: ${measured[0]?.seconds.toFixed(1)} s, ${measured[0]?.requests} requests`,

@@ -87,6 +87,10 @@ export async function measureClass(
   return one;
 }
 
+/** Whether a group's run sends the uploads at the plans' size limits (hundreds of megabytes): only the group of the class they show. */
+export const showsUploadSizes = (group: readonly GenerativeFault[]) =>
+  group.some((f) => f.id === 'generate-size-at-limit');
+
 /**
  * One default run against a server that breaks every class of `faults` at once (each answers its own
  * fault): the self-test's lean form, whose groups keep apart the classes that would hide each other

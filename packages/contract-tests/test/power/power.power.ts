@@ -11,7 +11,7 @@ import { startSandboxTarget } from '../../src/cli/launch.ts';
 import type { Profile } from '../../src/shapes.ts';
 import { GENERATIVE_FAULTS } from '../generative-faults.ts';
 import { SELF_TEST_TIME_SCALE } from '../harness.ts';
-import { faultGroups, measureGroup, type ClassResult } from './measure.ts';
+import { faultGroups, measureGroup, showsUploadSizes, type ClassResult } from './measure.ts';
 import { powerTable } from './table.ts';
 
 const DEFAULT_SEED = 1;
@@ -38,8 +38,7 @@ async function measure(seeds: number[]): Promise<ClassResult[]> {
         for (const profile of PROFILES)
           for (const group of faultGroups(FAULTS)) {
             // As the self-test: the uploads at the plans' limits only in the run of the class they show.
-            const sizes = group.some((f) => f.id === 'generate-size-at-limit');
-            const measured = await measureGroup(sandbox, group, profile, seed, { sizes });
+            const measured = await measureGroup(sandbox, group, profile, seed, { sizes: showsUploadSizes(group) });
             runs.push(...measured);
             for (const r of measured)
               process.stderr.write(
