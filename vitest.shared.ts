@@ -29,6 +29,11 @@ export const TAGS = [
       'a fresh clone of the repository, installed offline from npm’s cache, where the documented commands run',
   },
   {
+    name: 'full/runs',
+    description:
+      'whole contract runs against sandboxes of their own, several per file (budgets, faults, generated requests, fresh accounts): CPU the fast lane leaves to npm test',
+  },
+  {
     name: 'full/matrix',
     description:
       'whole contract runs repeated over a matrix: both personalities under every limiter style, one per deliberate break',

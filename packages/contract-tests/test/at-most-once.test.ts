@@ -1,4 +1,5 @@
 // @module-tag node-versions
+// @module-tag full/runs
 // At most once for every POST: a generation that may have reached the target is never
 // sent again blindly by the suite. After a lost answer or a 5xx other than 503 it is looked for in the
 // account's list (the way the client looks: the rules' findCreated): found, it is counted as spent and

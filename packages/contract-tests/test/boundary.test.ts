@@ -139,7 +139,7 @@ describe('the boundary phase’s values and oracles', () => {
   });
 });
 
-describe('the boundary phase against a target', () => {
+describe('the boundary phase against a target', { tags: ['full/runs'] }, () => {
   it('sends the same requests whatever the seed, before the random ones, and fails nothing against the sandbox', async () => {
     const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE);
     try {

@@ -1,3 +1,4 @@
+// @module-tag full/runs
 // A QA engineer's new, empty account (the sandbox's `seedVideos: false`), one key, nothing configured:
 // what each profile runs and skips, and that the plan (--plan) and the run agree on it. Figures of issue
 // 20 §4 (skips: read-only 70, no-credit 41, full 14 of 120; credits: 5), with a margin of a few checks.

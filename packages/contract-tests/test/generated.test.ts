@@ -1,3 +1,4 @@
+// @module-tag full/runs
 // Generated requests (src/generation/): a service that breaks only on inputs no hand-written scenario
 // sends is caught with generation and missed without it; the failure is shrunk to its smallest request
 // and bundled for --replay; a seed reproduces the same requests. (Against the independent servers the

@@ -1,3 +1,4 @@
+// @module-tag full/runs
 // The no-credit profile: only requests the interface says are refused before any work, and a guard that
 // stops every further generation or conversion at the first one the target accepts (at most 1 credit).
 import { randomUUID } from 'node:crypto';

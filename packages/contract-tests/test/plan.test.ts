@@ -1,3 +1,4 @@
+// @module-tag full/runs
 // The declarations against real runs: per scenario, the requests per class and the credits it declares
 // beside itself, counted from the exchanges it sent against the sandbox; the credit budget the plan
 // selects is the one the run follows; the plan's skips are the run's.

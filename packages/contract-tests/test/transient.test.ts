@@ -1,3 +1,4 @@
+// @module-tag full/runs
 // Interface 7.1: a 5xx is retried (up to 3 times, with backoff) before anything is judged. A target that
 // answers one GET in ten with a 502 gives the same verdicts and the same skips as the same target without
 // it, and every 502 met is reported apart, with its request. A list that keeps failing blocks the fixtures
