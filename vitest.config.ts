@@ -16,14 +16,11 @@ const WORKERS = 6;
 /**
  * A package of the lane, from its own config, with the lane's one number of workers (vitest runs projects
  * side by side only when they agree on it; `npm test`'s per-package FILES_AT_ONCE differs between packages).
- * `shareWorkers`: its files share their workers here (isolate: false): a worker keeps the modules it loaded
- * (the spec, Ajv, the sandbox) from one file to the next instead of loading them again in a new process
- * per file, most of the lane's CPU in small files (openapi's 17 rule files: 13.1 s of CPU, 6.1 s shared).
- * Their tests restore what they change of the process (environment variables, timers, the tracer
- * provider), and the client keys its pacers by clock, so that a new sandbox on a reused port starts a
- * fresh schedule. The contract suite's and the CLI's files share theirs too since the suite's whole runs
- * (`full/runs`: budgets, faults, fresh accounts) left the lane: two lane runs without isolation at load
- * 17-24 had met fresh-account counting 6 credits for 5 and plan skips it did not announce.
+ * `shareWorkers`: its files share their workers here as the packages' own configs do for openapi, the
+ * client, the sandbox, the relay and the MCP server (SHARED_WORKERS in vitest.shared.ts). The contract
+ * suite's and the CLI's files do so in the lane only, since their whole runs and child processes
+ * (`full/runs`, `full/processes`) are not in it: two lane runs of the suite's files without isolation at
+ * load 17-24 had met fresh-account counting 6 credits for 5 and plan skips it did not announce.
  */
 const project = (
   dir: string,
@@ -75,16 +72,17 @@ export default defineConfig({
     // release, runtime-tests, ecosystem-tests and replica-tests are left out whole: every test of theirs is
     // tagged, and their globalSetup packs tarballs or prepares runtimes before any test, whatever the filter.
     projects: [
+      ...['packages/contract-tests', 'packages/cli'].map((dir) => project(dir, true)),
       ...[
         'openapi',
         'packages/client',
         'packages/sandbox',
         'packages/relay',
         'packages/mcp',
-        'packages/contract-tests',
-        'packages/cli',
-      ].map((dir) => project(dir, true, LANE_ENV[dir])),
-      ...['packages/docs', 'packages/pacer-redis', 'packages/clone-tests'].map((dir) => project(dir)),
+        'packages/docs',
+        'packages/pacer-redis',
+        'packages/clone-tests',
+      ].map((dir) => project(dir, false, LANE_ENV[dir])),
     ],
     tags: TAGS,
     sequence: { sequencer: LongestPackageFirst },

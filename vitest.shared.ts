@@ -46,3 +46,14 @@ export const TAGS = [
  * a time, so about four files share the two cores; vitest's default (cores - 1) would run one.
  */
 export const FILES_AT_ONCE = 2;
+
+/**
+ * Spread into a package's test config: its files share their workers (vitest's `isolate: false`), so that
+ * a worker keeps the modules it loaded (the spec, Ajv, Fastify, the sandbox) from one file to the next
+ * instead of loading them again in a new process per file. Its tests restore what they change of the
+ * process (environment variables, timers, the tracer provider), and the client keys its pacers by clock,
+ * so that a new sandbox on a reused port starts a fresh schedule. Measured alone, each package's whole
+ * `vitest run` with and without: the sandbox 72 → 57 s (112 → 89 s of CPU), the client 41 → 27 s
+ * (55 → 29), openapi 28 → 16 s (35 → 21), the MCP server 20 → 17 s (23 → 15), the relay 29 → 30 s (30 → 23).
+ */
+export const SHARED_WORKERS = { isolate: false } as const;

@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
-import { FILES_AT_ONCE, TAGS } from '../../vitest.shared.js';
+import { FILES_AT_ONCE, SHARED_WORKERS, TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
     // The lanes' tags (vitest.shared.ts): the fast lane at the root leaves the tagged tests out.
     tags: TAGS,
+    // Files share their workers (vitest.shared.ts).
+    ...SHARED_WORKERS,
     include: ['test/**/*.test.ts'],
     // Deadlines that only end a hang, never a measure of speed: the machines are shared and loaded (CI
     // runs the legs side by side on 2 cores). The hooks start sandboxes and pack tarballs: the same.
