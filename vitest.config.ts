@@ -4,7 +4,7 @@
 // replica matrix, the contract suite's whole runs).
 // A budget for people: 90 s on two idle cores with the build cached (README). `npm test` and .ci/run
 // still run everything, package by package, with each package's own config.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -38,6 +38,20 @@ const project = (
 });
 
 /**
+ * Left out of the lane whole: every test of theirs is tagged `full/*`, and their globalSetup packs tarballs
+ * or prepares runtimes before any test, whatever the filter.
+ */
+const LEFT_OUT = ['packages/release', 'packages/runtime-tests', 'packages/ecosystem-tests', 'packages/replica-tests'];
+
+/** Every package with a vitest config but those: a new package is in the lane by having one. */
+const LANE_PACKAGES = ['openapi', ...readdirSync(new URL('./packages/', import.meta.url)).map((n) => `packages/${n}`)]
+  .filter((dir) => existsSync(new URL(`./${dir}/vitest.config.ts`, import.meta.url)))
+  .filter((dir) => !LEFT_OUT.includes(dir));
+
+/** Packages whose files share workers in the lane only (see `project`). */
+const SHARED_IN_LANE_ONLY = ['packages/contract-tests', 'packages/cli'];
+
+/**
  * The lane's thoroughness where a test reads one from the environment: the sandbox's fuzz test sends 2,500
  * generated requests here where npm test sends its default 10,000 (about 3 ms of CPU each, client and server).
  */
@@ -69,21 +83,7 @@ class LongestPackageFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // release, runtime-tests, ecosystem-tests and replica-tests are left out whole: every test of theirs is
-    // tagged, and their globalSetup packs tarballs or prepares runtimes before any test, whatever the filter.
-    projects: [
-      ...['packages/contract-tests', 'packages/cli'].map((dir) => project(dir, true)),
-      ...[
-        'openapi',
-        'packages/client',
-        'packages/sandbox',
-        'packages/relay',
-        'packages/mcp',
-        'packages/docs',
-        'packages/pacer-redis',
-        'packages/clone-tests',
-      ].map((dir) => project(dir, false, LANE_ENV[dir])),
-    ],
+    projects: LANE_PACKAGES.map((dir) => project(dir, SHARED_IN_LANE_ONLY.includes(dir), LANE_ENV[dir])),
     tags: TAGS,
     sequence: { sequencer: LongestPackageFirst },
     // Files are parsed before they run, so that a file whose every test the tag filter leaves out is not
