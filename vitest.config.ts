@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { TAGS } from './vitest.shared.js';
+import { SHARED_WORKERS, TAGS } from './vitest.shared.js';
 
 /** Files running at once across the lane's packages (see maxWorkers below). */
 const WORKERS = 6;
@@ -32,7 +32,7 @@ const project = (
     name: JSON.parse(readFileSync(new URL(`./${dir}/package.json`, import.meta.url), 'utf8')).name,
     root: `./${dir}`,
     maxWorkers: WORKERS,
-    ...(shareWorkers && { isolate: false }),
+    ...(shareWorkers && SHARED_WORKERS),
     env,
   },
 });
