@@ -23,6 +23,13 @@ export interface ConnectRedisOptions {
   redis?: RedisOptions;
   /** The variable or option that named the URL, for messages (default VIDEO_API_PACING_URL). */
   name?: string;
+  /**
+   * Wait for Redis rather than fail at once (a relay's state, which has no local fallback): while
+   * disconnected, commands queue (each still bounded by `timeoutMs` and retried once) and the client
+   * reconnects, to a server, the primary its Sentinels name, or the cluster, for as long as it is open.
+   * The first connection is still awaited (and rejected when it fails), so that a cluster is recognised.
+   */
+  reconnect?: boolean;
 }
 
 /** The variable every tool of the toolkit reads for the shared pacer's Redis (client, CLI, contract suite, pacing proxy). */
@@ -99,17 +106,23 @@ export function redisUrlProblem(url: string, name: string = DEFAULT_NAME): strin
   return undefined;
 }
 
-/** The options every connection starts from: fail at once rather than queue or retry (the caller decides). */
-function baseOptions(timeoutMs: number, extra: RedisOptions | undefined): RedisOptions {
+/** Reconnection delays of a client that waits for Redis (`reconnect`): 200 ms more each time, at most 2 s. */
+const backoff = (times: number) => Math.min(200 * times, 2_000);
+
+/**
+ * The options every connection starts from: by default fail at once rather than queue or retry (the
+ * caller decides); with `reconnect`, queue while disconnected and reconnect (see ConnectRedisOptions).
+ */
+function baseOptions(timeoutMs: number, reconnect: boolean, extra: RedisOptions | undefined): RedisOptions {
   return {
     lazyConnect: true,
     // Fail at once while disconnected instead of queueing: a caller that cannot wait decides alone.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
+    enableOfflineQueue: reconnect,
+    maxRetriesPerRequest: reconnect ? 1 : 0,
     commandTimeout: timeoutMs,
     connectTimeout: Math.max(timeoutMs, 1000),
-    // No reconnection timer of ioredis's own (it would keep the process alive): the caller reconnects.
-    retryStrategy: () => null,
+    // No reconnection timer of ioredis's own unless asked (it keeps the process alive): the caller reconnects.
+    retryStrategy: reconnect ? backoff : () => null,
     ...extra,
   };
 }
@@ -118,8 +131,8 @@ function baseOptions(timeoutMs: number, extra: RedisOptions | undefined): RedisO
  * A connected client for `url`: a single server, the cluster a node of it belongs to (its `INFO` says
  * `cluster_enabled:1`, so that the URL a provider gives for its cluster works as given), or the primary
  * its Sentinels name. Commands fail at once while disconnected and after `timeoutMs`; nothing reconnects
- * by itself (`connect()` again); errors after the connection are only emitted (listen to `error` to hear
- * them). Rejects with a TypeError for a URL redisUrlProblem refuses, else with what went wrong
+ * by itself (`connect()` again) unless `reconnect` is set; errors after the connection are only emitted
+ * (listen to `error` to hear them). Rejects with a TypeError for a URL redisUrlProblem refuses, else with what went wrong
  * (describeRedisError says it in words).
  */
 export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<RedisConnection> {
@@ -127,7 +140,8 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   const problem = redisUrlProblem(url, name);
   if (problem) throw new TypeError(problem);
   const timeoutMs = options.timeoutMs ?? 500;
-  const base = baseOptions(timeoutMs, options.redis);
+  const reconnect = options.reconnect ?? false;
+  const base = baseOptions(timeoutMs, reconnect, options.redis);
   const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
   if (scheme.endsWith('-sentinel')) {
     const t = sentinelTarget(url, name) as SentinelTarget;
@@ -140,7 +154,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
       ...(t.username && { username: t.username }),
       ...(t.password !== undefined && { password: t.password }),
       ...(t.tls && { tls: base.tls ?? {}, enableTLSForSentinelMode: true }),
-      sentinelRetryStrategy: () => null,
+      sentinelRetryStrategy: reconnect ? backoff : () => null,
     });
     await connected(redis);
     return redis;
@@ -169,8 +183,8 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   }
   const cluster = new Cluster([{ host: o.host, port: o.port }], {
     lazyConnect: true,
-    enableOfflineQueue: false,
-    clusterRetryStrategy: () => null,
+    enableOfflineQueue: reconnect,
+    clusterRetryStrategy: reconnect ? backoff : () => null,
     slotsRefreshTimeout: Math.max(timeoutMs, 1000),
     // The nodes' addresses as the cluster names them: with TLS the certificate names the host (AWS's advice for ElastiCache).
     ...(o.tls && { dnsLookup: (address: string, done: (err: null, a: string) => void) => done(null, address) }),
@@ -178,7 +192,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
       ...(o.username && { username: o.username }),
       ...(o.password && { password: o.password }),
       ...(o.tls && { tls: o.tls }),
-      maxRetriesPerRequest: 0,
+      maxRetriesPerRequest: base.maxRetriesPerRequest,
       commandTimeout: timeoutMs,
       connectTimeout: base.connectTimeout,
     },

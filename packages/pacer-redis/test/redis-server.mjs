@@ -53,20 +53,26 @@ async function killChild(c) {
 /**
  * `redis-server --port P --save '' --appendonly no [ARGS]` (e.g. `--requirepass`, `--maxmemory`,
  * `--enable-debug-command local` for DEBUG SLEEP): kill() is kill -9, restart() starts it again, empty, on P.
+ * Its directory is a temporary one (a replica writes the primary's snapshot there even without `save`).
  */
 export async function startRedis({ args = [] } = {}) {
   const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'videogen-redis-'));
   let child;
   const start = async () => {
     child = await launch(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...args],
       /Ready to accept connections/i,
     );
   };
   await start();
   const kill = () => killChild(child);
-  return { port, url: `redis://127.0.0.1:${port}/0`, kill, restart: start, stop: kill };
+  const stop = async () => {
+    await kill();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { port, url: `redis://127.0.0.1:${port}/0`, kill, restart: start, stop };
 }
 
 /** `redis-cli -p PORT ARGS…` → its output. */

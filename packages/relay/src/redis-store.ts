@@ -2,8 +2,9 @@
 // dead-letter list (store.ts says what each operation promises; redis-scripts.ts does it, one Lua script
 // each). Why leases with Lua rather than Redis streams or a job queue: see the package README.
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { connectRedis } from './redis-connection.js';
+import type { RedisConnection } from '@videogen/pacer-redis';
+import { Cluster } from 'ioredis';
+import { relayRedis, type RelayRedis } from './redis-connection.js';
 import { CLAIM, KNOWN, RELEASE, RENEW, SAVE, TAKE, WATCH } from './redis-scripts.js';
 import {
   DISCOVERY_ID,
@@ -26,13 +27,26 @@ export interface RedisStoreOptions {
   prefix?: string;
 }
 
-/** ioredis with the scripts defined as commands (defineCommand). */
-type ScriptRedis = Redis & Record<string, (...args: Array<string | number>) => Promise<unknown>>;
+/** ioredis (a server or a cluster) with the scripts defined as commands (defineCommand). */
+type ScriptRedis = RedisConnection & Record<string, (...args: Array<string | number>) => Promise<unknown>>;
+
+/** The scripts, each with its number of keys (every key in the account's hash tag: one slot of a Cluster). */
+const SCRIPTS = [
+  ['relayClaim', CLAIM, 5],
+  ['relayRenew', RENEW, 3],
+  ['relayRelease', RELEASE, 8],
+  ['relaySave', SAVE, 4],
+  ['relayTake', TAKE, 5],
+  ['relayKnown', KNOWN, 3],
+  ['relayWatch', WATCH, 3],
+] as const;
 
 export class RedisRelayStore implements RelayStore {
   readonly where: string;
-  private readonly redis: ScriptRedis;
-  private sub: Redis | undefined;
+  private readonly connection: RelayRedis;
+  private scripted: Promise<ScriptRedis> | undefined;
+  private sub: RedisConnection | undefined;
+  private closed = false;
   private readonly k: Record<
     'records' | 'due' | 'leases' | 'fences' | 'meta' | 'done' | 'seen' | 'dead' | 'deadq' | 'wake',
     string
@@ -40,12 +54,8 @@ export class RedisRelayStore implements RelayStore {
   private readonly listeners = new Set<() => void>();
 
   constructor(o: RedisStoreOptions) {
-    const { redis, where } = connectRedis(o.url);
-    this.redis = redis as ScriptRedis;
-    this.where = where;
-    this.redis.on('error', () => {
-      // Reported by the commands that fail; ioredis reconnects.
-    });
+    this.connection = relayRedis(o.url);
+    this.where = this.connection.where;
     // One hash tag per account: every key of a script in one slot of a Cluster.
     const base = `${o.prefix ?? 'videogen:relay'}:{${createHash('sha256').update(o.account).digest('hex').slice(0, 24)}}`;
     this.k = {
@@ -60,16 +70,21 @@ export class RedisRelayStore implements RelayStore {
       deadq: `${base}:deadq`,
       wake: `${base}:wake`,
     };
-    for (const [name, lua, keys] of [
-      ['relayClaim', CLAIM, 5],
-      ['relayRenew', RENEW, 3],
-      ['relayRelease', RELEASE, 8],
-      ['relaySave', SAVE, 4],
-      ['relayTake', TAKE, 5],
-      ['relayKnown', KNOWN, 3],
-      ['relayWatch', WATCH, 3],
-    ] as const)
-      this.redis.defineCommand(name, { numberOfKeys: keys, lua });
+  }
+
+  /** The connected client, its scripts defined (a first connection that failed is tried again on the next call). */
+  private redis(): Promise<ScriptRedis> {
+    this.scripted ??= this.connection.client().then(
+      (redis) => {
+        for (const [name, lua, keys] of SCRIPTS) redis.defineCommand(name, { numberOfKeys: keys, lua });
+        return redis as ScriptRedis;
+      },
+      (err: unknown) => {
+        this.scripted = undefined;
+        throw err;
+      },
+    );
+    return this.scripted;
   }
 
   /** The keys of this account (for tests that look at what is stored). */
@@ -78,8 +93,9 @@ export class RedisRelayStore implements RelayStore {
   }
 
   async claim(max: number, leaseMs: number, epoch: number) {
+    const redis = await this.redis();
     const { records, due, leases, fences, meta } = this.k;
-    const [dueIn, storedEpoch, initialized, flat] = (await this.redis.relayClaim(
+    const [dueIn, storedEpoch, initialized, flat] = (await redis.relayClaim(
       records,
       due,
       leases,
@@ -103,8 +119,9 @@ export class RedisRelayStore implements RelayStore {
   }
 
   async renew(id: string, fence: number, leaseMs: number) {
+    const redis = await this.redis();
     const { due, leases, fences } = this.k;
-    return Number(await this.redis.relayRenew(due, leases, fences, id, fence, Math.round(leaseMs))) === 1;
+    return Number(await redis.relayRenew(due, leases, fences, id, fence, Math.round(leaseMs))) === 1;
   }
 
   async release(
@@ -114,6 +131,7 @@ export class RedisRelayStore implements RelayStore {
     dueInMs: number | undefined,
     x: ReleaseExtras = {},
   ) {
+    const redis = await this.redis();
     const { records, due, leases, fences, done, seen, dead, deadq } = this.k;
     const args: Array<string | number> = [
       id,
@@ -131,19 +149,21 @@ export class RedisRelayStore implements RelayStore {
     for (const w of x.watch ?? []) args.push(w.record.video_id, JSON.stringify(w.record), Math.round(w.dueInMs));
     args.push(x.seen?.length ?? 0);
     for (const [vid, at] of x.seen ?? []) args.push(vid, at);
-    return Number(await this.redis.relayRelease(records, due, leases, fences, done, seen, dead, deadq, ...args)) === 1;
+    return Number(await redis.relayRelease(records, due, leases, fences, done, seen, dead, deadq, ...args)) === 1;
   }
 
   async save(id: string, fence: number, record: RelayRecord, x: Pick<ReleaseExtras, 'dead'> = {}) {
+    const redis = await this.redis();
     const { records, fences, dead, deadq } = this.k;
     const args: Array<string | number> = [id, fence, JSON.stringify(record), x.dead?.length ?? 0];
     for (const d of x.dead ?? []) args.push(d.event.id, JSON.stringify(d));
-    return Number(await this.redis.relaySave(records, fences, dead, deadq, ...args)) === 1;
+    return Number(await redis.relaySave(records, fences, dead, deadq, ...args)) === 1;
   }
 
   async take(id: string, leaseMs: number) {
+    const redis = await this.redis();
     const { records, due, leases, fences, meta } = this.k;
-    const reply = (await this.redis.relayTake(records, due, leases, fences, meta, id, Math.round(leaseMs))) as
+    const reply = (await redis.relayTake(records, due, leases, fences, meta, id, Math.round(leaseMs))) as
       | [number, string | null]
       | null;
     if (!reply) return undefined;
@@ -153,33 +173,37 @@ export class RedisRelayStore implements RelayStore {
 
   async known(ids: string[]) {
     if (ids.length === 0) return [];
+    const redis = await this.redis();
     const { records, done, seen } = this.k;
-    const flags = (await this.redis.relayKnown(records, done, seen, ...ids)) as number[];
+    const flags = (await redis.relayKnown(records, done, seen, ...ids)) as number[];
     return flags.map((f) => Number(f) === 1);
   }
 
   async watch(record: VideoRecord, dueInMs: number): Promise<WatchResult> {
+    const redis = await this.redis();
     const { records, due, done } = this.k;
     const result = String(
-      await this.redis.relayWatch(records, due, done, record.video_id, JSON.stringify(record), Math.round(dueInMs)),
+      await redis.relayWatch(records, due, done, record.video_id, JSON.stringify(record), Math.round(dueInMs)),
     ) as WatchResult;
     if (result === 'added') await this.wake();
     return result;
   }
 
   async failed(): Promise<DeadLetter[]> {
-    const ids = await this.redis.zrevrange(this.k.deadq, 0, -1);
+    const redis = await this.redis();
+    const ids = await redis.zrevrange(this.k.deadq, 0, -1);
     if (ids.length === 0) return [];
-    const raw = await this.redis.hmget(this.k.dead, ...ids);
+    const raw = await redis.hmget(this.k.dead, ...ids);
     return raw.filter((r): r is string => typeof r === 'string').map((r) => JSON.parse(r) as DeadLetter);
   }
 
   async status(): Promise<StoreStatus> {
+    const redis = await this.redis();
     const [records, done, dead, epoch] = await Promise.all([
-      this.redis.hlen(this.k.records),
-      this.redis.zcard(this.k.done),
-      this.redis.zcard(this.k.deadq),
-      this.redis.hget(this.k.meta, 'epoch'),
+      redis.hlen(this.k.records),
+      redis.zcard(this.k.done),
+      redis.zcard(this.k.deadq),
+      redis.hget(this.k.meta, 'epoch'),
     ]);
     return {
       where: this.where,
@@ -192,28 +216,47 @@ export class RedisRelayStore implements RelayStore {
   }
 
   onWake(listener: () => void) {
+    const first = this.listeners.size === 0;
     this.listeners.add(listener);
-    if (this.sub) return;
-    this.sub = this.redis.duplicate();
-    this.sub.on('error', () => {});
-    this.sub.on('message', () => {
-      for (const l of this.listeners) l();
-    });
-    this.sub.subscribe(this.k.wake).catch(() => {});
+    if (first) void this.subscribe();
+  }
+
+  /** A second connection (a subscriber can send nothing else) hears the other relays' wake-ups. */
+  private async subscribe(): Promise<void> {
+    while (!this.sub && !this.closed && this.listeners.size > 0) {
+      try {
+        const redis = await this.redis();
+        if (this.closed) return;
+        // ioredis's own duplicate: a server, the same Sentinels, or the same cluster, with the same options.
+        const sub: RedisConnection = redis instanceof Cluster ? redis.duplicate() : redis.duplicate();
+        sub.on('error', () => {});
+        sub.on('message', () => {
+          for (const l of this.listeners) l();
+        });
+        this.sub = sub;
+        await sub.subscribe(this.k.wake).catch(() => {});
+      } catch {
+        // Redis not reached yet: the relay's own polling goes on meanwhile; try again shortly.
+        await new Promise((r) => setTimeout(r, 1_000).unref());
+      }
+    }
   }
 
   async wake() {
-    await this.redis.publish(this.k.wake, '1').catch(() => 0);
+    await this.redis()
+      .then((redis) => redis.publish(this.k.wake, '1'))
+      .catch(() => 0);
   }
 
   /** Connects (lazily, on first use otherwise); rejects when Redis cannot be reached. */
   async connect(): Promise<void> {
-    if (this.redis.status === 'wait') await this.redis.connect();
+    await this.redis();
   }
 
   async close() {
+    this.closed = true;
     this.listeners.clear();
     this.sub?.disconnect();
-    this.redis.disconnect();
+    this.connection.close();
   }
 }
