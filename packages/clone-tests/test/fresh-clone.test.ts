@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pMap from 'p-map';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshClone, ROOT, show, type Clone } from './clone.ts';
 import {
@@ -115,16 +116,6 @@ async function tryServerKept(command: string, port: number) {
 /** How many servers or reading sessions go at once: each is mostly processes starting and waiting. */
 const SIDE_BY_SIDE = 3;
 
-/** Runs `work` for each item, at most `size` at a time. */
-async function inPool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: Math.min(size, queue.length) }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-    }),
-  );
-}
-
 /** A line that only sets variables (`SPEC=…`, `export A=B`). */
 const isAssignment = (text: string) =>
   simpleCommands(text).every((c) => c.argv.length === 0 || (c.argv[0] === 'export' && c.argv.length > 1));
@@ -163,47 +154,59 @@ describe('a fresh clone, without the registry', () => {
       if (p.kind === 'server') servers.push({ d, server: p.server, prelude: [...(assigned.get(d.block) ?? [])] });
     }
     // A few at a time: each is mostly a process starting and waiting.
-    await inPool(servers, SIDE_BY_SIDE, async ({ d, server, prelude }) => {
-      const port = await freePort();
-      const command = [...prelude, onPort(d.text, server, port)].join('\n');
-      const origin = `http://127.0.0.1:${port}`;
-      const outcome = await tryServer(command, {
-        cwd: clone.dir,
-        env: clone.env,
-        probe: async () => {
-          // The MCP server answers an MCP host's first message (initialize) at /mcp.
-          if (server === 'mcp') {
-            const res = await fetch(`${origin}/mcp`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-              body: JSON.stringify({
-                jsonrpc: '2.0',
-                id: 1,
-                method: 'initialize',
-                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'walk', version: '1' } },
-              }),
-            });
-            const text = await res.text();
-            return `POST /mcp initialize → ${/"serverInfo"/.test(text) ? res.status : `${res.status} without serverInfo`}`;
-          }
-          // The sandbox answers its API with a documented key, Prism its mock of it, the docs server its
-          // pages (at /docs/ or at /). Any HTTP answer ends the wait; a success is required below.
-          const paths =
-            server === 'sandbox' ? ['/v1/video-settings/'] : server === 'docs' ? ['/docs/', '/'] : ['/video-settings/'];
-          const seen: string[] = [];
-          for (const path of paths) {
-            const res = await fetch(origin + path, { headers: { authorization: `Bearer ${KEY}` } });
-            await res.arrayBuffer();
-            seen.push(`GET ${path} → ${res.status}`);
-            if (res.ok) break;
-          }
-          return seen.join(', ');
-        },
-      });
-      table.push(`| ${where(d)} | \`${cell(d.text)}\` | server: \`${cell(command)}\`, ${outcome.detail} |`);
-      if (!outcome.answered || !/→ 2\d\d$/.test(outcome.detail))
-        failures.push(`${where(d)}: ${command}\n    ${outcome.detail}\n${outcome.output.slice(-3000)}`);
-    });
+    await pMap(
+      servers,
+      async ({ d, server, prelude }) => {
+        const port = await freePort();
+        const command = [...prelude, onPort(d.text, server, port)].join('\n');
+        const origin = `http://127.0.0.1:${port}`;
+        const outcome = await tryServer(command, {
+          cwd: clone.dir,
+          env: clone.env,
+          probe: async () => {
+            // The MCP server answers an MCP host's first message (initialize) at /mcp.
+            if (server === 'mcp') {
+              const res = await fetch(`${origin}/mcp`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+                body: JSON.stringify({
+                  jsonrpc: '2.0',
+                  id: 1,
+                  method: 'initialize',
+                  params: {
+                    protocolVersion: '2025-06-18',
+                    capabilities: {},
+                    clientInfo: { name: 'walk', version: '1' },
+                  },
+                }),
+              });
+              const text = await res.text();
+              return `POST /mcp initialize → ${/"serverInfo"/.test(text) ? res.status : `${res.status} without serverInfo`}`;
+            }
+            // The sandbox answers its API with a documented key, Prism its mock of it, the docs server its
+            // pages (at /docs/ or at /). Any HTTP answer ends the wait; a success is required below.
+            const paths =
+              server === 'sandbox'
+                ? ['/v1/video-settings/']
+                : server === 'docs'
+                  ? ['/docs/', '/']
+                  : ['/video-settings/'];
+            const seen: string[] = [];
+            for (const path of paths) {
+              const res = await fetch(origin + path, { headers: { authorization: `Bearer ${KEY}` } });
+              await res.arrayBuffer();
+              seen.push(`GET ${path} → ${res.status}`);
+              if (res.ok) break;
+            }
+            return seen.join(', ');
+          },
+        });
+        table.push(`| ${where(d)} | \`${cell(d.text)}\` | server: \`${cell(command)}\`, ${outcome.detail} |`);
+        if (!outcome.answered || !/→ 2\d\d$/.test(outcome.detail))
+          failures.push(`${where(d)}: ${command}\n    ${outcome.detail}\n${outcome.output.slice(-3000)}`);
+      },
+      { concurrency: SIDE_BY_SIDE },
+    );
     expect(failures, failures.join('\n')).toEqual([]);
   });
 
@@ -234,41 +237,45 @@ describe('a fresh clone, without the registry', () => {
     // Every session ends within the test's own 600 s, so that one which hangs still reports its lines.
     const walkEnds = Date.now() + 540_000;
     let shared: typeof sandbox | undefined = sandbox;
-    await inPool([...sessions], SIDE_BY_SIDE, async ([name, commands]) => {
-      const own = shared ?? (await walkSandbox(join(clone.dir, 'node_modules/.bin/videogen-sandbox')));
-      shared = undefined;
-      const port = own.port;
-      const lines = commands.map(({ command: d, expected }) => {
-        // A presigned address expires (in minutes at 100×): read afresh where a line uses one, as the guide's reader just did.
-        const fresh = /\$\{?DOWNLOAD_URL\b/.test(d.text)
-          ? `DOWNLOAD_URL=$(curl -sS -H 'Authorization: Bearer ${KEY}' http://127.0.0.1:${port}/v1/videos/${COMPLETED}/ | jq -r .download_url)\n`
-          : '';
-        return { command: d, text: fresh + onWalkPort(d.text, port), expected };
-      });
-      const r = await runSession(lines, {
-        cwd: clone.dir,
-        env: {
-          ...clone.env,
-          PATH: `${join(clone.dir, 'node_modules/.bin')}:${process.env.PATH}`,
-          // The variables the guides' prose has the reader set before their curl lines.
-          VIDEO_SETTING_ID: PDF_SETTING,
-          VIDEO_ID: COMPLETED,
-          VIDEO_IDS: COMPLETED,
-          // A session starts without a target: only what its own lines export.
-          VIDEO_API_BASE_URL: undefined,
-          VIDEO_API_KEY: undefined,
-          VIDEO_API_OTHER_ACCOUNT_KEY: undefined,
-          VIDEO_API_PACING_URL: undefined,
-          VIDEO_API_LOG: undefined,
-        },
-        hangAfterMs: Math.max(walkEnds - Date.now(), 30_000),
-        // The longest documented line (a generation waited for at 100×) takes seconds; two minutes is a hang.
-        lineMs: 120_000,
-      });
-      if (r.timedOut)
-        outcomes.push({ ...r.outcomes[0]!, code: null, stderr: `session ${name} hung:\n${r.output.slice(-4000)}` });
-      outcomes.push(...r.outcomes);
-    });
+    await pMap(
+      [...sessions],
+      async ([name, commands]) => {
+        const own = shared ?? (await walkSandbox(join(clone.dir, 'node_modules/.bin/videogen-sandbox')));
+        shared = undefined;
+        const port = own.port;
+        const lines = commands.map(({ command: d, expected }) => {
+          // A presigned address expires (in minutes at 100×): read afresh where a line uses one, as the guide's reader just did.
+          const fresh = /\$\{?DOWNLOAD_URL\b/.test(d.text)
+            ? `DOWNLOAD_URL=$(curl -sS -H 'Authorization: Bearer ${KEY}' http://127.0.0.1:${port}/v1/videos/${COMPLETED}/ | jq -r .download_url)\n`
+            : '';
+          return { command: d, text: fresh + onWalkPort(d.text, port), expected };
+        });
+        const r = await runSession(lines, {
+          cwd: clone.dir,
+          env: {
+            ...clone.env,
+            PATH: `${join(clone.dir, 'node_modules/.bin')}:${process.env.PATH}`,
+            // The variables the guides' prose has the reader set before their curl lines.
+            VIDEO_SETTING_ID: PDF_SETTING,
+            VIDEO_ID: COMPLETED,
+            VIDEO_IDS: COMPLETED,
+            // A session starts without a target: only what its own lines export.
+            VIDEO_API_BASE_URL: undefined,
+            VIDEO_API_KEY: undefined,
+            VIDEO_API_OTHER_ACCOUNT_KEY: undefined,
+            VIDEO_API_PACING_URL: undefined,
+            VIDEO_API_LOG: undefined,
+          },
+          hangAfterMs: Math.max(walkEnds - Date.now(), 30_000),
+          // The longest documented line (a generation waited for at 100×) takes seconds; two minutes is a hang.
+          lineMs: 120_000,
+        });
+        if (r.timedOut)
+          outcomes.push({ ...r.outcomes[0]!, code: null, stderr: `session ${name} hung:\n${r.output.slice(-4000)}` });
+        outcomes.push(...r.outcomes);
+      },
+      { concurrency: SIDE_BY_SIDE },
+    );
     const failures: string[] = [];
     for (const o of outcomes) {
       table.push(

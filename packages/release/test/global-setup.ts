@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pMap from 'p-map';
 import type { TestProject } from 'vitest/node';
 import { freshProject, pack } from '../lib/pack.mjs';
 import { PUBLISHED } from '../lib/published.mjs';
@@ -43,15 +44,14 @@ export default async function setup(project: TestProject) {
     install: ['@videogen/client', '@videogen/sandbox'],
     extra: [`vitest@${workspaceVersion('vitest')}`, `@types/node@${workspaceVersion('@types/node')}`],
   };
-  const queue = Object.entries(wanted);
   const dirs: Record<string, string> = {};
-  const installer = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const [dir, options] = next;
+  await pMap(
+    Object.entries(wanted),
+    async ([dir, options]) => {
       dirs[dir] = await freshProject(join(work, dir), { tarballs, ...options });
-    }
-  };
-  await Promise.all(Array.from({ length: INSTALLS_AT_ONCE }, installer));
+    },
+    { concurrency: INSTALLS_AT_ONCE },
+  );
   // Keyed as the tests read them: a published package by its name, the others by theirs.
   const projects: Record<string, string> = { agent: dirs.agent!, app: dirs.app! };
   for (const { name } of PUBLISHED) projects[name] = dirs[name.split('/')[1]!]!;

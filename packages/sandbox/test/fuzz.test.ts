@@ -3,6 +3,7 @@
 // UNKNOWN_ERROR, every answer of a spec operation valid against the document, and the server alive.
 import net from 'node:net';
 import fc from 'fast-check';
+import pMap from 'p-map';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkResponse, createAjv, listOperations, loadSpec, matchOperation } from '@videogen/openapi';
 import { FIXTURES, MAGIC, SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../src/index.js';
@@ -168,53 +169,48 @@ const offSpecRequest: fc.Arbitrary<Req> = fc.record({
 });
 const requestArb = fc.oneof({ weight: 9, arbitrary: specRequest }, { weight: 1, arbitrary: offSpecRequest });
 
-async function pool<T>(items: T[], size: number, run: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: size }, async () => {
-      while (next < items.length) await run(items[next++]);
-    }),
-  );
-}
-
 it(`survives ${REQUESTS} generated requests with no undocumented 5xx and no contract violation`, async () => {
   const requests = fc.sample(requestArb, { numRuns: REQUESTS, seed: Number(process.env.FUZZ_SEED ?? 20261121) });
   const problems: string[] = [];
   const statuses = new Map<number, number>();
-  await pool(requests, 8, async (r) => {
-    const res = await fetch(sb.origin + r.path, {
-      method: r.method,
-      headers: r.headers,
-      body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body,
-      redirect: 'error',
-    });
-    const text = await res.text();
-    statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-    let body: any = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    const where = `${r.method} ${r.path}`;
-    if (
-      res.status >= 500 &&
-      !(res.status === 500 && body?.error_code === 'UNKNOWN_ERROR' && !/sandbox bug/.test(body.error))
-    )
-      problems.push(`${where} → ${res.status} ${text.slice(0, 200)}`);
-    if (res.status >= 400 && (typeof body?.error_code !== 'string' || typeof body?.error !== 'string'))
-      problems.push(`${where} → ${res.status} without the envelope: ${text.slice(0, 200)}`);
-    const op = r.path.startsWith('/v1/') ? matchOperation(spec, r.method, r.path.slice(3).split('?')[0]) : undefined;
-    if (op) {
-      for (const p of checkResponse(ajv, spec, op.operation, {
-        status: res.status,
-        contentType: res.headers.get('content-type'),
-        body,
-        headers: res.headers,
-      }))
-        problems.push(`${where}: ${p.message}`);
-    }
-  });
+  await pMap(
+    requests,
+    async (r) => {
+      const res = await fetch(sb.origin + r.path, {
+        method: r.method,
+        headers: r.headers,
+        body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body,
+        redirect: 'error',
+      });
+      const text = await res.text();
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      let body: any = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      const where = `${r.method} ${r.path}`;
+      if (
+        res.status >= 500 &&
+        !(res.status === 500 && body?.error_code === 'UNKNOWN_ERROR' && !/sandbox bug/.test(body.error))
+      )
+        problems.push(`${where} → ${res.status} ${text.slice(0, 200)}`);
+      if (res.status >= 400 && (typeof body?.error_code !== 'string' || typeof body?.error !== 'string'))
+        problems.push(`${where} → ${res.status} without the envelope: ${text.slice(0, 200)}`);
+      const op = r.path.startsWith('/v1/') ? matchOperation(spec, r.method, r.path.slice(3).split('?')[0]) : undefined;
+      if (op) {
+        for (const p of checkResponse(ajv, spec, op.operation, {
+          status: res.status,
+          contentType: res.headers.get('content-type'),
+          body,
+          headers: res.headers,
+        }))
+          problems.push(`${where}: ${p.message}`);
+      }
+    },
+    { concurrency: 8 },
+  );
   console.log(
     `fuzz: ${requests.length} HTTP requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
   );
@@ -237,19 +233,23 @@ it(`survives ${RAW} malformed byte streams over raw TCP`, async () => {
   );
   const inputs = fc.sample(arb, { numRuns: RAW, seed: 7 });
   const bad: string[] = [];
-  await pool(inputs, 8, async (bytes) => {
-    const answer = await new Promise<string>((resolve) => {
-      const s = net.connect(sb.port, '127.0.0.1');
-      let out = '';
-      const t = setTimeout(() => (s.destroy(), resolve(out)), 500);
-      s.on('data', (d) => (out += d.toString('latin1')));
-      s.on('error', () => undefined);
-      s.on('close', () => (clearTimeout(t), resolve(out)));
-      s.end(bytes);
-    });
-    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0);
-    if (status >= 500) bad.push(`${JSON.stringify(bytes.toString('latin1')).slice(0, 80)} → ${answer.slice(0, 120)}`);
-  });
+  await pMap(
+    inputs,
+    async (bytes) => {
+      const answer = await new Promise<string>((resolve) => {
+        const s = net.connect(sb.port, '127.0.0.1');
+        let out = '';
+        const t = setTimeout(() => (s.destroy(), resolve(out)), 500);
+        s.on('data', (d) => (out += d.toString('latin1')));
+        s.on('error', () => undefined);
+        s.on('close', () => (clearTimeout(t), resolve(out)));
+        s.end(bytes);
+      });
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0);
+      if (status >= 500) bad.push(`${JSON.stringify(bytes.toString('latin1')).slice(0, 80)} → ${answer.slice(0, 120)}`);
+    },
+    { concurrency: 8 },
+  );
   expect(bad).toEqual([]);
   const alive = await fetch(`${sb.baseUrl}/videos/`, { headers: { authorization: `Bearer ${SANDBOX_KEYS.acme}` } });
   expect(alive.status).toBe(200);
