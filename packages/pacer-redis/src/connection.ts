@@ -24,10 +24,11 @@ export interface ConnectRedisOptions {
   /** The variable or option that named the URL, for messages (default VIDEO_API_PACING_URL). */
   name?: string;
   /**
-   * Wait for Redis rather than fail at once (a relay's state, which has no local fallback): while
-   * disconnected, commands queue (each still bounded by `timeoutMs` and retried once) and the client
-   * reconnects, to a server, the primary its Sentinels name, or the cluster, for as long as it is open.
-   * The first connection is still awaited (and rejected when it fails), so that a cluster is recognised.
+   * Wait for Redis rather than fail at once (a relay's state, which has no local fallback): once
+   * connected, commands queue while disconnected (each still bounded by `timeoutMs` and retried once) and
+   * the client reconnects, to a server, the primary its Sentinels name, or the cluster, for as long as it
+   * is open. The first connection fails at once as without it (so that the caller can say so and try
+   * again), and is awaited, so that a cluster is recognised.
    */
   reconnect?: boolean;
 }
@@ -106,14 +107,31 @@ export function redisUrlProblem(url: string, name: string = DEFAULT_NAME): strin
   return undefined;
 }
 
-/** Reconnection delays of a client that waits for Redis (`reconnect`): 200 ms more each time, at most 2 s. */
-const backoff = (times: number) => Math.min(200 * times, 2_000);
+/**
+ * When ioredis tries again (its retry strategies): never by default (a timer of its own would keep the
+ * process alive; the caller reconnects); with `reconnect`, once the first connection was made, 200 ms more
+ * each time, at most 2 s.
+ */
+function retries(reconnect: boolean) {
+  let connectedOnce = false;
+  return {
+    strategy: (times: number): number | null => (reconnect && connectedOnce ? Math.min(200 * times, 2_000) : null),
+    connected: () => {
+      connectedOnce = true;
+    },
+  };
+}
 
 /**
  * The options every connection starts from: by default fail at once rather than queue or retry (the
  * caller decides); with `reconnect`, queue while disconnected and reconnect (see ConnectRedisOptions).
  */
-function baseOptions(timeoutMs: number, reconnect: boolean, extra: RedisOptions | undefined): RedisOptions {
+function baseOptions(
+  timeoutMs: number,
+  reconnect: boolean,
+  retryStrategy: (times: number) => number | null,
+  extra: RedisOptions | undefined,
+): RedisOptions {
   return {
     lazyConnect: true,
     // Fail at once while disconnected instead of queueing: a caller that cannot wait decides alone.
@@ -121,8 +139,7 @@ function baseOptions(timeoutMs: number, reconnect: boolean, extra: RedisOptions 
     maxRetriesPerRequest: reconnect ? 1 : 0,
     commandTimeout: timeoutMs,
     connectTimeout: Math.max(timeoutMs, 1000),
-    // No reconnection timer of ioredis's own unless asked (it keeps the process alive): the caller reconnects.
-    retryStrategy: reconnect ? backoff : () => null,
+    retryStrategy,
     ...extra,
   };
 }
@@ -141,7 +158,8 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   if (problem) throw new TypeError(problem);
   const timeoutMs = options.timeoutMs ?? 500;
   const reconnect = options.reconnect ?? false;
-  const base = baseOptions(timeoutMs, reconnect, options.redis);
+  const retry = retries(reconnect);
+  const base = baseOptions(timeoutMs, reconnect, retry.strategy, options.redis);
   const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
   if (scheme.endsWith('-sentinel')) {
     const t = sentinelTarget(url, name) as SentinelTarget;
@@ -154,15 +172,17 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
       ...(t.username && { username: t.username }),
       ...(t.password !== undefined && { password: t.password }),
       ...(t.tls && { tls: base.tls ?? {}, enableTLSForSentinelMode: true }),
-      sentinelRetryStrategy: reconnect ? backoff : () => null,
+      sentinelRetryStrategy: retry.strategy,
     });
     await connected(redis);
+    retry.connected();
     return redis;
   }
   // One INFO tells a cluster node, in place of ioredis's ready check (a server still loading answers
   // LOADING to the first script, said in words): as many round trips as a plain connection.
   const single = new Redis(url, { enableReadyCheck: false, ...base });
   await connected(single);
+  retry.connected();
   let info: string;
   try {
     info = await single.info();
@@ -181,10 +201,12 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
       `${name} names database ${o.db} of a Redis Cluster, which has only database 0: remove /${o.db} from the URL`,
     );
   }
+  // Its own retries: the cluster's first connection fails at once too.
+  const clusterRetry = retries(reconnect);
   const cluster = new Cluster([{ host: o.host, port: o.port }], {
     lazyConnect: true,
     enableOfflineQueue: reconnect,
-    clusterRetryStrategy: reconnect ? backoff : () => null,
+    clusterRetryStrategy: clusterRetry.strategy,
     slotsRefreshTimeout: Math.max(timeoutMs, 1000),
     // The nodes' addresses as the cluster names them: with TLS the certificate names the host (AWS's advice for ElastiCache).
     ...(o.tls && { dnsLookup: (address: string, done: (err: null, a: string) => void) => done(null, address) }),
@@ -198,6 +220,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
     },
   });
   await connected(cluster);
+  clusterRetry.connected();
   return cluster;
 }
 

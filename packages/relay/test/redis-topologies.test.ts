@@ -3,15 +3,14 @@
 // Cluster of 3 masters named by one node's URL (a provider's endpoint), and a primary behind Sentinel
 // (redis-sentinel://), the URLs VIDEO_API_PACING_URL takes for the pacer and the relay uses by default.
 // Before, the relay's single-server client met MOVED for every account whose slot another node holds,
-// and could not reach a Sentinel's primary at all.
-import { createHash } from 'node:crypto';
+// and could not reach a Sentinel's primary at all. And a Redis that is not up yet when the relay starts.
 import { createClient } from '@videogen/client';
 import { FIXTURES, type RunningSandbox, SANDBOX_KEYS } from '@videogen/sandbox';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRelay, DISCOVERY_ID, RedisRelayStore } from '../src/index.js';
-import { startCluster, startSentinelSet } from '../../pacer-redis/test/redis-server.mjs';
+import { createRelay, DISCOVERY_ID, RedisRelayStore, type RelayLogRecord } from '../src/index.js';
+import { startCluster, startRedis, startSentinelSet } from '../../pacer-redis/test/redis-server.mjs';
 import { fastRelayOptions, fastSandbox, type Receiver, SECRET, startReceiver, until } from './helpers.js';
 
 let sb: RunningSandbox;
@@ -25,15 +24,24 @@ afterAll(async () => {
   await sb?.close();
 });
 
-/** A relay of the acme account on `redisUrl`: one video generated, its webhook received and verified. */
-async function oneVideoThrough(redisUrl: string, name: string) {
+/**
+ * A relay of the acme account on `redisUrl`: one video generated, its webhook received and verified.
+ * `started` runs between the relay's start and the video (its log records so far in hand).
+ */
+async function oneVideoThrough(
+  redisUrl: string,
+  name: string,
+  started: (logs: RelayLogRecord[]) => Promise<void> = async () => {},
+) {
+  const logs: RelayLogRecord[] = [];
   const relay = await createRelay({
     ...fastRelayOptions({ receiverUrl: receiver.url, name, baseUrl: sb.baseUrl }),
     redisUrl,
     redisPrefix: name,
-    logLevel: 'off',
+    logger: (r) => logs.push(r),
   });
   try {
+    await started(logs);
     const client = createClient({ apiKey: SANDBOX_KEYS.acme, baseUrl: sb.baseUrl, relayUrl: relay.url });
     const video = await client.videos.generate({ video_setting_id: FIXTURES.acme.settings.text, text: name });
     const delivery = await until(() => receiver.deliveries.find((d) => d.path === `/${name}`), `${name}'s webhook`);
@@ -43,6 +51,7 @@ async function oneVideoThrough(redisUrl: string, name: string) {
     };
     expect(event).toMatchObject({ type: 'video.completed', data: { video_id: video.video_id } });
     expect((await relay.status()).store.where).toContain(redisUrl.replace(/\/\/.*@/, '//'));
+    return logs;
   } finally {
     await relay.stop();
   }
@@ -84,7 +93,14 @@ describe('a Redis Cluster of 3 masters, named by one node', () => {
       expect(await b.known(['nope'])).toEqual([false]);
       expect((await b.status()).where).toBe(url);
       // The other store's wake-up reaches this one's subscriber (its own connection to the cluster).
-      await until(async () => (await b.wake(), woken.length > 0), `a wake-up of ${account}`, 10_000);
+      await until(
+        async () => {
+          await b.wake();
+          return woken.length > 0;
+        },
+        `a wake-up of ${account}`,
+        10_000,
+      );
       await Promise.all([a.close(), b.close()]);
     }
   });
@@ -103,6 +119,25 @@ describe('a primary behind Sentinel (redis-sentinel://host:port#name)', () => {
       await oneVideoThrough(set.url, 'after-failover');
     } finally {
       await set.stop();
+    }
+  });
+});
+
+describe('a Redis that is not up yet', () => {
+  it('the relay started without it says so, waits, and relays once Redis answers', async () => {
+    const redis = await startRedis();
+    try {
+      await redis.kill();
+      const logs = await oneVideoThrough(redis.url, 'late-redis', async (seen) => {
+        await until(
+          () => seen.some((r) => /does not answer/.test(r.msg)),
+          'the relay saying its Redis does not answer',
+        );
+        await redis.restart();
+      });
+      expect(logs.map((r) => r.msg).join('\n')).toMatch(/answers again after/);
+    } finally {
+      await redis.stop();
     }
   });
 });
