@@ -134,7 +134,7 @@ function baseOptions(
 ): RedisOptions {
   return {
     lazyConnect: true,
-    // Fail at once while disconnected instead of queueing: a caller that cannot wait decides alone.
+    // By default fail at once while disconnected instead of queueing: a caller that cannot wait decides alone.
     enableOfflineQueue: reconnect,
     maxRetriesPerRequest: reconnect ? 1 : 0,
     commandTimeout: timeoutMs,

@@ -20,7 +20,12 @@ export interface RelayRedis {
  * by `commandTimeoutMs`, and it reconnects for as long as the relay runs. A URL it cannot use throws here
  * (TypeError), before any connection.
  */
-export function relayRedis(url: string, commandTimeoutMs = 5_000): RelayRedis {
+export function relayRedis(
+  url: string,
+  /** Runs once on each new connected client, before any caller gets it (the store defines its scripts). */
+  ready: (redis: RedisConnection) => void,
+  commandTimeoutMs = 5_000,
+): RelayRedis {
   const problem = redisUrlProblem(url, NAME);
   if (problem) throw new TypeError(problem);
   let connecting: Promise<RedisConnection> | undefined;
@@ -34,6 +39,7 @@ export function relayRedis(url: string, commandTimeoutMs = 5_000): RelayRedis {
           // Failed commands say what went wrong; ioredis reconnects by itself.
           redis.on('error', () => {});
           if (closed) redis.disconnect();
+          else ready(redis);
           return redis;
         },
         (err: unknown) => {

@@ -44,9 +44,7 @@ const SCRIPTS = [
 export class RedisRelayStore implements RelayStore {
   readonly where: string;
   private readonly connection: RelayRedis;
-  private scripted: Promise<ScriptRedis> | undefined;
   private sub: RedisConnection | undefined;
-  private closed = false;
   private readonly k: Record<
     'records' | 'due' | 'leases' | 'fences' | 'meta' | 'done' | 'seen' | 'dead' | 'deadq' | 'wake',
     string
@@ -54,7 +52,10 @@ export class RedisRelayStore implements RelayStore {
   private readonly listeners = new Set<() => void>();
 
   constructor(o: RedisStoreOptions) {
-    this.connection = relayRedis(o.url);
+    this.connection = relayRedis(o.url, (redis) => {
+      for (const [name, lua, keys] of SCRIPTS) redis.defineCommand(name, { numberOfKeys: keys, lua });
+      this.subscribe(redis);
+    });
     this.where = this.connection.where;
     // One hash tag per account: every key of a script in one slot of a Cluster.
     const base = `${o.prefix ?? 'videogen:relay'}:{${createHash('sha256').update(o.account).digest('hex').slice(0, 24)}}`;
@@ -74,17 +75,7 @@ export class RedisRelayStore implements RelayStore {
 
   /** The connected client, its scripts defined (a first connection that failed is tried again on the next call). */
   private redis(): Promise<ScriptRedis> {
-    this.scripted ??= this.connection.client().then(
-      (redis) => {
-        for (const [name, lua, keys] of SCRIPTS) redis.defineCommand(name, { numberOfKeys: keys, lua });
-        return redis as ScriptRedis;
-      },
-      (err: unknown) => {
-        this.scripted = undefined;
-        throw err;
-      },
-    );
-    return this.scripted;
+    return this.connection.client() as Promise<ScriptRedis>;
   }
 
   /** The keys of this account (for tests that look at what is stored). */
@@ -216,30 +207,25 @@ export class RedisRelayStore implements RelayStore {
   }
 
   onWake(listener: () => void) {
-    const first = this.listeners.size === 0;
     this.listeners.add(listener);
-    if (first) void this.subscribe();
+    // Connected already: subscribe now; else the connection subscribes once made (relayRedis's `ready`).
+    this.redis().then(
+      (redis) => this.subscribe(redis),
+      () => {},
+    );
   }
 
   /** A second connection (a subscriber can send nothing else) hears the other relays' wake-ups. */
-  private async subscribe(): Promise<void> {
-    while (!this.sub && !this.closed && this.listeners.size > 0) {
-      try {
-        const redis = await this.redis();
-        if (this.closed) return;
-        // ioredis's own duplicate: a server, the same Sentinels, or the same cluster, with the same options.
-        const sub: RedisConnection = redis instanceof Cluster ? redis.duplicate() : redis.duplicate();
-        sub.on('error', () => {});
-        sub.on('message', () => {
-          for (const l of this.listeners) l();
-        });
-        this.sub = sub;
-        await sub.subscribe(this.k.wake).catch(() => {});
-      } catch {
-        // Redis not reached yet: the relay's own polling goes on meanwhile; try again shortly.
-        await new Promise((r) => setTimeout(r, 1_000).unref());
-      }
-    }
+  private subscribe(redis: RedisConnection): void {
+    if (this.sub || this.listeners.size === 0) return;
+    // ioredis's own duplicate: a server, the same Sentinels, or the same cluster, with the same options.
+    const sub: RedisConnection = redis instanceof Cluster ? redis.duplicate() : redis.duplicate();
+    sub.on('error', () => {});
+    sub.on('message', () => {
+      for (const l of this.listeners) l();
+    });
+    this.sub = sub;
+    sub.subscribe(this.k.wake).catch(() => {});
   }
 
   async wake() {
@@ -254,7 +240,6 @@ export class RedisRelayStore implements RelayStore {
   }
 
   async close() {
-    this.closed = true;
     this.listeners.clear();
     this.sub?.disconnect();
     this.connection.close();
