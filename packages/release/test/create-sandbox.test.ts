@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { run, show } from './helpers.ts';
+import { installedBin, run, show } from './helpers.ts';
 
 const { projects } = inject('release');
 const dir = projects.app!;
@@ -96,7 +96,11 @@ test('the sandbox answers as a twin file; a bad one is refused naming the field'
 describe("createSandbox({ twin }) in an application's vitest test", () => {
   it('answers as a twin file written by the application, and refuses one that does not validate', async () => {
     writeFileSync(join(dir, 'twin.test.mjs'), TWIN);
-    const r = await run('npx', ['vitest', 'run', 'twin.test.mjs'], { cwd: dir, env: { CI: '1', NO_COLOR: '1' } });
+    // The project's vitest bin itself, as an npm "test" script runs it (npx vitest is run above).
+    const r = await run(installedBin(dir, 'vitest'), ['run', 'twin.test.mjs'], {
+      cwd: dir,
+      env: { CI: '1', NO_COLOR: '1' },
+    });
     expect(r.code, show(r)).toBe(0);
     expect(r.stdout).toMatch(/1 passed/);
   });

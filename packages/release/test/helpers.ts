@@ -1,5 +1,13 @@
 // Running the installed packages' commands as a user would (`npx …` inside a fresh project).
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * An installed package's command in a fresh project, run as npm scripts run it (the link npm made in
+ * node_modules/.bin). Each documented `npx` form is run through npx once in these tests; the other runs
+ * skip npx's own start (about a second of CPU each), which they do not test.
+ */
+export const installedBin = (dir: string, command: string) => join(dir, 'node_modules/.bin', command);
 
 export interface RunResult {
   code: number | null;
@@ -63,12 +71,19 @@ export interface SandboxProcess {
 }
 
 /**
- * `npx videogen-sandbox --port 0 …` in a project where @videogen/sandbox is installed: resolves once it
+ * `videogen-sandbox --port 0 …` in a project where @videogen/sandbox is installed: resolves once it
  * prints its base URL (port 0: a free port, chosen by the system). stop() ends its process group.
+ * `via: 'npx'` starts it as the README does (sandbox.test.ts); the other files, which only need a sandbox
+ * to talk to, start the installed bin itself.
  */
-export function startSandboxBin(cwd: string, args: string[] = []): Promise<SandboxProcess> {
+export function startSandboxBin(
+  cwd: string,
+  args: string[] = [],
+  { via = 'bin' }: { via?: 'npx' | 'bin' } = {},
+): Promise<SandboxProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['videogen-sandbox', '--port', '0', ...args], {
+    const [command, ...prefix] = via === 'npx' ? ['npx', 'videogen-sandbox'] : [installedBin(cwd, 'videogen-sandbox')];
+    const child = spawn(command, [...prefix, '--port', '0', ...args], {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,

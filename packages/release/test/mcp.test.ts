@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { run, show, startSandboxBin, type SandboxProcess } from './helpers.ts';
+import { installedBin, run, show, startSandboxBin, type SandboxProcess } from './helpers.ts';
 
 const { projects } = inject('release');
 const TEXT_SETTING = '5e77a000-0000-4000-8000-000000000001'; // the sandbox's documented fixture (acme, text)
@@ -103,9 +103,11 @@ describe('@videogen/mcp alone, from a program of your own', () => {
   });
 });
 
-describe('npx videogen mcp with the CLI alone', () => {
+// The installed bin itself: `npx videogen mcp` resolving is checked above, in the agent's project.
+describe('videogen mcp with the CLI alone', () => {
   it('exits 1 saying which package to install', async () => {
-    const r = await run('npx', ['videogen', 'mcp'], { cwd: projects['@videogen/cli']!, env: env() });
+    const cli = projects['@videogen/cli']!;
+    const r = await run(installedBin(cli, 'videogen'), ['mcp'], { cwd: cli, env: env() });
     expect(r.code, show(r)).toBe(1);
     expect(r.stderr).toContain('npm install --global @videogen/mcp');
     expect(r.stdout).toBe('');

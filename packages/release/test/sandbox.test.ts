@@ -2,14 +2,14 @@
 // @videogen/sandbox installed from its tarball in a fresh project: `npx videogen-sandbox` serves the
 // API on a free port with the documented keys and fixtures.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { run, show, startSandboxBin, type SandboxProcess } from './helpers.ts';
+import { installedBin, run, show, startSandboxBin, type SandboxProcess } from './helpers.ts';
 
 const { projects } = inject('release');
 const dir = projects['@videogen/sandbox']!;
 let sandbox: SandboxProcess;
 
 beforeAll(async () => {
-  sandbox = await startSandboxBin(dir, ['--time-scale', '60']);
+  sandbox = await startSandboxBin(dir, ['--time-scale', '60'], { via: 'npx' });
 });
 afterAll(async () => {
   await sandbox?.stop();
@@ -37,7 +37,8 @@ describe('npx videogen-sandbox --port 0 --time-scale 60', () => {
   });
 
   it('documents its flags (--help)', async () => {
-    const r = await run('npx', ['videogen-sandbox', '--help'], { cwd: dir });
+    // The installed bin itself: the server above was started through npx.
+    const r = await run(installedBin(dir, 'videogen-sandbox'), ['--help'], { cwd: dir });
     expect(r.code, show(r)).toBe(0);
     for (const flag of ['--port', '--host', '--time-scale', '--data-dir']) expect(r.stdout).toContain(flag);
   });
