@@ -15,6 +15,10 @@ import { failures, generation, runSuite, SELF_TEST_TIME_SCALE } from './harness.
 // four at a time (the package's maxConcurrency). A run took 40 s on two quiet cores and 70 s at a load of
 // 18, where the four that waited for a slot went past the default 120 s while running: a run's own limit.
 const RUN_TIMEOUT_MS = 300_000;
+// The uploads at and one byte past each plan's size limit (about 900 MB a run: a second of CPU per 100 MB
+// on loopback) under one limiter style: the sandbox's answers to them do not depend on how it counts a
+// window, and cli.test.ts (the command line's full run) and plan.test.ts send them again.
+const UPLOADS_UNDER = RATE_LIMITER_STYLES[0];
 describe('against a service that chose differently (personality alternative)', () => {
   it.concurrent.each(RATE_LIMITER_STYLES)(
     'limiter %s: fails nothing, and reports each difference as drift from the decision it concerns',
@@ -70,7 +74,10 @@ describe('against a service that chose differently (personality alternative)', (
     async (rateLimiter) => {
       const sandbox = await startSandboxTarget(SELF_TEST_TIME_SCALE, {}, { rateLimiter });
       try {
-        const { results, bursts } = await runSuite({ ...sandbox.config, strict: true, generation: generation(5) });
+        const { results, bursts } = await runSuite(
+          { ...sandbox.config, strict: true, generation: generation(5) },
+          { checks: (c) => rateLimiter === UPLOADS_UNDER || c.name !== 'boundary_upload_sizes' },
+        );
         expect(bursts).toBe(1);
         expect(failures(results)).toEqual([]);
         expect(results.filter((r) => r.state === 'drift').map((r) => `${checkId(r)}: ${r.message}`)).toEqual([]);
