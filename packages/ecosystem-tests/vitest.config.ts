@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { TAGS } from '../../vitest.shared.js';
+import { SHARED_WORKERS, TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Files share their workers (vitest.shared.ts): one worker loads vitest, the sandbox and the spec once.
+    ...SHARED_WORKERS,
   },
 });

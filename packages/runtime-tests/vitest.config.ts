@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { TAGS } from '../../vitest.shared.js';
+import { SHARED_WORKERS, TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
@@ -12,5 +12,7 @@ export default defineConfig({
     testTimeout: 540_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Files share their workers (vitest.shared.ts): one worker loads vitest, the sandbox and the spec once.
+    ...SHARED_WORKERS,
   },
 });

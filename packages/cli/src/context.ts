@@ -112,10 +112,10 @@ export const NO_API_KEY =
   "VIDEO_API_KEY is not set: export VIDEO_API_KEY=<your API key> (create one in the service's key management menu).";
 
 /** The client, output and progress for the invocation's options; throws the documented errors (no key, a bad URL). */
-export function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = process.env): Context {
+export async function createContext(invocation: Invocation, env: NodeJS.ProcessEnv = process.env): Promise<Context> {
   const { options: opts, facts } = invocation;
   const out = createOutput(Boolean(opts.json));
-  const progress = createProgress(chooseMode(opts, env));
+  const progress = await createProgress(chooseMode(opts, env));
   const options = clientOptionsOf(invocation, env);
   const apiKey = env.VIDEO_API_KEY;
   if (!apiKey) throw new CliError(NO_API_KEY, EXIT.AUTH, 'NO_API_KEY');

@@ -1,5 +1,19 @@
-import cliProgress from 'cli-progress';
-import ora, { type Ora } from 'ora';
+import type { Ora } from 'ora';
+
+/** The libraries that draw in a terminal, loaded only for the `tty` mode (see loadTerminalLibraries). */
+interface TerminalLibraries {
+  cliProgress: typeof import('cli-progress');
+  ora: typeof import('ora').default;
+}
+
+/**
+ * ora and cli-progress (with the modules they import) take about a third of the CLI's start-up CPU: a run
+ * that only prints plain lines (a pipe, CI, --json, --quiet), as every scripted run does, does not load them.
+ */
+async function loadTerminalLibraries(): Promise<TerminalLibraries> {
+  const [cliProgress, ora] = await Promise.all([import('cli-progress'), import('ora')]);
+  return { cliProgress: cliProgress.default, ora: ora.default };
+}
 
 /**
  * Progress shown to a person, always on stderr so that stdout carries only results.
@@ -68,7 +82,11 @@ function stats(start: number, loaded: number, total?: number) {
   return { rate, left, elapsed };
 }
 
-export function createProgress(mode: ProgressMode, stream: NodeJS.WriteStream = process.stderr): Progress {
+export async function createProgress(
+  mode: ProgressMode,
+  stream: NodeJS.WriteStream = process.stderr,
+): Promise<Progress> {
+  const terminal = mode === 'tty' ? await loadTerminalLibraries() : undefined;
   const write = (line: string) => {
     if (mode !== 'quiet') stream.write(`${line}\n`);
   };
@@ -83,22 +101,27 @@ export function createProgress(mode: ProgressMode, stream: NodeJS.WriteStream = 
       drawing.spinner.render();
     },
     transfer: (verb, what) =>
-      mode === 'tty'
-        ? ttyTransfer(verb, what, stream)
+      terminal
+        ? ttyTransfer(terminal, verb, what, stream)
         : mode === 'plain'
           ? plainTransfer(verb, what, write)
           : silentTransfer,
     wait: (id) =>
-      mode === 'tty' ? ttyWait(id, stream, drawing) : mode === 'plain' ? plainWait(id, write) : silentWait,
+      terminal ? ttyWait(terminal, id, stream, drawing) : mode === 'plain' ? plainWait(id, write) : silentWait,
   };
 }
 
 const silentTransfer: TransferProgress = { update() {}, done() {}, fail() {} };
 const silentWait: WaitProgress = { update() {}, done() {} };
 
-function ttyTransfer(verb: string, what: string, stream: NodeJS.WriteStream): TransferProgress {
+function ttyTransfer(
+  { cliProgress }: TerminalLibraries,
+  verb: string,
+  what: string,
+  stream: NodeJS.WriteStream,
+): TransferProgress {
   const start = Date.now();
-  let bar: cliProgress.SingleBar | undefined;
+  let bar: InstanceType<TerminalLibraries['cliProgress']['SingleBar']> | undefined;
   let last = { loaded: 0, total: 0 };
   const payload = (loaded: number, total?: number) => {
     const { rate, left } = stats(start, loaded, total);
@@ -177,7 +200,12 @@ function plainTransfer(verb: string, what: string, write: (line: string) => void
   };
 }
 
-function ttyWait(videoId: string, stream: NodeJS.WriteStream, drawing: { spinner?: Ora }): WaitProgress {
+function ttyWait(
+  { ora }: TerminalLibraries,
+  videoId: string,
+  stream: NodeJS.WriteStream,
+  drawing: { spinner?: Ora },
+): WaitProgress {
   const start = Date.now();
   let status = 'starting';
   const text = () => `Waiting for video ${videoId}: ${status} · ${formatDuration(Date.now() - start)} elapsed`;

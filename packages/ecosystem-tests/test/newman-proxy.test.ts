@@ -13,18 +13,12 @@ import { portmanCollection, runNewman, type NewmanRun } from './newman.js';
 
 const TIME_SCALE = 1;
 const sandboxes: RunningSandbox[] = [];
-const collections: string[] = [];
+let collection: string;
 let proxy: PacingProxy;
 let direct: NewmanRun;
 let paced: NewmanRun;
 let directSandbox: RunningSandbox;
 let pacedSandbox: RunningSandbox;
-
-async function newmanAgainst(baseUrl: string) {
-  const collection = await portmanCollection(baseUrl);
-  collections.push(collection);
-  return runNewman(collection, { apiKey: SANDBOX_KEYS.acme });
-}
 
 beforeAll(async () => {
   const start = () => startSandbox({ port: 0, timeScale: TIME_SCALE, validateResponses: true, rateLimiter: 'even' });
@@ -32,11 +26,14 @@ beforeAll(async () => {
   sandboxes.push(directSandbox, pacedSandbox);
   // Real time: the interface's own limits (class B one per 2 s, class A one per 5 s with this limiter).
   proxy = await startPacingProxy({ target: pacedSandbox.baseUrl, port: 0 });
-  direct = await newmanAgainst(directSandbox.baseUrl);
-  paced = await newmanAgainst(proxy.url);
+  // One collection for both runs: Portman writes the base URL into a collection variable, which newman's
+  // --env-var overrides for the run through the proxy (the collection is the same request for request).
+  collection = await portmanCollection(directSandbox.baseUrl);
+  direct = await runNewman(collection, { apiKey: SANDBOX_KEYS.acme });
+  paced = await runNewman(collection, { apiKey: SANDBOX_KEYS.acme, baseUrl: proxy.url });
 });
 afterAll(async () => {
-  for (const c of collections) rmSync(join(c, '..'), { recursive: true, force: true });
+  if (collection) rmSync(join(collection, '..'), { recursive: true, force: true });
   await proxy?.close();
   await Promise.all(sandboxes.map((s) => s.close()));
 });

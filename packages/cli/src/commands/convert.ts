@@ -52,7 +52,7 @@ Examples:
       }
       if (early?.kind === 'invalid_aspect_ratio')
         throw invalid(`--aspect-ratio ${aspectRatio} is not supported: use one of ${ASPECT_RATIOS.join(', ')}.`);
-      const ctx = createContext(invocation);
+      const ctx = await createContext(invocation);
 
       // The allowed targets differ from video to video: read them once, so that the message can list
       // what this video accepts; the client is handed them and does not read them again.

@@ -13,7 +13,7 @@ export function registerDownload(program: Command, invocation: Invocation): void
   ).action(async (id: string, out: string, opts: WaitFlags & { wait?: boolean }) => {
     videoIdArgument(id);
     invocation.facts.videoId = id;
-    const ctx = createContext(invocation);
+    const ctx = await createContext(invocation);
     if (opts.wait) await waitFor(ctx, id, opts);
     const saved = await downloadTo(ctx, id, out);
     ctx.out.result({ video_id: id, ...saved }, () => describeVideo({ video_id: id, ...saved }));

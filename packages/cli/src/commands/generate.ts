@@ -67,7 +67,7 @@ Examples:
       const fields = inputFields(opts);
       const files = await checkFiles(opts);
       invocation.facts.files = files;
-      const ctx = createContext(invocation);
+      const ctx = await createContext(invocation);
       const setting = await findSetting(ctx, opts.setting, fields);
 
       const bar = Object.keys(files).length ? ctx.progress.transfer('Uploading', describeFiles(files)) : undefined;

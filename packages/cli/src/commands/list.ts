@@ -19,7 +19,7 @@ export function registerList(program: Command, invocation: Invocation): void {
     .option('--all', 'fetch every page')
     .option('--page <n>', 'the page to show (starts at 1)', positiveInt, 1)
     .action(async (opts: { all?: boolean; page: number }) => {
-      const ctx = createContext(invocation);
+      const ctx = await createContext(invocation);
       const videos: VideoListItem[] = [];
       let hint = '';
       if (opts.all) {

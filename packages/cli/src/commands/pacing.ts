@@ -19,7 +19,7 @@ export function registerPacing(program: Command, invocation: Invocation): void {
       "Show the account's pacing schedule shared through VIDEO_API_PACING_URL: requests in flight and the server's waits per rate class, the videos holding running slots, the requests waiting and what for. Sends no request to the service.",
     )
     .action(async () => {
-      const ctx = createContext(invocation);
+      const ctx = await createContext(invocation);
       let schedule: ScheduleSnapshot;
       try {
         schedule = await ctx.client.schedule();

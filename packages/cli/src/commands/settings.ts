@@ -9,7 +9,7 @@ export function registerSettings(program: Command, invocation: Invocation): void
     .command('settings')
     .description('List the video settings of your account, with the input each one expects.')
     .action(async () => {
-      const ctx = createContext(invocation);
+      const ctx = await createContext(invocation);
       const settings: VideoSetting[] = [];
       for await (const s of ctx.client.settings.list()) settings.push(s);
       ctx.out.result(settings, () =>

@@ -10,7 +10,7 @@ export function registerStatus(program: Command, invocation: Invocation): void {
     .action(async (id: string) => {
       videoIdArgument(id);
       invocation.facts.videoId = id;
-      const ctx = createContext(invocation);
+      const ctx = await createContext(invocation);
       const video = await ctx.client.videos.get(id);
       ctx.out.result(video, () => describeVideo(video));
     });

@@ -11,7 +11,7 @@ export function registerWait(program: Command, invocation: Invocation): void {
   ).action(async (id: string, opts: WaitFlags) => {
     videoIdArgument(id);
     invocation.facts.videoId = id;
-    const ctx = createContext(invocation);
+    const ctx = await createContext(invocation);
     const video = await waitFor(ctx, id, opts);
     ctx.out.result(video, () => describeVideo(video));
   });
