@@ -4,7 +4,7 @@
 // port, so a command that needs the network fails instead of fetching. The build replays turbo's cache of
 // this checkout when the inputs are the same (the workspace built them moments before in `npm test`).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +59,7 @@ function cloneParent(): string {
   const shm = '/dev/shm';
   try {
     const fs = statfsSync(shm);
-    if (existsSync(shm) && fs.bavail * fs.bsize > 4 * 1024 ** 3) return shm;
+    if (fs.bavail * fs.bsize > 4 * 1024 ** 3) return shm;
   } catch {
     // no such file system here
   }
