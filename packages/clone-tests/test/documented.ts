@@ -380,6 +380,17 @@ function resolveNpx(c: Checkout, args: string[]): Resolution {
   return { ok: true, how: `npx → ${name} (bin ${bin})` };
 }
 
+/**
+ * The bin that `npx <spec>` runs in the checkout without fetching anything: for a bare package name (no
+ * version) installed there, the bin npx picks (resolveNpx's rule), when the install linked it.
+ */
+export function npxBin(c: Checkout, spec: string): string | undefined {
+  if (spec.startsWith('-') || packageName(spec) !== spec) return undefined;
+  const bins = installed(c, spec);
+  const bin = bins && binOf(bins, spec);
+  return bin && linked(c, bin) ? bin : undefined;
+}
+
 /** The workspace package a Markdown file belongs to (its README is read in that directory), if any. */
 export function packageOfFile(c: Checkout, file: string): string | undefined {
   for (const [name, ws] of c.workspaces) if (file.startsWith(`${ws.dir}/`)) return name;

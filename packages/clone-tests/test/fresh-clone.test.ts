@@ -3,7 +3,8 @@
 // command that README.md, the packages' READMEs and the guides print, as printed. Each resolves there (a
 // script, a linked bin, a package npx finds without fetching); the servers start on a free port and answer;
 // every command that can run offline runs against a sandbox this test starts with the documented command,
-// and ends with the exit code its comment names (0 when it names none). What is only resolved says why
+// and ends with the exit code its comment names (0 when it names none). Each package printed after npx
+// runs through npx at its first place; its other places run the bin npx resolved it to (npxOnce). What is only resolved says why
 // (a value the reader supplies, the registry, the repository's own test suite). The full table is written
 // to test-results/documented-commands.md.
 import { spawn } from 'node:child_process';
@@ -15,11 +16,13 @@ import { freshClone, ROOT, show, type Clone } from './clone.ts';
 import {
   checkout,
   documentedCommands,
+  npxBin,
   onPort,
   plan,
   problemsOf,
   setsPlaceholderTarget,
   simpleCommands,
+  type Checkout,
   type DocCommand,
   type Plan,
   type Server,
@@ -35,6 +38,8 @@ let clone: Clone;
 /** The clone's documented commands, read once (every test walks the same list). */
 let cloneDocs: DocCommand[] | undefined;
 const docsOfClone = () => (cloneDocs ??= documentedCommands(clone.dir));
+let cloneCheckout: Checkout | undefined;
+const checkoutOfClone = () => (cloneCheckout ??= checkout(clone.dir));
 let sandbox: { stop(): Promise<void>; port: number } | undefined;
 const table: string[] = [];
 
@@ -54,8 +59,39 @@ beforeAll(async () => {
   if (clone.install.code !== 0 || clone.build.code !== 0) return;
   for (const [name, bytes] of Object.entries(SAMPLE_FILES)) writeFileSync(join(clone.dir, name), bytes);
   // The walk's first sandbox, started the way the sandbox's README says, on a free port, 100× real time.
+  npxRan.set('@videogen/sandbox', "the walk's own sandbox");
   sandbox = await walkSandbox('npx @videogen/sandbox');
 });
+
+/** Each package printed as `npx <package>`, and the place where the walk ran that form through npx. */
+const npxRan = new Map<string, string>();
+const NPX_PACKAGE = /(^|[\s;&|(])npx\s+((?:@[\w.-]+\/)?[\w.-]+)(?=[\s;&|)]|$)/g;
+
+/**
+ * A documented line as the walk runs it. The first place that prints `npx <package>` (in the order of the
+ * documentation; the walk's own sandbox is the first `npx @videogen/sandbox`) runs through npx: npx finds the
+ * package in the clone, offline, and runs its bin. Every other place of the same package runs that bin, as
+ * npx would: it resolves the same way in the same clone ('resolves every documented command' checks each
+ * place), and differs only in the arguments npx passes through. npx's own start (npm loading its modules and
+ * reading the installed tree) costs 1.5–2 s of CPU a call, against 0.25 s for the CLI's help.
+ */
+function npxOnce(text: string, place: string): { text: string; note: string } {
+  const c = checkoutOfClone();
+  const commands = simpleCommands(text);
+  const notes: string[] = [];
+  const asRun = text.replace(NPX_PACKAGE, (all, lead: string, spec: string) => {
+    const bin = npxBin(c, spec);
+    if (!bin || !commands.some((s) => s.argv[0] === 'npx' && s.argv[1] === spec)) return all;
+    const first = npxRan.get(spec);
+    if (!first) {
+      npxRan.set(spec, place);
+      return all;
+    }
+    notes.push(`npx ${spec} as the bin it runs, ${bin} (through npx at ${first})`);
+    return `${lead}${join(clone.dir, 'node_modules/.bin', bin)}`;
+  });
+  return { text: asRun, note: notes.join('; ') };
+}
 
 /** Sandboxes the walk started (each reading session gets its own: sessions run side by side). */
 const sandboxes: Array<{ stop(): Promise<void> }> = [];
@@ -150,7 +186,10 @@ describe('a fresh clone, without the registry', () => {
     const assigned = new Map<string, string[]>();
     // The same command printed in several places (`npm start -- --port 4010` in four files) is started
     // once: in the same clone and environment it is the same check, and each place gets its row.
-    const servers = new Map<string, { places: DocCommand[]; d: DocCommand; server: Server; prelude: string[] }>();
+    const servers = new Map<
+      string,
+      { places: DocCommand[]; d: DocCommand; text: string; note: string; server: Server; prelude: string[] }
+    >();
     for (const d of docsOfClone()) {
       const p = plan(d);
       if (p.kind === 'run' && isAssignment(d.text)) assigned.set(d.block, [...(assigned.get(d.block) ?? []), d.text]);
@@ -159,14 +198,14 @@ describe('a fresh clone, without the registry', () => {
       const same = [...prelude, onPort(d.text, p.server, 4010)].join('\n');
       const seen = servers.get(same);
       if (seen) seen.places.push(d);
-      else servers.set(same, { places: [d], d, server: p.server, prelude });
+      else servers.set(same, { places: [d], d, ...npxOnce(d.text, where(d)), server: p.server, prelude });
     }
     // A few at a time: each is mostly a process starting and waiting.
     await pMap(
       servers.values(),
-      async ({ places, d, server, prelude }) => {
+      async ({ places, d, text, note, server, prelude }) => {
         const port = await freePort();
-        const command = [...prelude, onPort(d.text, server, port)].join('\n');
+        const command = [...prelude, onPort(text, server, port)].join('\n');
         const origin = `http://127.0.0.1:${port}`;
         const outcome = await tryServer(command, {
           cwd: clone.dir,
@@ -211,7 +250,7 @@ describe('a fresh clone, without the registry', () => {
         });
         for (const place of places)
           table.push(
-            `| ${where(place)} | \`${cell(place.text)}\` | server: \`${cell(command)}\`, ${outcome.detail}${place === d ? '' : ` (the command of ${where(d)}, started once)`} |`,
+            `| ${where(place)} | \`${cell(place.text)}\` | server: \`${cell(command)}\`, ${outcome.detail}${place === d ? '' : ` (the command of ${where(d)}, started once)`}${note ? `, ${note}` : ''} |`,
           );
         if (!outcome.answered || !/→ 2\d\d$/.test(outcome.detail))
           failures.push(
@@ -226,7 +265,7 @@ describe('a fresh clone, without the registry', () => {
   it('runs every command that can run offline, with the exit code its comment names', async () => {
     expect(sandbox, 'the walk sandbox').toBeDefined();
     // A reading session: a file, or the guides in their order (each builds on the variables of the last).
-    const sessions = new Map<string, Array<{ command: DocCommand; expected: number }>>();
+    const sessions = new Map<string, Array<{ command: DocCommand; expected: number; text: string; note: string }>>();
     let target: string | undefined;
     let block = '';
     for (const d of docsOfClone()) {
@@ -242,7 +281,10 @@ describe('a fresh clone, without the registry', () => {
         table.push(`| ${where(d)} | \`${cell(d.text)}\` | resolved: ${p.reason} |`);
       if (p.kind !== 'run') continue;
       const session = d.file.startsWith('packages/docs/guides/') ? 'guides' : d.file;
-      sessions.set(session, [...(sessions.get(session) ?? []), { command: d, expected: p.exit }]);
+      sessions.set(session, [
+        ...(sessions.get(session) ?? []),
+        { command: d, expected: p.exit, ...npxOnce(d.text, where(d)) },
+      ]);
     }
     // Sessions side by side, each against a sandbox of its own (the first is the one started with npx; the
     // others with the bin it linked): one session's videos never hold another's running slots. A session
@@ -263,13 +305,13 @@ describe('a fresh clone, without the registry', () => {
           port = (shared ?? (await walkSandbox(join(clone.dir, 'node_modules/.bin/videogen-sandbox')))).port;
           shared = undefined;
         }
-        const lines = commands.map(({ command: d, expected }) => {
-          if (port === undefined) return { command: d, text: d.text, expected };
+        const lines = commands.map(({ command: d, expected, text }) => {
+          if (port === undefined) return { command: d, text, expected };
           // A presigned address expires (in minutes at 100×): read afresh where a line uses one, as the guide's reader just did.
           const fresh = /\$\{?DOWNLOAD_URL\b/.test(d.text)
             ? `DOWNLOAD_URL=$(curl -sS -H 'Authorization: Bearer ${KEY}' http://127.0.0.1:${port}/v1/videos/${COMPLETED}/ | jq -r .download_url)\n`
             : '';
-          return { command: d, text: fresh + onWalkPort(d.text, port), expected };
+          return { command: d, text: fresh + onWalkPort(text, port), expected };
         });
         const r = await runSession(lines, {
           cwd: clone.dir,
@@ -298,9 +340,11 @@ describe('a fresh clone, without the registry', () => {
       { concurrency: SIDE_BY_SIDE },
     );
     const failures: string[] = [];
+    const notes = new Map([...sessions.values()].flat().map(({ command, note }) => [command, note]));
     for (const o of outcomes) {
+      const note = notes.get(o.command);
       table.push(
-        `| ${where(o.command)} | \`${cell(o.command.text)}\` | ran: exit ${o.code} (expected ${o.expected}), ${o.seconds?.toFixed(1) ?? '?'} s${o.hung ? ', killed: it ran past the line deadline' : ''} |`,
+        `| ${where(o.command)} | \`${cell(o.command.text)}\` | ran: exit ${o.code} (expected ${o.expected}), ${o.seconds?.toFixed(1) ?? '?'} s${o.hung ? ', killed: it ran past the line deadline' : ''}${note ? `, ${note}` : ''} |`,
       );
       if (o.code !== o.expected || o.hung)
         failures.push(
