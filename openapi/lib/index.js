@@ -87,14 +87,16 @@ export function deref(spec, node) {
 export function listOperations(spec = loadSpec()) {
   const out = [];
   for (const [path, item] of Object.entries(spec.paths)) {
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (!operation) continue;
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(spec, p));
-      out.push({ operationId: operation.operationId, method: method.toUpperCase(), path, operation, parameters });
-    }
+    for (const method of HTTP_METHODS) if (item[method]) out.push(operationAt(spec, path, item, method));
   }
   return out;
+}
+
+/** The operation of a path item under one (lower-case) method, as listOperations gives it. */
+function operationAt(spec, path, item, method) {
+  const operation = item[method];
+  const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(spec, p));
+  return { operationId: operation.operationId, method: method.toUpperCase(), path, operation, parameters };
 }
 
 /** The value a JSON pointer (`/results/0/video_id`) points at in a value, or undefined. */
@@ -121,16 +123,35 @@ export function linkParameters(link, { body, pathParams = {} }) {
   return out;
 }
 
-/** Find the operation serving a concrete request path (without the server's `/v1` prefix). */
-export function matchOperation(spec, method, requestPath) {
-  for (const op of listOperations(spec)) {
-    if (op.method !== method.toUpperCase()) continue;
+/** A document path's pattern and the names of its parameters, compiled once per path text. */
+const pathMatchers = new Map();
+function pathMatcher(path) {
+  let matcher = pathMatchers.get(path);
+  if (!matcher) {
     const names = [];
-    const pattern = op.path
+    const pattern = path
       .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
       .replace(/\\?\{([^}]+)\\?\}/g, (_, n) => (names.push(n), '([^/]+)'));
-    const m = new RegExp(`^${pattern.replace(/\\\{|\\\}/g, '')}$`).exec(requestPath);
-    if (m) return { ...op, pathParams: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
+    matcher = { regex: new RegExp(`^${pattern.replace(/\\\{|\\\}/g, '')}$`), names };
+    pathMatchers.set(path, matcher);
+  }
+  return matcher;
+}
+
+/** Find the operation serving a concrete request path (without the server's `/v1` prefix). */
+export function matchOperation(spec, method, requestPath) {
+  // The paths in listOperations' order, the operation built only for the path that matches: this runs per
+  // request where traffic is read (a HAR file, a recording, the sandbox's fuzz test).
+  const wanted = method.toLowerCase();
+  for (const [path, item] of Object.entries(spec.paths)) {
+    if (!HTTP_METHODS.includes(wanted) || !item[wanted]) continue;
+    const { regex, names } = pathMatcher(path);
+    const m = regex.exec(requestPath);
+    if (m)
+      return {
+        ...operationAt(spec, path, item, wanted),
+        pathParams: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])),
+      };
   }
   return undefined;
 }
