@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { TAGS } from '../../vitest.shared.js';
+import { SHARED_WORKERS, TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
@@ -10,6 +10,10 @@ export default defineConfig({
     // 195 s in npm test where one after the other took 158 s).
     fileParallelism: false,
     pool: 'forks',
+    // The browser files share one Chromium, launched when the first asks (test/shared-browser.ts).
+    globalSetup: ['test/shared-browser.ts'],
+    // Files share their worker (vitest.shared.ts): vitest, the sandbox, the spec and playwright-core load once.
+    ...SHARED_WORKERS,
     // Hang guards, far above what a loaded machine needs: no test here asserts a duration.
     testTimeout: 600_000,
     hookTimeout: 300_000,

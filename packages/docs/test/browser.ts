@@ -1,38 +1,12 @@
 // Headless Chromium (Debian's `chromium` package) driven by playwright-core, for the browser test.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { expect, onTestFailed } from 'vitest';
+import { expect, inject, onTestFailed } from 'vitest';
 
 /** Screenshots kept for people to look at (light and dark, the console, the flow page). */
 export const ARTIFACTS = fileURLToPath(new URL('../test-results/', import.meta.url));
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-
-/** Fails (never skips) with the way to install Chromium when it is missing. */
-export function requireChromium(): string {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM_PATH}; the docs' browser test needs it. ` +
-        'Install it with: apt-get update && apt-get install -y chromium ' +
-        '(or set CHROMIUM_PATH to another Chromium binary).',
-    );
-  }
-  return CHROMIUM_PATH;
-}
 
 export interface Browser {
   context: BrowserContext;
@@ -42,20 +16,16 @@ export interface Browser {
 }
 
 /**
- * A fresh profile (new user-data-dir) per launch, so no cache, cookie or stored colour mode leaks
- * between runs. Every request is recorded; one that would leave the machine is aborted as well as
- * recorded, so a regression fails the test instead of hanging on the network.
+ * A browser context of the package's one Chromium (shared-browser.ts, vitest's globalSetup), per test
+ * file: a fresh profile, so no cache, cookie or stored colour mode leaks between files. Every request is
+ * recorded; one that would leave the machine is aborted as well as recorded, so a regression fails the
+ * test instead of hanging on the network.
  */
 export async function launchBrowser(): Promise<Browser> {
-  const executablePath = requireChromium();
-  const userDataDir = mkdtempSync(join(tmpdir(), 'videogen-docs-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    deviceScaleFactor: 1,
-  });
+  const answer = await fetch(inject('browserEndpoint'));
+  if (!answer.ok) throw new Error(await answer.text());
+  const browser = await chromium.connect(await answer.text());
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: 1 });
   // Playwright's own waits (30 s by default) bound patience, not speed: a loaded machine may render a
   // page or take a screenshot slowly. The tests' assertions decide; these only end a real hang.
   context.setDefaultTimeout(120_000);
@@ -71,7 +41,7 @@ export async function launchBrowser(): Promise<Browser> {
     requests,
     close: async () => {
       await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
+      await browser.close(); // disconnects; the globalSetup closes Chromium after the last file
     },
   };
 }

@@ -4,6 +4,7 @@
 // is fetched from outside the machine and nothing is logged as an error.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@videogen/sandbox';
@@ -255,7 +256,8 @@ describe('the built site in Chromium', () => {
 
     // "Download OpenAPI" hands over the bundled document itself (not the docs copy).
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#vg-download-spec').click()]);
-    const downloaded = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    // Read over the browser's connection (the browser is shared: its files are not this process's).
+    const downloaded = JSON.parse(await text(await download.createReadStream()));
     expect(downloaded).toEqual(spec);
 
     expect(watch.errors).toEqual([]);
