@@ -1,15 +1,24 @@
 // JUnit XML (junit-report-builder): one testsuite per operation, one testcase per check (a skip's reason
 // and a drift's decisions as properties), then the decision mismatches and the transient answers, each
 // as a testsuite of its own (passing testcases: they are not interface failures).
-import jrb, { type TestCase } from 'junit-report-builder';
+import { createRequire } from 'node:module';
+import type { TestCase } from 'junit-report-builder';
 import { redact } from '../engine/redact.ts';
 import type { CheckResult, TransientAnswer } from '../shapes.ts';
 import type { DriftEntry } from './drift.ts';
 
-// A CommonJS module whose types say `export default`: under Node's ESM the default import is the builder itself.
-const builders = ((jrb as unknown as { default?: unknown }).default ?? jrb) as {
+interface Builders {
   newBuilder(): import('junit-report-builder').Builder;
-};
+}
+let loaded: Builders | undefined;
+/**
+ * junit-report-builder (a CommonJS module, with xmlbuilder and lodash under it), loaded when a report is
+ * written rather than when the bin starts: --help, --plan, --har and a refused target never need it.
+ */
+function builders(): Builders {
+  loaded ??= createRequire(import.meta.url)('junit-report-builder') as Builders;
+  return loaded;
+}
 
 /** What a test case builds (junit-report-builder's internals, on xmlbuilder): the element and its children. */
 interface BuiltElement {
@@ -41,7 +50,7 @@ export function junitXml(
   transients: TransientAnswer[],
   name = 'contract',
 ): string {
-  const b = builders.newBuilder().name(name);
+  const b = builders().newBuilder().name(name);
   const byOp = new Map<string, CheckResult[]>();
   for (const r of results) byOp.set(r.operation, [...(byOp.get(r.operation) ?? []), r]);
   for (const [op, list] of byOp) {
