@@ -1,9 +1,12 @@
 // Runtime access to the bundled OpenAPI document, shared by the sandbox, the contract suite and the
 // spec's own tests, so that none of them loads the spec or configures Ajv its own way.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+
+// Ajv is loaded by the first createAjv, not on import: the contract suite's bin imports this module at
+// every start, and its --help, --plan and proxy never validate. Both packages are CommonJS with a `default`.
+const require = createRequire(import.meta.url);
 
 export const specPath = fileURLToPath(new URL('../dist/openapi.json', import.meta.url));
 export const specYamlPath = fileURLToPath(new URL('../dist/openapi.yaml', import.meta.url));
@@ -41,9 +44,11 @@ function vendorKeywords(node, found = new Set()) {
  * `#/components/...` ref inside it resolves. OpenAPI's own words are declared as annotations.
  */
 export function createAjv(spec = loadSpec(), options = {}) {
+  const Ajv2020 = require('ajv/dist/2020.js').default;
+  const addFormats = require('ajv-formats').default;
   // verbose: each error carries its schema node, whose x-decision classifies the failure.
   const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true, ...options });
-  addFormats.default ? addFormats.default(ajv) : addFormats(ajv);
+  addFormats(ajv);
   ajv.addFormat('binary', true);
   const words = ['example', 'discriminator', 'xml', 'externalDocs', ...vendorKeywords(spec)];
   for (const keyword of words) ajv.addKeyword({ keyword });

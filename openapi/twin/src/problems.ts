@@ -1,7 +1,9 @@
 // Ajv (JSON Schema 2020-12) on the twin schema, its errors said as a field and a reason:
 // `behaviours["rate_limit.A.style"].value: must be one of sliding, fixed, even, token-bucket (got "burst")`.
-import AjvModule, { type ErrorObject } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type AjvModule from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import type formatsModule from 'ajv-formats';
 
 /** One problem of a twin file: the field (a JavaScript-like path) and the reason. */
 export interface TwinProblem {
@@ -9,10 +11,9 @@ export interface TwinProblem {
   reason: string;
 }
 
-// ajv and ajv-formats are CommonJS with a `default` beside module.exports.
-const Ajv2020 = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof AjvModule.default;
-const addFormats = ((formatsModule as unknown as { default?: unknown }).default ??
-  formatsModule) as typeof formatsModule.default;
+// ajv and ajv-formats are CommonJS with a `default` beside module.exports. Required by the first
+// validator, not on import: the contract suite's bin imports this module at every start.
+const require = createRequire(import.meta.url);
 
 /** Headers whose values are credentials (the schema accepts them only redacted). */
 const CREDENTIAL_HEADER = /^(authorization|cookie|x-api-key)$/i;
@@ -95,6 +96,8 @@ function problemOf(e: ErrorObject, data: unknown): TwinProblem | undefined {
 
 /** A validator of data against `schema`: the problems, or none. */
 export function validatorOf(schema: Record<string, unknown>): (data: unknown) => TwinProblem[] {
+  const Ajv2020 = (require('ajv/dist/2020.js') as { default: typeof AjvModule.default }).default;
+  const addFormats = (require('ajv-formats') as { default: typeof formatsModule.default }).default;
   const ajv = new Ajv2020({
     strict: true,
     strictTypes: false,

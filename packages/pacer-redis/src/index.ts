@@ -11,6 +11,7 @@ export {
 export {
   connectRedis,
   describeRedisError,
+  isCluster,
   PACING_URL_VARIABLE,
   redactRedisUrl,
   redisUrlProblem,

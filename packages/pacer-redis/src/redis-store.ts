@@ -15,7 +15,7 @@
 // process that never did, or long ago, does not know N and starts nothing); the account's videos it last
 // saw running (the mirror below copies them from every decision) hold their slots as before.
 import { createHash, randomBytes } from 'node:crypto';
-import { Cluster, type Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import {
   MemoryPacerStore,
   type AccountView,
@@ -31,6 +31,7 @@ import {
 import {
   connectRedis,
   describeRedisError,
+  isCluster,
   redactRedisUrl,
   redisUrlProblem,
   type RedisConnection,
@@ -105,7 +106,7 @@ interface Keys {
 type ScriptRedis = RedisConnection & Record<string, (...args: Array<string | number>) => Promise<unknown>>;
 
 /** The sockets of a connection (every node's, for a cluster). */
-const streamsOf = (c: RedisConnection) => (c instanceof Cluster ? c.nodes() : [c]).map((n: Redis) => n.stream);
+const streamsOf = (c: RedisConnection) => (isCluster(c) ? c.nodes() : [c]).map((n: Redis) => n.stream);
 
 /** Whether a connection keeps the process alive (only while one of its commands is pending). */
 function setRef(c: RedisConnection | undefined, ref: boolean): void {
@@ -183,7 +184,7 @@ export class RedisPacerStore implements PacerStore {
     redis.on('error', (err: Error) => this.down(err));
     redis.on('close', () => this.up && this.down(new Error('the connection closed')));
     redis.on('ready', () => setRef(redis, this.pending > 0));
-    if (redis instanceof Cluster) redis.on('+node', () => setRef(redis, this.pending > 0));
+    if (isCluster(redis)) redis.on('+node', () => setRef(redis, this.pending > 0));
     for (const [name, lua, keys] of [
       ['vgTake', TAKE, 5],
       ['vgSettle', SETTLE, 4],
@@ -661,14 +662,13 @@ export class RedisPacerStore implements PacerStore {
     const redis = this.redis;
     if (!redis) return void this.subscribed.delete(channel);
     if (!this.sub) {
-      const sub =
-        redis instanceof Cluster
-          ? redis.duplicate(undefined, { enableOfflineQueue: true })
-          : redis.duplicate({ enableOfflineQueue: true });
+      const sub = isCluster(redis)
+        ? redis.duplicate(undefined, { enableOfflineQueue: true })
+        : redis.duplicate({ enableOfflineQueue: true });
       sub.on('error', () => {});
       // A subscription never keeps the process alive.
       sub.on('ready', () => setRef(sub, false));
-      if (sub instanceof Cluster) sub.on('+node', () => setRef(sub, false));
+      if (isCluster(sub)) sub.on('+node', () => setRef(sub, false));
       sub.on('message', () => {
         for (const wake of this.listeners) wake();
       });

@@ -2,8 +2,7 @@
 // dead-letter list (store.ts says what each operation promises; redis-scripts.ts does it, one Lua script
 // each). Why leases with Lua rather than Redis streams or a job queue: see the package README.
 import { createHash } from 'node:crypto';
-import type { RedisConnection } from '@videogen/pacer-redis';
-import { Cluster } from 'ioredis';
+import { isCluster, type RedisConnection } from '@videogen/pacer-redis';
 import { relayRedis, type RelayRedis } from './redis-connection.js';
 import { CLAIM, KNOWN, RELEASE, RENEW, SAVE, TAKE, WATCH } from './redis-scripts.js';
 import {
@@ -219,7 +218,7 @@ export class RedisRelayStore implements RelayStore {
   private subscribe(redis: RedisConnection): void {
     if (this.sub || this.listeners.size === 0) return;
     // ioredis's own duplicate: a server, the same Sentinels, or the same cluster, with the same options.
-    const sub: RedisConnection = redis instanceof Cluster ? redis.duplicate() : redis.duplicate();
+    const sub: RedisConnection = isCluster(redis) ? redis.duplicate() : redis.duplicate();
     sub.on('error', () => {});
     sub.on('message', () => {
       for (const l of this.listeners) l();

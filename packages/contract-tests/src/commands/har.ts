@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Har, Entry } from 'har-format';
-import AjvModule, { type ValidateFunction } from 'ajv';
-import formatsModule from 'ajv-formats';
+import type AjvModule from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import type formatsModule from 'ajv-formats';
 import { matchOperation, type OpenApiDocument } from '@videogen/openapi';
 import { redactUrl } from '@videogen/openapi/rules';
 import { loadContract } from '../engine/contract.ts';
@@ -47,10 +48,10 @@ const require = createRequire(import.meta.url);
 /** The HAR 1.2 schema (har-schema) compiled once; it is draft-06, which Ajv 8 reads with its meta-schema. */
 let harValidator: ValidateFunction | undefined;
 function compileHarSchema(): ValidateFunction {
-  // CommonJS packages: the class/function is the default export's `default` under NodeNext typing.
-  const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as typeof AjvModule.default;
-  const addFormats = ((formatsModule as unknown as { default?: unknown }).default ??
-    formatsModule) as typeof formatsModule.default;
+  // Required here, not imported by the module: every start of the bin loads this module, few read a HAR.
+  // Both are CommonJS and export their class/function as `default` too.
+  const Ajv = (require('ajv') as { default: typeof AjvModule.default }).default;
+  const addFormats = (require('ajv-formats') as { default: typeof formatsModule.default }).default;
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
   addFormats(ajv);
