@@ -148,8 +148,9 @@ export function matchOperation(spec, method, requestPath) {
   // The paths in listOperations' order, the operation built only for the path that matches: this runs per
   // request where traffic is read (a HAR file, a recording, the sandbox's fuzz test).
   const wanted = method.toLowerCase();
+  if (!HTTP_METHODS.includes(wanted)) return undefined;
   for (const [path, item] of Object.entries(spec.paths)) {
-    if (!HTTP_METHODS.includes(wanted) || !item[wanted]) continue;
+    if (!item[wanted]) continue;
     const { regex, names } = pathMatcher(path);
     const m = regex.exec(requestPath);
     if (m)

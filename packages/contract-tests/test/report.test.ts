@@ -10,21 +10,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, requireChromium } from '../../../chromium.shared.js';
 import { startSandboxTarget } from '../src/cli/launch.ts';
 import { settingsFrom } from '../src/cli/target.ts';
 import { runContract, type ContractRun } from '../src/commands/run.ts';
 import { pathOf, queryOf, startBreakingProxy } from './breaking-proxy.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const json = (status: number, body: unknown) => ({
   status,
@@ -113,8 +103,8 @@ describe('the reports of a run', () => {
     for (const k of keys) expect(html).not.toContain(k);
     const userDataDir = mkdtempSync(join(tmpdir(), 'contract-report-chromium-'));
     const context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      args: ARGS,
+      executablePath: requireChromium("the suite's report test"),
+      args: CHROMIUM_ARGS,
       headless: true,
       viewport: { width: 1280, height: 900 },
     });

@@ -3,42 +3,21 @@
 // browser.ts): a fresh profile with no cache, cookie or storage of another file's. A launch costs Chromium
 // 2-3 s of CPU (the browser process, its zygotes, GPU, network and storage services); four files launched four.
 // Lazily, so that a run without a browser file (the fast lane, samples.test.ts alone) starts no Chromium.
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-
-/** Fails (never skips) with the way to install Chromium when it is missing. */
-function requireChromium(): string {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM_PATH}; the docs' browser test needs it. ` +
-        'Install it with: apt-get update && apt-get install -y chromium ' +
-        '(or set CHROMIUM_PATH to another Chromium binary).',
-    );
-  }
-  return CHROMIUM_PATH;
-}
+import { CHROMIUM_ARGS, requireChromium } from '../../../chromium.shared.js';
 
 export default async function setup(project: TestProject) {
   let launched: Promise<BrowserServer> | undefined;
   const launch = async () => {
     const { chromium } = await import('playwright-core');
-    return chromium.launchServer({ executablePath: requireChromium(), args: CHROMIUM_ARGS, headless: true });
+    return chromium.launchServer({
+      executablePath: requireChromium("the docs' browser tests"),
+      args: [...CHROMIUM_ARGS, '--disable-quic'],
+      headless: true,
+    });
   };
   // The test files run in worker processes: they ask this loopback endpoint for the browser's address.
   const endpoint = createServer((_req, res) => {

@@ -4,17 +4,17 @@
 // under its own name (DNS rebinding, simulated by Chromium's resolver rules: evil.test → 127.0.0.1); the
 // sandbox's own pages (/docs) can. Before, the controls answered CORS `*` and every one of these reset
 // the account.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, requireChromium } from '../../../chromium.shared.js';
 import { FIXTURES, SANDBOX_KEYS, startSandbox, type RunningSandbox } from '../src/index.js';
 import { call, form, WAIT_MS } from './helpers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const key = SANDBOX_KEYS.acme;
 
 let sb: RunningSandbox;
@@ -26,8 +26,7 @@ const log: string[] = [];
 
 beforeAll(async () => {
   // Fails (never skips) with the way to install it.
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH).`);
+  const executablePath = requireChromium("the sandbox's controls test");
   sb = await startSandbox({ port: 0, rateLimits: false, logger: (line) => log.push(line) });
   // The attacker's site: any page of another origin.
   hostile = createServer((_req, res) => res.end('<!doctype html><title>a page of another site</title>'));
@@ -35,15 +34,11 @@ beforeAll(async () => {
   hostileOrigin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
   profile = mkdtempSync(join(tmpdir(), 'sandbox-chromium-'));
   browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
+      ...CHROMIUM_ARGS,
       '--no-proxy-server',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
       // What a rebinding attacker's DNS does: its own name now answers this machine's address.
       '--host-resolver-rules=MAP evil.test 127.0.0.1',
       '--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable',
