@@ -62,6 +62,12 @@ export async function freshProject(dir, { tarballs, install, extra = [], strateg
     `${JSON.stringify({ name, private: true, type: 'module', dependencies, overrides }, null, 2)}\n`,
   );
   // --prefer-offline: what npm's cache holds (the workspace's own install filled it) is not fetched again.
-  await npm(['install', '--prefer-offline', `--install-strategy=${strategy}`, ...extra], dir);
+  // --ignore-scripts: our packages have no install scripts; the only ones (lmdb's and msgpackr-extract's,
+  // under the sandbox) look for the prebuilt binary that lmdb loads at run time anyway, and started two
+  // processes each per project. --no-package-lock: only node_modules/.package-lock.json is read.
+  await npm(
+    ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', `--install-strategy=${strategy}`, ...extra],
+    dir,
+  );
   return dir;
 }
