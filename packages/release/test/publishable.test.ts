@@ -10,6 +10,17 @@ describe('every user-facing package', () => {
   it('is publishable (not private)', () => {
     expect(PUBLISHED.filter((p) => manifest(p.dir).private).map((p) => p.name)).toEqual([]);
   });
+
+  // The fresh projects install with --ignore-scripts (lib/pack.mjs): that skips nothing of ours only while
+  // none of our packages runs a script at install.
+  it('runs no script at install', () => {
+    const atInstall = PUBLISHED.flatMap(({ name, dir }) =>
+      ['preinstall', 'install', 'postinstall']
+        .filter((hook) => manifest(dir).scripts?.[hook])
+        .map((hook) => `${name} ${hook}`),
+    );
+    expect(atInstall).toEqual([]);
+  });
 });
 
 for (const { name, dir } of PUBLISHED) if (manifest(dir).private) describeTarball(name, dir);
