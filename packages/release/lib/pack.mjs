@@ -66,7 +66,14 @@ export async function freshProject(dir, { tarballs, install, extra = [], strateg
   // under the sandbox) look for the prebuilt binary that lmdb loads at run time anyway, and started two
   // processes each per project. --no-package-lock: only node_modules/.package-lock.json is read.
   await npm(
-    ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', `--install-strategy=${strategy}`, ...extra],
+    [
+      'install',
+      '--prefer-offline',
+      '--ignore-scripts',
+      '--no-package-lock',
+      `--install-strategy=${strategy}`,
+      ...extra,
+    ],
     dir,
   );
   return dir;
