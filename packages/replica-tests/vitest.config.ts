@@ -1,7 +1,8 @@
-// Real redis-server processes, a sandbox and replicas as real child processes: files one at a time (2 shared cores); the
-// timeouts end a hang, they measure nothing.
+// Real redis-server processes, a sandbox and replicas as real child processes. Files side by side: each has its
+// own redis-server and sandboxes (its own accounts), and mostly waits on the rate limits' real time windows.
+// The timeouts end a hang, they measure nothing.
 import { defineConfig } from 'vitest/config';
-import { TAGS } from '../../vitest.shared.js';
+import { FILES_AT_ONCE, TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 180_000,
     hookTimeout: 60_000,
-    fileParallelism: false,
+    maxWorkers: FILES_AT_ONCE,
   },
 });

@@ -3,11 +3,11 @@
 // without the registry. npm reads its cache only (`offline`), and every proxy variable points at a closed
 // port, so a command that needs the network fails instead of fetching. The build replays turbo's cache of
 // this checkout when the inputs are the same (the workspace built them moments before in `npm test`).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { removeTree, scratchDir } from '@videogen/release/scratch';
 import { run, show, type RunResult } from '../../release/test/helpers.ts';
 
 export const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -50,25 +50,11 @@ export interface Clone {
   remove(): void;
 }
 
-/**
- * Where the clone goes: a memory file system when the machine has one with room (Linux's /dev/shm), else
- * the temporary directory. npm ci writes ~30,000 files; on a disk that others write to at the same time,
- * the kernel's side of those writes cost 25–45 s of CPU, in memory under 10.
- */
-function cloneParent(): string {
-  const shm = '/dev/shm';
-  try {
-    const fs = statfsSync(shm);
-    if (fs.bavail * fs.bsize > 4 * 1024 ** 3) return shm;
-  } catch {
-    // no such file system here
-  }
-  return tmpdir();
-}
-
 /** Clones, lays the uncommitted changes over, installs and builds, offline. */
 export async function freshClone(): Promise<Clone> {
-  const base = mkdtempSync(join(cloneParent(), 'vg-clone-'));
+  // In memory when the machine allows (scratchDir): npm ci writes ~30,000 files, which on a shared disk cost
+  // 25–45 s of the kernel's CPU, in memory under 10.
+  const base = scratchDir('vg-clone-');
   const dir = join(base, 'videogen');
   const timings: Record<string, number> = {};
   let t = Date.now();
@@ -96,10 +82,7 @@ export async function freshClone(): Promise<Clone> {
       ? await run('npm', ['run', 'build', '--', '--output-logs=errors-only'], { cwd: dir, env, hangAfterMs: 900_000 })
       : { code: null, stdout: '', stderr: 'not built: npm ci failed' };
   timings.build = (Date.now() - t) / 1000;
-  // rm removes the clone's ~30,000 files for a third of the CPU of Node's recursive rmSync (its fallback).
-  const remove = () => {
-    if (spawnSync('rm', ['-rf', base]).status !== 0) rmSync(base, { recursive: true, force: true });
-  };
+  const remove = () => removeTree(base);
   return { dir, env, timings, install, build, remove };
 }
 

@@ -46,12 +46,26 @@ function sampleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
+let python: string | undefined;
+
+/**
+ * The interpreter that `python3` on the samples' PATH runs, asked once: a version manager's shim (pyenv's
+ * is a bash script) starts several processes before every sample otherwise.
+ */
+function python3(): string {
+  python ??= execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+  }).trim();
+  return python;
+}
+
 function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Run> {
   // A .sh with bash, a .py with python3, a sample file .mjs as it is; a bare name is a compiled TypeScript sample.
   const [command, script] = file.endsWith('.sh')
     ? ['bash', file]
     : file.endsWith('.py')
-      ? ['python3', file]
+      ? [python3(), file]
       : file.endsWith('.mjs')
         ? [process.execPath, file]
         : [process.execPath, join(outDir, `${file}.mjs`)];

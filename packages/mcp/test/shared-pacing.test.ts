@@ -66,8 +66,25 @@ function generateElsewhere(text: string): Promise<string> {
   });
 }
 
+/** The running videos of the schedule the MCP server reads (its videogen://account/schedule), once it reads the shared one. */
+async function sharedRunning(): Promise<string[] | undefined> {
+  const read = await client.readResource({ uri: 'videogen://account/schedule' }).catch(() => undefined);
+  const content = read?.contents[0];
+  if (!content || !('text' in content)) return undefined;
+  const schedule = JSON.parse(content.text);
+  return schedule.scope === 'shared' ? schedule.running.map((v: { videoId: string }) => v.videoId) : undefined;
+}
+
 it("refuses a start while other processes' videos hold both slots, then starts once one is seen finished", async () => {
   const others = await Promise.all([generateElsewhere('one elsewhere'), generateElsewhere('two elsewhere')]);
+  // The start is asked once the MCP server has learned, from Redis, that the others hold both slots: its first
+  // connection can take longer on a busy machine than a decision waits for it (the store's timeoutMs), and a
+  // server that cannot read the shared schedule sends the start and lets the service decide (slots.ts).
+  for (;;) {
+    const running = await sharedRunning();
+    if (running && others.every((id) => running.includes(id))) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 
   const busy = (await client.callTool({
     name: 'generate_video',

@@ -145,6 +145,8 @@ export class RedisPacerStore implements PacerStore {
   private connecting: Promise<void> | undefined;
   private probe: ReturnType<typeof setInterval> | undefined;
   private renewal: ReturnType<typeof setInterval> | undefined;
+  /** How often `renewal` renews (ms of real time). */
+  private renewEvery = Number.POSITIVE_INFINITY;
   private pending = 0;
   private closed = false;
   private downSince: number | undefined;
@@ -635,13 +637,18 @@ export class RedisPacerStore implements PacerStore {
 
   /** Keeps this process's places on Redis alive while their requests are in flight. */
   private renewLeases(): void {
-    if (this.renewal) return;
+    // A third of the shortest lease held: a lease shorter than those before it (the time scale learned from the
+    // target's first answer) restarts the timer, or it would lapse in flight and let another process go.
     const every = Math.max(50, Math.min(...[...this.held.values()].map((h) => h.leaseMs)) / 3);
+    if (this.renewal && every >= this.renewEvery) return;
+    clearInterval(this.renewal);
+    this.renewEvery = every;
     this.renewal = setInterval(() => {
       const live = [...this.held.entries()].filter(([, h]) => h.shared);
       if (live.length === 0) {
         clearInterval(this.renewal);
         this.renewal = undefined;
+        this.renewEvery = Number.POSITIVE_INFINITY;
         return;
       }
       if (!this.up) return;

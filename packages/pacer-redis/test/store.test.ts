@@ -266,6 +266,35 @@ describe('RedisPacerStore', () => {
     expect(waited).toBeLessThan(10_000);
   });
 
+  it('a place held in flight is renewed at its own lease, also after a longer lease started the renewals', async () => {
+    const stores = [0, 1].map(() => createRedisPacerStore({ url: redis.url, prefix: 't8' }));
+    const take = (i: number, leaseMs: number) =>
+      stores[i].take('acct', {
+        rateClass: 'B',
+        gapMs: 0,
+        busyMs: 50,
+        startsVideo: false,
+        maxRunning: MAX_RUNNING,
+        canCheck: false,
+        pollMs: 100,
+        leaseMs,
+      });
+    // A first place of a long lease (a process that has not yet learned the time scale), given back.
+    const first = await take(0, 60_000);
+    expect(first).toHaveProperty('lease');
+    await stores[0].settle('acct', {
+      lease: (first as { lease: string }).lease,
+      rateClass: 'B',
+      startsVideo: false,
+      runningTtlMs: 1,
+    });
+    // Then one of a 600 ms lease, held in flight for more than two of its leases: the other process must still wait.
+    expect(await take(0, 600)).toHaveProperty('lease');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await take(1, 600)).toMatchObject({ waitMs: 50 });
+    await Promise.all(stores.map((s) => s.close()));
+  });
+
   it('Redis gone: decides alone within its timeout, logs once, and shares again when Redis is back', async () => {
     const own = await startRedis();
     const lines: string[] = [];

@@ -1,15 +1,16 @@
 // Packs every published package as `npm publish` would, and installs the tarballs the way users meet
-// them: one fresh project per package, outside the workspace, nested (each package sees only what it
-// declares), the packages' dependencies on each other served by the other tarballs (they are not on the
-// registry). Plus an application project (client, sandbox, vitest) for the in-process sandbox test.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// them: one fresh project per package, outside the workspace (in memory when the machine allows:
+// lib/scratch.mjs), nested (each package sees only what it declares), the packages' dependencies on each
+// other served by the other tarballs (they are not on the registry). Plus an application project (client,
+// sandbox, vitest) for the in-process sandbox test.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pMap from 'p-map';
 import type { TestProject } from 'vitest/node';
 import { freshProject, pack } from '../lib/pack.mjs';
 import { PUBLISHED } from '../lib/published.mjs';
+import { removeTree, scratchDir } from '../lib/scratch.mjs';
 
 export interface Packed {
   name: string;
@@ -30,7 +31,7 @@ const workspaceVersion = (name: string) =>
 const INSTALLS_AT_ONCE = 3;
 
 export default async function setup(project: TestProject) {
-  const work = mkdtempSync(join(tmpdir(), 'vg-release-'));
+  const work = scratchDir('vg-release-');
   const started = Date.now();
   const tarballs: Record<string, Packed> = await pack(
     PUBLISHED.map((p) => p.name),
@@ -63,7 +64,7 @@ export default async function setup(project: TestProject) {
       `  ${t.filename}: ${(t.size / 1024).toFixed(1)} KiB packed, ${(t.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${t.entryCount} files`,
     );
   project.provide('release', { work, tarballs, projects });
-  return () => rmSync(work, { recursive: true, force: true });
+  return () => removeTree(work);
 }
 
 declare module 'vitest' {

@@ -5,15 +5,15 @@
 // install line it prints installs it in a fresh project outside the workspace, the registry asked for
 // nothing of ours (npm's cache serves ioredis: --prefer-offline).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../lib/published.mjs';
+import { removeTree, scratchDir } from '../lib/scratch.mjs';
 import { documentVersion } from '../lib/versions.mjs';
 
-const work = mkdtempSync(join(tmpdir(), 'vg-release-pack-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('vg-release-pack-');
+afterAll(() => removeTree(work));
 
 describe('npm run release:pack', () => {
   it('packs the pacer with what it needs of ours, and its install line works in a fresh project', () => {

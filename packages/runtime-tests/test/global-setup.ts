@@ -12,6 +12,8 @@ import { ensureRuntimes } from '../scripts/runtimes.mjs';
 const here = new URL('..', import.meta.url).pathname;
 
 export default async function setup(project: TestProject) {
+  // The temporary directory, not release's scratchDir (/dev/shm): Deno's --allow-write of a path under /dev
+  // is refused without --allow-all, which the Deno session must not need.
   const dir = mkdtempSync(join(tmpdir(), 'vg-consumer-'));
   const tarballs = await pack(['@videogen/client'], join(dir, 'tarballs'));
   // The registry serves openapi-fetch and @types/node (from npm's cache when it has them).
