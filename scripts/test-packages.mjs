@@ -1,0 +1,95 @@
+// `npm test`'s test step: every workspace package's `test` task through turbo (its cache and its
+// prefixed logs as before), a few at a time, the longest first. turbo has no task priority: it starts the
+// tests in the order their builds finish, so the suite (the longest by far) started fifth and three long
+// packages ran last, on one core while the other idled. Longest first, the short ones fill the end.
+// Usage: node scripts/test-packages.mjs [--concurrency=N] [turbo flags, e.g. --continue]
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+
+// Wall times of each package's tests on two idle cores (vitest's Duration in npm test, November 2026), the
+// longest first. A package not named here runs after these; the order is all that this list decides.
+const LONGEST_FIRST = [
+  '@videogen/contract-tests', // 395 s
+  '@videogen/docs', // 127 s
+  '@videogen/clone-tests', // 84 s
+  '@videogen/release', // 62 s
+  '@videogen/sandbox', // 58 s
+  '@videogen/replica-tests', // 57 s
+  '@videogen/runtime-tests', // 49 s
+  '@videogen/cli', // 45 s
+  '@videogen/ecosystem-tests', // 44 s
+  '@videogen/relay', // 39 s
+  '@videogen/client', // 29 s
+  '@videogen/pacer-redis', // 22 s
+  '@videogen/mcp', // 16 s
+  '@videogen/openapi', // 11 s
+];
+
+const root = join(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const concurrencyArg = args.find((a) => a.startsWith('--concurrency='));
+// One per core unless told.
+const concurrency = concurrencyArg ? Number(concurrencyArg.slice('--concurrency='.length)) : availableParallelism();
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(`test-packages: --concurrency must be a whole number of at least 1 (got ${concurrencyArg})`);
+  process.exit(2);
+}
+const turboArgs = args.filter((a) => a !== concurrencyArg);
+const keepGoing = turboArgs.includes('--continue');
+
+/** The workspace packages that have a test script, as the root package.json's workspaces list them. */
+function packagesWithTests() {
+  const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const dirs = workspaces.flatMap((pattern) =>
+    pattern.endsWith('/*')
+      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
+          .filter((d) => d.isDirectory())
+          .map((d) => join(pattern.slice(0, -2), d.name))
+      : [pattern],
+  );
+  return dirs
+    .filter((dir) => existsSync(join(root, dir, 'package.json')))
+    .map((dir) => JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')))
+    .filter((pkg) => pkg.scripts?.test)
+    .map((pkg) => pkg.name);
+}
+
+const rank = (name) => (LONGEST_FIRST.includes(name) ? LONGEST_FIRST.indexOf(name) : LONGEST_FIRST.length);
+const queue = packagesWithTests().sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const turbo = join(root, 'node_modules', '.bin', 'turbo');
+const results = [];
+let failed = false;
+
+/** One package's test task: `--only`, since the build ran before (npm test builds first). */
+function runOne(name) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(turbo, ['run', 'test', '--only', `--filter=${name}`, ...turboArgs], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    child.on('close', (code, signal) => {
+      const status = code ?? (signal ? 1 : 0);
+      results.push({ name, status, seconds: Math.round((Date.now() - started) / 1000) });
+      resolve(status);
+    });
+  });
+}
+
+async function lane() {
+  while (queue.length && (keepGoing || !failed)) {
+    const status = await runOne(queue.shift());
+    if (status !== 0) failed = true;
+  }
+}
+
+const started = Date.now();
+await Promise.all(Array.from({ length: concurrency }, lane));
+console.log(
+  `\ntest-packages: ${results.length} packages, ${concurrency} at a time, in ${Math.round((Date.now() - started) / 1000)} s`,
+);
+for (const r of results) console.log(`  ${r.status === 0 ? 'ok    ' : 'FAILED'} ${r.name} ${r.seconds} s`);
+if (queue.length) console.log(`  not run after a failure (--continue runs them): ${queue.join(', ')}`);
+process.exit(failed ? 1 : 0);
