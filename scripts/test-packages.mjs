@@ -56,40 +56,42 @@ function packagesWithTests() {
     .map((pkg) => pkg.name);
 }
 
-const rank = (name) => (LONGEST_FIRST.includes(name) ? LONGEST_FIRST.indexOf(name) : LONGEST_FIRST.length);
-const queue = packagesWithTests().sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 const turbo = join(root, 'node_modules', '.bin', 'turbo');
-const results = [];
-let failed = false;
 
-/** One package's test task: `--only`, since the build ran before (npm test builds first). */
-function runOne(name) {
-  const started = Date.now();
+// A filter of the caller's (`npm test -- --filter=…`) picks the packages: turbo runs it as it would.
+const filtered = turboArgs.some((a) => a === '-F' || a.startsWith('--filter') || a.startsWith('--affected'));
+process.exit(
+  filtered ? await run(['run', 'test', `--concurrency=${concurrency}`, ...turboArgs]) : await longestFirst(),
+);
+
+/** turbo with these arguments, its output as it comes; resolves to its exit status. */
+function run(turboArguments) {
   return new Promise((resolve) => {
-    const child = spawn(turbo, ['run', 'test', '--only', `--filter=${name}`, ...turboArgs], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-    child.on('close', (code, signal) => {
-      const status = code ?? (signal ? 1 : 0);
-      results.push({ name, status, seconds: Math.round((Date.now() - started) / 1000) });
-      resolve(status);
-    });
+    const child = spawn(turbo, turboArguments, { cwd: root, stdio: 'inherit' });
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
-async function lane() {
-  while (queue.length && (keepGoing || !failed)) {
-    const status = await runOne(queue.shift());
-    if (status !== 0) failed = true;
-  }
+/** Every package's test task (`--only`: npm test built them first), `concurrency` at a time, the longest first. */
+async function longestFirst() {
+  const rank = (name) => (LONGEST_FIRST.includes(name) ? LONGEST_FIRST.indexOf(name) : LONGEST_FIRST.length);
+  const queue = packagesWithTests().sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const results = [];
+  let failed = false;
+  const lane = async () => {
+    while (queue.length && (keepGoing || !failed)) {
+      const name = queue.shift();
+      const started = Date.now();
+      const status = await run(['run', 'test', '--only', `--filter=${name}`, ...turboArgs]);
+      results.push({ name, status, seconds: Math.round((Date.now() - started) / 1000) });
+      if (status !== 0) failed = true;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`\ntest-packages: ${results.length} packages, ${concurrency} at a time, in ${seconds} s`);
+  for (const r of results) console.log(`  ${r.status === 0 ? 'ok    ' : 'FAILED'} ${r.name} ${r.seconds} s`);
+  if (queue.length) console.log(`  not run after a failure (--continue runs them): ${queue.join(', ')}`);
+  return failed ? 1 : 0;
 }
-
-const started = Date.now();
-await Promise.all(Array.from({ length: concurrency }, lane));
-console.log(
-  `\ntest-packages: ${results.length} packages, ${concurrency} at a time, in ${Math.round((Date.now() - started) / 1000)} s`,
-);
-for (const r of results) console.log(`  ${r.status === 0 ? 'ok    ' : 'FAILED'} ${r.name} ${r.seconds} s`);
-if (queue.length) console.log(`  not run after a failure (--continue runs them): ${queue.join(', ')}`);
-process.exit(failed ? 1 : 0);
