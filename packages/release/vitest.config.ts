@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { TAGS } from '../../vitest.shared.js';
+import { SHARED_WORKERS, TAGS } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
@@ -14,6 +14,8 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 3,
     pool: 'forks',
+    // Files share their workers (vitest.shared.ts): 3 workers load vitest and the helpers once, not 12.
+    ...SHARED_WORKERS,
     // Hang guards only, far above what a loaded machine needs; no test asserts a duration.
     testTimeout: 600_000,
     hookTimeout: 300_000,
