@@ -43,6 +43,8 @@ export interface Attempt {
 interface Sim {
   allowedAt(t: number): boolean;
   take(t: number, allowed: boolean): void;
+  /** A limiter in the same state, to be asked on its own. */
+  copy(): Sim;
 }
 
 const EPS = 1e-6;
@@ -54,20 +56,19 @@ export function simulate(m: LimiterModel): Sim {
   const phase = m.phaseMs ?? 0;
   switch (m.style) {
     case 'sliding': {
-      let log: number[] = [];
-      return {
+      const sliding = (log: number[]): Sim => ({
         allowedAt: (t) => log.filter((e) => e > t - w + EPS).length < n,
         take(t, allowed) {
           log = log.filter((e) => e > t - w + EPS);
           if (allowed || m.refusedCount) log.push(t);
         },
-      };
+        copy: () => sliding([...log]),
+      });
+      return sliding([]);
     }
     case 'fixed': {
-      let current = Number.NEGATIVE_INFINITY;
-      let count = 0;
       const windowOf = (t: number) => Math.floor((t - phase) / w);
-      return {
+      const fixed = (current: number, count: number): Sim => ({
         allowedAt: (t) => (windowOf(t) === current ? count : 0) < n,
         take(t, allowed) {
           if (windowOf(t) !== current) {
@@ -76,49 +77,70 @@ export function simulate(m: LimiterModel): Sim {
           }
           if (allowed || m.refusedCount) count++;
         },
-      };
+        copy: () => fixed(current, count),
+      });
+      return fixed(Number.NEGATIVE_INFINITY, 0);
     }
     case 'even': {
-      let tat = Number.NEGATIVE_INFINITY;
-      return {
+      const even = (tat: number): Sim => ({
         allowedAt: (t) => t >= tat - EPS,
         take(t, allowed) {
           if (allowed) tat = Math.max(tat, t) + interval;
           else if (m.refusedCount) tat += interval;
         },
-      };
+        copy: () => even(tat),
+      });
+      return even(Number.NEGATIVE_INFINITY);
     }
     case 'token-bucket': {
-      let tokens = n;
-      let at = Number.NEGATIVE_INFINITY;
-      const level = (t: number) => (at === Number.NEGATIVE_INFINITY ? n : Math.min(n, tokens + (t - at) / interval));
-      return {
-        allowedAt: (t) => level(t) >= 1 - EPS,
-        take(t, allowed) {
-          tokens = level(t);
-          at = t;
-          if (allowed || m.refusedCount) tokens -= 1;
-        },
+      const bucket = (tokens: number, at: number): Sim => {
+        const level = (t: number) => (at === Number.NEGATIVE_INFINITY ? n : Math.min(n, tokens + (t - at) / interval));
+        return {
+          allowedAt: (t) => level(t) >= 1 - EPS,
+          take(t, allowed) {
+            tokens = level(t);
+            at = t;
+            if (allowed || m.refusedCount) tokens -= 1;
+          },
+          copy: () => bucket(tokens, at),
+        };
       };
+      return bucket(n, Number.NEGATIVE_INFINITY);
     }
   }
 }
 
 /**
- * Whether a model gives the answers seen, and with how much benefit of the doubt: an answer the model
- * would give otherwise at both ends of its attempt's slack rules it out (-1); one it would give only
- * somewhere within the slack (a boundary, not at the attempt's own time) is taken as seen, and counted.
- * The model of the target itself needs the fewest of those.
+ * Whether a model gives the answers seen, and with how much benefit of the doubt. Each answer was decided
+ * somewhere within its attempt's slack, the earlier ones too: an answer rules the model out only if the
+ * model would give the other one even with every earlier request placed where it helps (a request let
+ * through as late as it may have been decided, with the earlier ones as early as they may have been; a
+ * refusal the other way round; each style lets through more the later it is asked and the earlier it was
+ * taken). One it gives only thus, not at the attempts' own times, is taken as seen, and counted. The model
+ * of the target itself needs the fewest of those.
  */
 export function doubts(m: LimiterModel, attempts: readonly Attempt[]): number {
   const sim = simulate(m);
+  const early = simulate(m);
+  const late = simulate(m);
+  // A fixed window's phase is a free parameter already (a grid of them is tried): placed where it helps
+  // for each answer on its own, its requests could sit on either side of one same boundary.
+  const strict = m.style === 'fixed';
   let doubted = 0;
+  let earliest = Number.NEGATIVE_INFINITY;
+  let latest = Number.NEGATIVE_INFINITY;
   for (const a of [...attempts].sort((x, y) => x.at - y.at)) {
-    const early = sim.allowedAt(a.at - a.slack);
-    const late = sim.allowedAt(a.at + a.slack);
-    if (early === late && early !== a.allowed) return -1;
+    if (strict) {
+      const before = sim.allowedAt(a.at - a.slack);
+      if (before === sim.allowedAt(a.at + a.slack) && before !== a.allowed) return -1;
+    } else if (a.allowed ? !early.allowedAt(a.at + a.slack) : late.allowedAt(a.at - a.slack)) return -1;
     if (sim.allowedAt(a.at) !== a.allowed) doubted++;
     sim.take(a.at, a.allowed);
+    // In the order they were sent, whatever their slacks.
+    earliest = Math.max(earliest, a.at - a.slack);
+    latest = Math.max(latest, a.at + a.slack);
+    early.take(earliest, a.allowed);
+    late.take(latest, a.allowed);
   }
   return doubted;
 }
@@ -162,6 +184,9 @@ export function scheduleCost(
   };
 }
 
+/** Steps (each at most the limit and one more) the probe may add to tell apart behaviours its schedule left together. */
+export const EXTRA_STEPS = 3;
+
 /** Windows of silence in the class before a probe: a window, and one more for a refusal earlier in the run that counted. */
 export const IDLE_WINDOWS = 2;
 
@@ -195,12 +220,35 @@ function fits(attempts: readonly Attempt[], limits: readonly number[], windows: 
 }
 
 /**
+ * The fits grouped by behaviour and numbers (a fixed window's phases are one behaviour), best first: the
+ * earliest numbers (the interface's, then the target's statement); then the behaviour that needs the least
+ * benefit of the doubt (answers it gives only elsewhere within their round trip); then the strictest.
+ */
+function behaviours(all: readonly Fit[]): Fit[][] {
+  const groups = new Map<string, Fit[]>();
+  for (const f of all) {
+    const key = `${f.rank}|${f.label}|${f.model.limit}|${f.model.windowMs}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const least = (g: Fit[]) => Math.min(...g.map((f) => f.doubted));
+  return [...groups.values()].sort(
+    (a, b) =>
+      a[0].rank - b[0].rank ||
+      least(a) - least(b) ||
+      PREFERENCE.indexOf(a[0].model.style) - PREFERENCE.indexOf(b[0].model.style) ||
+      Number(b[0].model.refusedCount) - Number(a[0].model.refusedCount),
+  );
+}
+
+/**
  * When the answers leave more than one behaviour (a request lost to a transient 5xx, round trips that blur
- * a boundary), the soonest step from `from` (ms) that tells two of them apart whatever their numbers and
- * phase: one request, or else the fewest back to back (stopping at a refusal; at most the limit and one
- * more), whose answers one behaviour gives and the other cannot, even if the step leaves up to an eighth
- * of a spacing late. The probe sends it
- * and infers again. Undefined when one behaviour is left, or no step in the next two windows tells any apart.
+ * a boundary), a step from `from` (ms) whose answers tell the one `infer` would keep apart from others that
+ * explain the answers too, however much benefit of the doubt they need: one request, or else the fewest
+ * back to back (stopping at a refusal; at most the limit and one more), whose answers the kept behaviour
+ * gives and the other cannot, whatever their phase, even if the step leaves late and is decided anywhere
+ * within a round trip as slow as the slowest seen so far. Preferred: the step that rules out the most
+ * behaviours at the kept one's numbers, then the most at any numbers, then the soonest. The probe sends
+ * it and infers again. Undefined when one behaviour is left, or no step in the next two windows tells any apart.
  */
 export function nextAttempt(
   attempts: readonly Attempt[],
@@ -208,44 +256,67 @@ export function nextAttempt(
   windows: readonly number[],
   from: number,
 ): Step | undefined {
-  const all = fits(attempts, limits, windows);
-  if (!all.length) return undefined;
-  const rank = Math.min(...all.map((f) => f.rank));
-  const atRank = all.filter((f) => f.rank === rank);
-  const least = Math.min(...atRank.map((f) => f.doubted));
-  const best = atRank.filter((f) => f.doubted === least);
-  if (new Set(best.map((f) => f.label)).size < 2) return undefined;
+  const groups = behaviours(fits(attempts, limits, windows));
+  if (groups.length < 2) return undefined;
+  const [kept, ...rest] = groups;
+  // Behaviours at other numbers only where they explain the answers better: kept only for their rank.
+  const least = (g: Fit[]) => Math.min(...g.map((f) => f.doubted));
+  const others = rest.filter((g) => g[0].rank === kept[0].rank || least(g) < least(kept));
+  if (!others.length) return undefined;
   const sorted = [...attempts].sort((a, b) => a.at - b.at);
-  const windowMs = Math.max(...best.map((f) => f.model.windowMs));
-  const step = Math.min(...best.map((f) => f.model.windowMs / f.model.limit)) / 8;
-  /** What each behaviour may answer to `max` requests at t (and as late as t + step): answers as "+-". */
-  const answers = (t: number, max: number) => {
-    const says = new Map<string, Set<string>>();
-    for (const f of best)
-      for (const at of [t, t + step]) {
-        const sim = simulate(f.model);
-        for (const a of sorted) sim.take(a.at, a.allowed);
+  const windowMs = Math.max(...groups.map((g) => g[0].model.windowMs));
+  const spacing = kept[0].model.windowMs / kept[0].model.limit;
+  // The measured round trips: the step may leave as late as the slowest one (or an eighth of a spacing),
+  // and is decided anywhere within one; a burst's next request leaves when the answer is in.
+  const trips = sorted.map((a) => 2 * a.slack).sort((a, b) => a - b);
+  const slowest = trips[trips.length - 1] ?? 0;
+  const typical = trips[Math.floor(trips.length / 2)] ?? 0;
+  const spread = Math.max(spacing / 8, slowest) + slowest;
+  const most = Math.max(...groups.map((g) => g[0].model.limit)) + 1;
+  /** What a behaviour may answer to up to `most` requests decided from t to t + spread: each prefix up to a refusal. */
+  const replayed = new Map<Fit, Sim>();
+  for (const g of groups)
+    for (const f of g) {
+      const sim = simulate(f.model);
+      for (const a of sorted) sim.take(a.at, a.allowed);
+      replayed.set(f, sim);
+    }
+  const answers = (group: Fit[], t: number): Set<string>[] => {
+    const says = Array.from({ length: most }, () => new Set<string>());
+    for (const f of group)
+      for (let k = 0; k <= 4; k++) {
+        const sim = (replayed.get(f) as Sim).copy();
         let said = '';
-        for (let i = 0; i < max; i++) {
+        for (let i = 0; i < most; i++) {
+          const at = t + (k / 4) * spread + i * typical;
           const allowed = sim.allowedAt(at);
           sim.take(at, allowed);
           said += allowed ? '+' : '-';
+          for (let max = i + 1; max <= most && (max === i + 1 || !allowed); max++) says[max - 1].add(said);
           if (!allowed) break;
         }
-        const set = says.get(f.label) ?? new Set<string>();
-        set.add(said);
-        says.set(f.label, set);
       }
-    return [...says.values()];
+    return says;
   };
   const disjoint = (a: Set<string>, b: Set<string>) => ![...a].some((x) => b.has(x));
-  const most = Math.max(...best.map((f) => f.model.limit)) + 1;
-  for (let t = from; t <= from + 2 * windowMs; t += step)
+  let best: { at: number; max: number; score: number } | undefined;
+  const all = others.reduce((sum, g) => sum + (g[0].rank === kept[0].rank ? 1000 : 1), 0);
+  const step = spacing / 8;
+  for (let t = from; t <= from + 2 * windowMs; t += step) {
+    const mine = answers(kept, t);
+    const theirs = others.map((g) => answers(g, t));
     for (let max = 1; max <= most; max++) {
-      const sets = answers(t, max);
-      if (sets.some((a, i) => sets.slice(i + 1).some((b) => disjoint(a, b)))) return { at: t, max };
+      // Behaviours at the kept one's numbers count first: the others are there for a burst read otherwise.
+      const score = theirs.reduce(
+        (sum, says, i) =>
+          sum + (disjoint(mine[max - 1], says[max - 1]) ? (others[i][0].rank === kept[0].rank ? 1000 : 1) : 0),
+        0,
+      );
+      if (score > 0 && (!best || score > best.score)) best = { at: t, max, score };
+      if (best?.score === all) return { at: t, max };
     }
-  return undefined;
+  }
+  return best && { at: best.at, max: best.max };
 }
 
 /** A behaviour as the twin format holds it. */
@@ -274,29 +345,18 @@ export function infer(
   limits: readonly number[],
   windows: readonly number[],
 ): Inferred | undefined {
-  // The least doubt per behaviour and numbers (a fixed window's phases are one behaviour).
-  const byBehaviour = new Map<string, Fit>();
-  for (const f of fits(attempts, limits, windows)) {
-    const key = `${f.rank}|${f.label}|${f.model.limit}|${f.model.windowMs}`;
-    const known = byBehaviour.get(key);
-    if (!known || f.doubted < known.doubted) byBehaviour.set(key, f);
-  }
-  const found = [...byBehaviour.values()];
-  if (!found.length) return undefined;
-  // Prefer the earliest numbers (the interface's, then the target's statement); then the behaviour that
-  // needs the least benefit of the doubt (answers it gives only elsewhere within their round trip); then
-  // the strictest.
-  found.sort(
-    (a, b) =>
-      a.rank - b.rank ||
-      a.doubted - b.doubted ||
-      PREFERENCE.indexOf(a.model.style) - PREFERENCE.indexOf(b.model.style) ||
-      Number(b.model.refusedCount) - Number(a.model.refusedCount),
-  );
-  const best = found[0];
+  const groups = behaviours(fits(attempts, limits, windows));
+  if (!groups.length) return undefined;
   // Ambiguity: the behaviours at the same numbers that explain the answers as well.
+  const least = (g: Fit[]) => g.reduce((a, b) => (b.doubted < a.doubted ? b : a));
+  const best = least(groups[0]);
   const candidates = [
-    ...new Set(found.filter((f) => f.rank === best.rank && f.doubted === best.doubted).map((f) => f.label)),
+    ...new Set(
+      groups
+        .map(least)
+        .filter((f) => f.rank === best.rank && f.doubted === best.doubted)
+        .map((f) => f.label),
+    ),
   ];
   return {
     style: best.model.style,

@@ -14,7 +14,15 @@ import { COMBINATIONS, modeForm, settingFixture } from '../scenarios/forms.ts';
 import { roles } from '../scenarios/generations.ts';
 import { idOf, ok, TERMINAL } from '../scenarios/videos.ts';
 import type { Exchange, TargetConfig } from '../shapes.ts';
-import { attemptsOf, candidateLimits, IDLE_WINDOWS, nextAttempt, schedule, scheduleCost } from './limiter.ts';
+import {
+  attemptsOf,
+  candidateLimits,
+  EXTRA_STEPS,
+  IDLE_WINDOWS,
+  nextAttempt,
+  schedule,
+  scheduleCost,
+} from './limiter.ts';
 import { SIGNATURE_PARAM, type Probe as ProbeKind, type Seen } from './seen.ts';
 
 /** What the probes hand to calibration: the limiter's exchanges per class, and the downloads tried. */
@@ -39,7 +47,7 @@ export const PROBE_AUTHORIZATION = 'Bearer calibrate-probe-not-a-key';
 /** The schedule, and the extra steps at most (each at most the limit and one more). */
 const LIMITER_REQUESTS = (cls: RateClass) =>
   scheduleCost(RATE_LIMITS[cls].requests, RATE_LIMITS[cls].windowMs).requests +
-  EXTRA_ATTEMPTS * (RATE_LIMITS[cls].requests + 1);
+  EXTRA_STEPS * (RATE_LIMITS[cls].requests + 1);
 
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 
@@ -88,7 +96,7 @@ async function scheduled(s: Sender, cls: RateClass): Promise<{ exchanges: Exchan
     for (let i = 0; i < step.max; i++) if ((await send()).status === 429) break;
   }
   // Answers that leave two behaviours: single requests where they would answer otherwise, at most EXTRA.
-  for (let extra = 0; extra < EXTRA_ATTEMPTS; extra++) {
+  for (let extra = 0; extra < EXTRA_STEPS; extra++) {
     const attempts = attemptsOf(exchanges);
     const next = nextAttempt(attempts, candidateLimits(attempts, requests), [real], Date.now());
     if (next === undefined) break;
@@ -97,9 +105,6 @@ async function scheduled(s: Sender, cls: RateClass): Promise<{ exchanges: Exchan
   }
   return { exchanges };
 }
-
-/** Steps (one request, or two) the limiter probe may add to tell apart behaviours its schedule left together. */
-const EXTRA_ATTEMPTS = 3;
 
 /** A download URL's request, as calibration reads it (no key: a presigned URL needs none). */
 async function fetchDownload(url: string, kind: ProbeKind, headers: Record<string, string> = {}): Promise<Seen> {

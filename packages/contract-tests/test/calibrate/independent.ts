@@ -7,8 +7,8 @@
 // interval of 100 ms at least); latencies are the machine's at that scale, and compared by medians.
 // Each server is a test file of its own (independent-NAME.test.ts), a process of its own: two calibrations
 // in one process read each other's work (a limiter inference takes seconds of CPU) as the target's timing.
-// scripts/test.mjs runs them one after another: side by side (85 s instead of 170 s) they misread limiters
-// and latencies at a load of 20.
+// scripts/test.mjs runs them two at a time at most, in lanes of their own: three side by side beside the
+// other stream's files misread limiters and latencies at a load of 20.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';

@@ -7,6 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { RATE_LIMITS } from '@videogen/openapi/rules';
 import {
+  candidateLimits,
+  EXTRA_STEPS,
   infer,
   schedule,
   scheduleCost,
@@ -140,7 +142,7 @@ describe.each(Object.entries(RATE_LIMITS))('class %s', (_cls, { requests, window
           else expect(candidates).toEqual([label(style, counted)]);
         },
       ),
-      { numRuns: 150, seed: 35 },
+      { numRuns: 150, seed: 37 },
     );
   });
 
@@ -167,4 +169,77 @@ describe.each(Object.entries(RATE_LIMITS))('class %s', (_cls, { requests, window
 test('answers no style explains (a limit that moves) are said so, not forced into one', () => {
   const seen: Attempt[] = [0, 1, 2, 3].map((i) => ({ at: i * 10, slack: 1, allowed: i % 2 === 0 }));
   expect(infer(seen, [5], [10_000])).toBeUndefined();
+});
+
+/**
+ * The whole probe (the schedule, then the extra steps nextAttempt asks for) against a limiter of the given
+ * behaviour, as a busy machine sends it: each step leaves late by `late` ms, each request's round trip is
+ * 2 ms and `rt` more, and the limiter decides somewhere within it (`within`, a fraction of the round trip).
+ */
+function probed(model: LimiterModel, nominal: number, rt: number[], within: number[], late: number[]): Attempt[] {
+  const sim = simulate(model);
+  const seen: Attempt[] = [];
+  let clock = 0;
+  let n = 0;
+  const step = (s: { at: number; max: number }) => {
+    let t = Math.max(clock, s.at + late[n % late.length]);
+    for (let i = 0; i < s.max; i++, n++) {
+      const trip = 2 + rt[n % rt.length];
+      const decided = t + within[n % within.length] * trip;
+      const allowed = sim.allowedAt(decided);
+      sim.take(decided, allowed);
+      seen.push({ at: t + trip / 2, slack: trip / 2 + 1, allowed });
+      t += trip;
+      if (!allowed) break;
+    }
+    clock = t;
+  };
+  for (const s of schedule(model.limit, model.windowMs)) step(s);
+  for (let extra = 0; extra < EXTRA_STEPS; extra++) {
+    const next = nextAttempt(seen, candidateLimits(seen, nominal), [model.windowMs], clock);
+    if (next === undefined) break;
+    step(next);
+  }
+  return seen;
+}
+
+describe.each(Object.entries(RATE_LIMITS))('class %s at 20×, on a busy machine', (_cls, { requests, windowMs }) => {
+  const real = windowMs / 20;
+  // Round trips of 2 ms and up to 40 ms more, most of them short (skewed); sleeps up to 20 ms late.
+  const trips = fc.array(
+    fc.double({ min: 0, max: 1, noNaN: true }).map((x) => 40 * x ** 2),
+    { minLength: 1, maxLength: 24 },
+  );
+  const fractions = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 24 });
+  const lateness = fc.array(fc.double({ min: 0, max: 20, noNaN: true }), { minLength: 1, maxLength: 8 });
+
+  test('round trips widened by jitter: the probe and its extra steps still read the target’s own behaviour', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...BEHAVIOURS),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        trips,
+        fractions,
+        lateness,
+        ([style, counted], phase, rt, within, late) => {
+          const model: LimiterModel = {
+            style,
+            limit: requests,
+            windowMs: real,
+            refusedCount: counted,
+            phaseMs: phase * real,
+          };
+          const seen = probed(model, requests, rt, within, late);
+          const inferred = infer(seen, candidateLimits(seen, requests), [real]);
+          expect(inferred).toMatchObject({
+            style,
+            limit: requests,
+            windowMs: real,
+            ...(style !== 'fixed' && { refusedCount: counted }),
+          });
+        },
+      ),
+      { numRuns: 150, seed: 37 },
+    );
+  });
 });

@@ -79,6 +79,14 @@ describe('sameBehaviour', () => {
     expect(sameRates({ value: { rate: 0 }, samples: 200 }, { value: { rate: 0.1 }, samples: 200 }).same).toBe(false);
   });
 
+  test('transient 5xx: their forms are compared where both sides saw one; a side that kept none says nothing of them', () => {
+    const html = { value: { rate: 0.01, answers: [{ status: 502, form: 'html', weight: 1 }] }, samples: 200 };
+    const text = { value: { rate: 0.01, answers: [{ status: 502, form: 'text', weight: 1 }] }, samples: 200 };
+    const unkept = { value: { rate: 0.01, answers: [] }, samples: 200 };
+    expect(sameBehaviour('transient.errors', html, text).same).toBe(false);
+    expect(sameBehaviour('transient.errors', html, unkept).same).toBe(true);
+  });
+
   test('what a target chooses is compared exactly; a copyright example is not behaviour', () => {
     expect(
       sameBehaviour(
