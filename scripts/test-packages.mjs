@@ -8,23 +8,24 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
-// Wall times of each package's tests on two idle cores (vitest's Duration in npm test, November 2026), the
-// longest first. A package not named here runs after these; the order is all that this list decides.
+// Each package's test task as this script printed it on a fresh clone (November 2026, two cores with other
+// work beside them), the longest first. A package not named here runs after these; the order is all that
+// this list decides.
 const LONGEST_FIRST = [
-  '@videogen/contract-tests', // 395 s
-  '@videogen/docs', // 127 s
-  '@videogen/clone-tests', // 84 s
-  '@videogen/release', // 62 s
-  '@videogen/sandbox', // 58 s
-  '@videogen/replica-tests', // 57 s
-  '@videogen/runtime-tests', // 49 s
-  '@videogen/cli', // 45 s
-  '@videogen/ecosystem-tests', // 44 s
-  '@videogen/relay', // 39 s
-  '@videogen/client', // 29 s
+  '@videogen/contract-tests', // 329 s
+  '@videogen/docs', // 159 s
+  '@videogen/clone-tests', // 94 s
+  '@videogen/ecosystem-tests', // 80 s
+  '@videogen/release', // 64 s
+  '@videogen/replica-tests', // 59 s
+  '@videogen/cli', // 55 s
+  '@videogen/sandbox', // 54 s
+  '@videogen/runtime-tests', // 46 s
+  '@videogen/relay', // 41 s
+  '@videogen/client', // 34 s
   '@videogen/pacer-redis', // 22 s
-  '@videogen/mcp', // 16 s
-  '@videogen/openapi', // 11 s
+  '@videogen/openapi', // 19 s
+  '@videogen/mcp', // 17 s
 ];
 
 const root = join(import.meta.dirname, '..');
