@@ -4,9 +4,9 @@
 // packages ran last, on one core while the other idled. Longest first, the short ones fill the end.
 // Usage: node scripts/test-packages.mjs [--concurrency=N] [turbo flags, e.g. --continue]
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { ROOT, workspaces } from '@videogen/release/published';
 
 // Each package's test task as this script printed it on a fresh clone (November 2026, two cores with other
 // work beside them), the longest first. A package not named here runs after these; the order is all that
@@ -28,7 +28,6 @@ const LONGEST_FIRST = [
   '@videogen/mcp', // 17 s
 ];
 
-const root = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const concurrencyArg = args.find((a) => a.startsWith('--concurrency='));
 // One per core unless told.
@@ -40,24 +39,13 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 const turboArgs = args.filter((a) => a !== concurrencyArg);
 const keepGoing = turboArgs.includes('--continue');
 
-/** The workspace packages that have a test script, as the root package.json's workspaces list them. */
-function packagesWithTests() {
-  const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const dirs = workspaces.flatMap((pattern) =>
-    pattern.endsWith('/*')
-      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
-          .filter((d) => d.isDirectory())
-          .map((d) => join(pattern.slice(0, -2), d.name))
-      : [pattern],
-  );
-  return dirs
-    .filter((dir) => existsSync(join(root, dir, 'package.json')))
-    .map((dir) => JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')))
-    .filter((pkg) => pkg.scripts?.test)
-    .map((pkg) => pkg.name);
-}
+/** The workspace packages that have a test script. */
+const packagesWithTests = () =>
+  workspaces()
+    .filter((w) => w.pkg.scripts?.test)
+    .map((w) => w.name);
 
-const turbo = join(root, 'node_modules', '.bin', 'turbo');
+const turbo = join(ROOT, 'node_modules', '.bin', 'turbo');
 
 // A filter of the caller's (`npm test -- --filter=…`) picks the packages: turbo runs it as it would.
 const filtered = turboArgs.some((a) => a === '-F' || a.startsWith('--filter') || a.startsWith('--affected'));
@@ -68,7 +56,7 @@ process.exit(
 /** turbo with these arguments, its output as it comes; resolves to its exit status. */
 function run(turboArguments) {
   return new Promise((resolve) => {
-    const child = spawn(turbo, turboArguments, { cwd: root, stdio: 'inherit' });
+    const child = spawn(turbo, turboArguments, { cwd: ROOT, stdio: 'inherit' });
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
