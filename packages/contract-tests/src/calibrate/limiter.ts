@@ -219,6 +219,9 @@ function fits(attempts: readonly Attempt[], limits: readonly number[], windows: 
   return out;
 }
 
+/** A behaviour's fit that needs the least benefit of the doubt (a fixed window: its best phase). */
+const leastDoubted = (group: readonly Fit[]): Fit => group.reduce((a, b) => (b.doubted < a.doubted ? b : a));
+
 /**
  * The fits grouped by behaviour and numbers (a fixed window's phases are one behaviour), best first: the
  * earliest numbers (the interface's, then the target's statement); then the behaviour that needs the least
@@ -230,11 +233,10 @@ function behaviours(all: readonly Fit[]): Fit[][] {
     const key = `${f.rank}|${f.label}|${f.model.limit}|${f.model.windowMs}`;
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
-  const least = (g: Fit[]) => Math.min(...g.map((f) => f.doubted));
   return [...groups.values()].sort(
     (a, b) =>
       a[0].rank - b[0].rank ||
-      least(a) - least(b) ||
+      leastDoubted(a).doubted - leastDoubted(b).doubted ||
       PREFERENCE.indexOf(a[0].model.style) - PREFERENCE.indexOf(b[0].model.style) ||
       Number(b[0].model.refusedCount) - Number(a[0].model.refusedCount),
   );
@@ -260,8 +262,9 @@ export function nextAttempt(
   if (groups.length < 2) return undefined;
   const [kept, ...rest] = groups;
   // Behaviours at other numbers only where they explain the answers better: kept only for their rank.
-  const least = (g: Fit[]) => Math.min(...g.map((f) => f.doubted));
-  const others = rest.filter((g) => g[0].rank === kept[0].rank || least(g) < least(kept));
+  const others = rest.filter((g) => g[0].rank === kept[0].rank || leastDoubted(g).doubted < leastDoubted(kept).doubted);
+  // Behaviours at the kept one's numbers count first: the others are there for a burst read otherwise.
+  const weight = (g: Fit[]) => (g[0].rank === kept[0].rank ? 1000 : 1);
   if (!others.length) return undefined;
   const sorted = [...attempts].sort((a, b) => a.at - b.at);
   const windowMs = Math.max(...groups.map((g) => g[0].model.windowMs));
@@ -300,16 +303,14 @@ export function nextAttempt(
   };
   const disjoint = (a: Set<string>, b: Set<string>) => ![...a].some((x) => b.has(x));
   let best: { at: number; max: number; score: number } | undefined;
-  const all = others.reduce((sum, g) => sum + (g[0].rank === kept[0].rank ? 1000 : 1), 0);
+  const all = others.reduce((sum, g) => sum + weight(g), 0);
   const step = spacing / 8;
   for (let t = from; t <= from + 2 * windowMs; t += step) {
     const mine = answers(kept, t);
     const theirs = others.map((g) => answers(g, t));
     for (let max = 1; max <= most; max++) {
-      // Behaviours at the kept one's numbers count first: the others are there for a burst read otherwise.
       const score = theirs.reduce(
-        (sum, says, i) =>
-          sum + (disjoint(mine[max - 1], says[max - 1]) ? (others[i][0].rank === kept[0].rank ? 1000 : 1) : 0),
+        (sum, says, i) => sum + (disjoint(mine[max - 1], says[max - 1]) ? weight(others[i]) : 0),
         0,
       );
       if (score > 0 && (!best || score > best.score)) best = { at: t, max, score };
@@ -348,12 +349,11 @@ export function infer(
   const groups = behaviours(fits(attempts, limits, windows));
   if (!groups.length) return undefined;
   // Ambiguity: the behaviours at the same numbers that explain the answers as well.
-  const least = (g: Fit[]) => g.reduce((a, b) => (b.doubted < a.doubted ? b : a));
-  const best = least(groups[0]);
+  const best = leastDoubted(groups[0]);
   const candidates = [
     ...new Set(
       groups
-        .map(least)
+        .map(leastDoubted)
         .filter((f) => f.rank === best.rank && f.doubted === best.doubted)
         .map((f) => f.label),
     ),
