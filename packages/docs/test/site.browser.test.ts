@@ -100,6 +100,16 @@ function sharedReference() {
   return reference;
 }
 
+/** Picks a sample language from the one shown, in Redoc's language switcher (a menu or a list box). */
+async function pickLanguage(page: Page, shown: string, wanted: string) {
+  await page.getByRole('button', { name: shown }).first().click();
+  await page
+    .getByRole('menuitem', { name: wanted })
+    .or(page.getByRole('option', { name: wanted }))
+    .first()
+    .click();
+}
+
 function outsideRequests() {
   return browser.requests.filter((url) => !isLocal(url));
 }
@@ -161,21 +171,11 @@ describe('the built site in Chromium', () => {
     await artifact(page, 'operation-light');
 
     // Switch the sample language: the curl sample replaces the TypeScript one.
-    await page.getByRole('button', { name: 'TypeScript' }).first().click();
-    await page
-      .getByRole('menuitem', { name: 'curl' })
-      .or(page.getByRole('option', { name: 'curl' }))
-      .first()
-      .click();
+    await pickLanguage(page, 'TypeScript', 'curl');
     await expect.poll(() => page.getByText('"$VIDEO_API_BASE_URL/videos/generate/"').first().isVisible()).toBe(true);
     // Redoc keeps the language chosen for every page of the site: back to TypeScript, which the other
     // tests read (before this, the first test failed whenever it ran after this one).
-    await page.getByRole('button', { name: 'curl' }).first().click();
-    await page
-      .getByRole('menuitem', { name: 'TypeScript' })
-      .or(page.getByRole('option', { name: 'TypeScript' }))
-      .first()
-      .click();
+    await pickLanguage(page, 'curl', 'TypeScript');
     await expect.poll(() => page.getByText('client.videos.generate(').first().isVisible()).toBe(true);
     expect(watch.errors).toEqual([]);
     expect(outsideRequests()).toEqual([]);
